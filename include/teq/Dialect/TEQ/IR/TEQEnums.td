@@ -1,0 +1,131 @@
+//===- TEQEnums.td - Enumerations of the teq dialect ------*- tablegen -*-===//
+
+#ifndef TEQ_DIALECT_TEQ_IR_TEQENUMS_TD
+#define TEQ_DIALECT_TEQ_IR_TEQENUMS_TD
+
+include "mlir/IR/EnumAttr.td"
+include "teq/Dialect/TEQ/IR/TEQBase.td"
+
+// TE's recipe.Format. Spelled as in TE.
+def TEQ_Format : I32EnumAttr<"Format", "TE recipe format", [
+    I32EnumAttrCase<"E2M1", 0>,
+    I32EnumAttrCase<"E4M3", 1>,
+    I32EnumAttrCase<"E5M2", 2>,
+    I32EnumAttrCase<"HYBRID", 3>]> {
+  let cppNamespace = "::mlir::teq";
+  let genSpecializedAttr = 0;
+}
+
+def TEQ_AmaxComputeAlgo : I32EnumAttr<"AmaxComputeAlgo",
+    "how delayed scaling reduces the amax history", [
+    I32EnumAttrCase<"max", 0>,
+    I32EnumAttrCase<"most_recent", 1>]> {
+  let cppNamespace = "::mlir::teq";
+  let genSpecializedAttr = 0;
+}
+
+def TEQ_BackwardOverride : I32EnumAttr<"BackwardOverride",
+    "precision of the backward GEMMs (NVTE_BACKWARD_OVERRIDE)", [
+    I32EnumAttrCase<"none", 0>,
+    I32EnumAttrCase<"high_precision", 1>,
+    I32EnumAttrCase<"dequantized", 2>]> {
+  let cppNamespace = "::mlir::teq";
+  let genSpecializedAttr = 0;
+}
+
+def TEQ_NVFP4FourOverSix : I32EnumAttr<"NVFP4FourOverSix",
+    "which tensors use NVFP4 4over6 block scaling", [
+    I32EnumAttrCase<"none", 0>,
+    I32EnumAttrCase<"weights", 1>,
+    I32EnumAttrCase<"activations", 2>,
+    I32EnumAttrCase<"all", 3>]> {
+  let cppNamespace = "::mlir::teq";
+  let genSpecializedAttr = 0;
+}
+
+def TEQ_NVFP4ErrMode : I32EnumAttr<"NVFP4ErrMode",
+    "error measure that picks the 4over6 candidate", [
+    I32EnumAttrCase<"MAE", 0>,
+    I32EnumAttrCase<"MSE", 1>]> {
+  let cppNamespace = "::mlir::teq";
+  let genSpecializedAttr = 0;
+}
+
+// TE's QuantizerRole.tensor_type: forward slots input/weight/output, backward
+// slots grad_output/grad_input.
+def TEQ_TensorRole : I32EnumAttr<"TensorRole", "role of a tensor in a GEMM", [
+    I32EnumAttrCase<"input", 0>,
+    I32EnumAttrCase<"weight", 1>,
+    I32EnumAttrCase<"output", 2>,
+    I32EnumAttrCase<"grad_output", 3>,
+    I32EnumAttrCase<"grad_input", 4>]> {
+  let cppNamespace = "::mlir::teq";
+  let genSpecializedAttr = 0;
+}
+
+def TEQ_Usage : I32BitEnumAttr<"Usage", "which copies of a quantized tensor exist", [
+    I32BitEnumAttrCaseNone<"none">,
+    I32BitEnumAttrCaseBit<"rowwise", 0>,
+    I32BitEnumAttrCaseBit<"columnwise", 1>]> {
+  let cppNamespace = "::mlir::teq";
+  let separator = "|";
+  let genSpecializedAttr = 0;
+  let printBitEnumPrimaryGroups = 1;
+}
+
+def TEQ_ScaleLayout : I32EnumAttr<"ScaleLayout",
+    "byte order of MXFP8/NVFP4 block scales", [
+    I32EnumAttrCase<"compact", 0>,
+    I32EnumAttrCase<"gemm_swizzled", 1>]> {
+  let cppNamespace = "::mlir::teq";
+  let genSpecializedAttr = 0;
+}
+
+def TEQ_ParallelMode : I32EnumAttr<"ParallelMode",
+    "tensor-parallel split of a Linear (TE's parallel_mode)", [
+    I32EnumAttrCase<"none", 0>,
+    I32EnumAttrCase<"column", 1>,
+    I32EnumAttrCase<"row", 2>]> {
+  let cppNamespace = "::mlir::teq";
+  let genSpecializedAttr = 0;
+}
+
+// TE's general_gemm layout string: layout[0] = transa, layout[1] = transb.
+def TEQ_GemmLayout : I32EnumAttr<"GemmLayout", "operand transposes of a GEMM", [
+    I32EnumAttrCase<"TN", 0>,
+    I32EnumAttrCase<"NN", 1>,
+    I32EnumAttrCase<"NT", 2>,
+    I32EnumAttrCase<"TT", 3>]> {
+  let cppNamespace = "::mlir::teq";
+  let genSpecializedAttr = 0;
+}
+
+def TEQ_GemmKind : I32EnumAttr<"GemmKind", "which GEMM of a Linear", [
+    I32EnumAttrCase<"fprop", 0>,
+    I32EnumAttrCase<"dgrad", 1>,
+    I32EnumAttrCase<"wgrad", 2>]> {
+  let cppNamespace = "::mlir::teq";
+  let genSpecializedAttr = 0;
+}
+
+// Tensors a Linear forward keeps for its backward.
+def TEQ_SavedTensorKind : I32EnumAttr<"SavedTensorKind",
+    "what a saved tensor of a Linear is", [
+    I32EnumAttrCase<"input", 0>,
+    I32EnumAttrCase<"weight", 1>,
+    I32EnumAttrCase<"bias", 2>]> {
+  let cppNamespace = "::mlir::teq";
+  let genSpecializedAttr = 0;
+}
+
+def TEQ_FormatAttr : EnumAttr<TEQ_Dialect, TEQ_Format, "format">;
+def TEQ_UsageAttr : EnumAttr<TEQ_Dialect, TEQ_Usage, "usage">;
+def TEQ_ParallelModeAttr : EnumAttr<TEQ_Dialect, TEQ_ParallelMode, "parallel_mode">;
+def TEQ_GemmLayoutAttr : EnumAttr<TEQ_Dialect, TEQ_GemmLayout, "gemm_layout">;
+def TEQ_GemmKindAttr : EnumAttr<TEQ_Dialect, TEQ_GemmKind, "gemm_kind">;
+def TEQ_TensorRoleAttr : EnumAttr<TEQ_Dialect, TEQ_TensorRole, "tensor_role">;
+def TEQ_SavedTensorKindAttr : EnumAttr<TEQ_Dialect, TEQ_SavedTensorKind, "saved">;
+def TEQ_SavedTensorKindArrayAttr :
+    TypedArrayAttrBase<TEQ_SavedTensorKindAttr, "saved tensor kinds">;
+
+#endif // TEQ_DIALECT_TEQ_IR_TEQENUMS_TD

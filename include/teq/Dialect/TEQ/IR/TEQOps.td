@@ -1,0 +1,309 @@
+//===- TEQOps.td - Operations of the teq dialect ----------*- tablegen -*-===//
+
+#ifndef TEQ_DIALECT_TEQ_IR_TEQOPS_TD
+#define TEQ_DIALECT_TEQ_IR_TEQOPS_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "teq/Dialect/TEQ/IR/TEQBase.td"
+include "teq/Dialect/TEQ/IR/TEQAttrs.td"
+include "teq/Dialect/TEQ/IR/TEQTypes.td"
+
+def TEQ_F32Tensor : RankedTensorOf<[F32]>;
+
+//===----------------------------------------------------------------------===//
+// Autocast
+//===----------------------------------------------------------------------===//
+
+def TEQ_AutocastOp : TEQ_Op<"autocast", [
+    SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects]> {
+  let summary = "a region quantized under one recipe (TE's te.autocast)";
+  let description = [{
+    The ops inside run under `recipe`; without a recipe, under the target's
+    default recipe (TE's `get_default_recipe`); with `enabled = false`, in high
+    precision. Regions nest and the innermost wins, for forward and backward
+    ops alike. The optional process group is TE's `amax_reduction_group`
+    (delayed scaling reduces amaxes over it). Values escape through
+    `teq.yield`.
+
+    ```mlir
+    %y = teq.autocast recipe(#teq.float8_current_scaling<>) -> tensor<64x256xbf16> {
+      %out = teq.linear_forward %x, %w config(#teq.linear<>)
+          : tensor<64x128xbf16>, tensor<256x128xbf16> -> tensor<64x256xbf16>
+      teq.yield %out : tensor<64x256xbf16>
+    }
+    teq.autocast enabled(false) {
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins
+    OptionalAttr<TEQ_RecipeAttrInterface>:$recipe,
+    DefaultValuedAttr<BoolAttr, "true">:$enabled,
+    Optional<TEQ_ProcessGroupType>:$amax_reduction_group);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    (`recipe` `(` $recipe^ `)`)? (`enabled` `(` $enabled^ `)`)?
+    (`amax_reduction_group` `(` $amax_reduction_group^ `)`)?
+    (`->` type($results)^)? $body attr-dict
+  }];
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::TypeRange":$resultTypes,
+                   "::mlir::teq::RecipeAttrInterface":$recipe,
+                   CArg<"bool", "true">:$enabled)>
+  ];
+}
+
+def TEQ_YieldOp : TEQ_Op<"yield", [
+    Pure, Terminator, ReturnLike, HasParent<"AutocastOp">]> {
+  let summary = "values leaving a teq.autocast region";
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+  let builders = [OpBuilder<(ins), [{ /* nothing */ }]>];
+}
+
+//===----------------------------------------------------------------------===//
+// Quantized tensors
+//===----------------------------------------------------------------------===//
+
+def TEQ_QuantizeOp : TEQ_Op<"quantize", [AttrSizedOperandSegments]> {
+  let summary = "quantize a high-precision tensor with the quantizer of its result type";
+  let description = [{
+    Quantizes `input` into the usages of the result `!teq.proto`. A stateful
+    (delayed-scaling) quantizer takes its state explicitly: `state(%scale,
+    %amax_history)` with the stored scale (`tensor<1xf32>`) and the amax
+    history of its slot (`tensor<Lxf32>`); the op returns the history with
+    this input's amax recorded. A quantizer with `with_amax_reduction = true`
+    takes the process group to reduce over.
+
+    ```mlir
+    %q = teq.quantize %x : tensor<128x256xbf16>
+        -> !teq.proto<128x256xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>
+    %q2, %hist1 = teq.quantize %x state(%scale, %hist : tensor<1xf32>, tensor<1024xf32>)
+        : tensor<128x256xbf16> -> !teq.proto<128x256xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise>,
+          tensor<1024xf32>
+    ```
+  }];
+  let arguments = (ins
+    AnyRankedTensor:$input,
+    Optional<TEQ_F32Tensor>:$scale,
+    Optional<TEQ_F32Tensor>:$amax_history,
+    Optional<TEQ_ProcessGroupType>:$amax_reduction_group);
+  let results = (outs
+    TEQ_TensorProtoType:$result,
+    Optional<TEQ_F32Tensor>:$updated_amax_history);
+  let assemblyFormat = [{
+    $input
+    (`state` `(` $scale^ `,` $amax_history `:` type($scale) `,` type($amax_history) `)`)?
+    (`amax_reduction_group` `(` $amax_reduction_group^ `)`)?
+    attr-dict `:` type($input) `->` type($result) (`,` type($updated_amax_history)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def TEQ_DequantizeOp : TEQ_Op<"dequantize", [Pure]> {
+  let summary = "turn a quantized tensor back into high precision";
+  let description = [{
+    ```mlir
+    %x = teq.dequantize %q : !teq.proto<128x256xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise>
+        -> tensor<128x256xf32>
+    ```
+  }];
+  let arguments = (ins TEQ_TensorProtoType:$input);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def TEQ_CreateTensorOp : TEQ_Op<"create_tensor", [Pure]> {
+  let summary = "an empty quantized tensor of a prototype (TE's make_empty)";
+  let description = [{
+    Allocates the inner buffers the prototype describes, without data.
+
+    ```mlir
+    %t = teq.create_tensor : !teq.proto<256x128xbf16, #teq.float8_block_quantizer<f8E4M3FN>, rowwise>
+    ```
+  }];
+  let results = (outs TEQ_TensorProtoType:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def TEQ_UpdateUsageOp : TEQ_Op<"update_usage", [Pure]> {
+  let summary = "change which usages a quantized tensor holds";
+  let description = [{
+    Dropping a usage is always allowed. Adding one is allowed only where it
+    can be derived from the usage held without the high-precision tensor:
+    per-tensor FP8 (the transposed copy is the same bytes transposed) and 2D
+    block FP8 (data and scales transpose exactly). 1D block, MXFP8 and NVFP4
+    scale rows and columns differently, so their other usage must be
+    quantized from the high-precision tensor.
+
+    ```mlir
+    %c = teq.update_usage %q : !teq.proto<64x128xbf16, #q, rowwise|columnwise>
+        -> !teq.proto<64x128xbf16, #q, columnwise>
+    ```
+  }];
+  let arguments = (ins TEQ_TensorProtoType:$input);
+  let results = (outs TEQ_TensorProtoType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Linear
+//===----------------------------------------------------------------------===//
+
+def TEQ_LinearForwardOp : TEQ_Op<"linear_forward", [
+    AttrSizedOperandSegments, AttrSizedResultSegments]> {
+  let summary = "TE Linear forward: y = x * w^T (+ bias), with saved tensors";
+  let description = [{
+    `input` is `[*, in]` (sequence-first), `weight` `[out, in]`, `bias`
+    `[out]` (local shards under tensor parallelism, te-semantics.md §7).
+    Operands may already be quantized. The tensors backward needs are
+    explicit results: `saved_input` (the input in the usage wgrad reads,
+    or the high-precision input under `save_original_input`) and
+    `saved_weight` (the weight in the usage dgrad reads). Before prototype
+    inference they have the high-precision types; a saved slot removed by
+    dedupe is rebuilt in backward from the original value.
+
+    Under delayed scaling the op takes the recipe state of its three forward
+    slots (input, weight, output): `state(%scale, %amax_history)` with
+    `tensor<3xf32>` and `tensor<Lx3xf32>`, and returns the updated history.
+    A tensor-parallel Linear (`tp_size > 1`) takes its process group.
+
+    ```mlir
+    %y, %sx, %sw = teq.linear_forward %x, %w bias(%b : tensor<256xbf16>)
+        config(#teq.linear<bias = true>)
+        : tensor<64x128xbf16>, tensor<256x128xbf16> -> tensor<64x256xbf16>
+          saved_input(tensor<64x128xbf16>) saved_weight(tensor<256x128xbf16>)
+    ```
+  }];
+  let arguments = (ins
+    TEQ_AnyTensorOrProto:$input,
+    TEQ_AnyTensorOrProto:$weight,
+    Optional<AnyRankedTensor>:$bias,
+    Optional<TEQ_F32Tensor>:$scale,
+    Optional<TEQ_F32Tensor>:$amax_history,
+    Optional<TEQ_ProcessGroupType>:$tp_group,
+    TEQ_LinearConfigAttr:$config);
+  let results = (outs
+    AnyRankedTensor:$output,
+    Optional<TEQ_AnyTensorOrProto>:$saved_input,
+    Optional<TEQ_AnyTensorOrProto>:$saved_weight,
+    Optional<TEQ_F32Tensor>:$updated_amax_history);
+  let assemblyFormat = [{
+    $input `,` $weight (`bias` `(` $bias^ `:` type($bias) `)`)?
+    (`state` `(` $scale^ `,` $amax_history `:` type($scale) `,` type($amax_history) `)`)?
+    (`tp_group` `(` $tp_group^ `)`)?
+    `config` `(` $config `)` attr-dict
+    `:` type($input) `,` type($weight) `->` type($output)
+    (`saved_input` `(` type($saved_input)^ `)`)?
+    (`saved_weight` `(` type($saved_weight)^ `)`)?
+    (`updated_amax_history` `(` type($updated_amax_history)^ `)`)?
+  }];
+  let hasVerifier = 1;
+}
+
+def TEQ_LinearBackwardOp : TEQ_Op<"linear_backward", [
+    AttrSizedOperandSegments, AttrSizedResultSegments]> {
+  let summary = "TE Linear backward: dgrad, wgrad and dbias from the saved tensors";
+  let description = [{
+    `grad_output` has the forward output's shape; `input` and `weight` are
+    the saved tensors of the matching `teq.linear_forward` (or, after dedupe,
+    the original values). Results follow the config: `dgrad` (the input's
+    shape) iff `requires_dgrad`, `wgrad` (the weight's shape) iff
+    `requires_wgrad`, `dbias` iff the Linear has a bias and `requires_wgrad`.
+    With `fuse_wgrad_accumulation` the fp32 `main_grad` is an operand and
+    `wgrad` is `main_grad + dw`. Delayed scaling passes the state of the two
+    backward slots (grad_output, grad_input): `tensor<2xf32>`,
+    `tensor<Lx2xf32>`.
+
+    ```mlir
+    %dx, %dw = teq.linear_backward %dy, %sx, %sw config(#teq.linear<>)
+        : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>
+          dgrad(tensor<64x128xbf16>) wgrad(tensor<256x128xbf16>)
+    ```
+  }];
+  let arguments = (ins
+    AnyRankedTensor:$grad_output,
+    TEQ_AnyTensorOrProto:$input,
+    TEQ_AnyTensorOrProto:$weight,
+    Optional<TEQ_F32Tensor>:$main_grad,
+    Optional<TEQ_F32Tensor>:$scale,
+    Optional<TEQ_F32Tensor>:$amax_history,
+    Optional<TEQ_ProcessGroupType>:$tp_group,
+    TEQ_LinearConfigAttr:$config);
+  let results = (outs
+    Optional<AnyRankedTensor>:$dgrad,
+    Optional<AnyRankedTensor>:$wgrad,
+    Optional<AnyRankedTensor>:$dbias,
+    Optional<TEQ_F32Tensor>:$updated_amax_history);
+  let assemblyFormat = [{
+    $grad_output `,` $input `,` $weight
+    (`main_grad` `(` $main_grad^ `:` type($main_grad) `)`)?
+    (`state` `(` $scale^ `,` $amax_history `:` type($scale) `,` type($amax_history) `)`)?
+    (`tp_group` `(` $tp_group^ `)`)?
+    `config` `(` $config `)` attr-dict
+    `:` type($grad_output) `,` type($input) `,` type($weight)
+    (`dgrad` `(` type($dgrad)^ `)`)?
+    (`wgrad` `(` type($wgrad)^ `)`)?
+    (`dbias` `(` type($dbias)^ `)`)?
+    (`updated_amax_history` `(` type($updated_amax_history)^ `)`)?
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// GEMM
+//===----------------------------------------------------------------------===//
+
+def TEQ_GemmOp : TEQ_Op<"gemm", [Pure, AttrSizedOperandSegments]> {
+  let summary = "TE's general_gemm: D = op_B(B) * op_A(A) (+ bias) (+ C)";
+  let description = [{
+    Row-major semantics of TE's `general_gemm(A, B, layout)`: `layout[0]`
+    transposes A, `layout[1]` transposes B; `D = op_B(B) . op_A(A)`. With
+    A `[A0, A1]` and B flattened to `[B0, B1]`: `m = transa ? A0 : A1`,
+    `k = transa ? A1 : A0`, `n = transb ? B1 : B0`, and D is B's leading
+    dims (or `[B1]` if transb) followed by `[m]`. A quantized A is read
+    rowwise if transa, else columnwise; a quantized B columnwise if transb,
+    else rowwise.
+
+    `bias` (`[m]`) is the BIAS epilogue; `accumulate(%c)` adds C (beta = 1,
+    e.g. an fp32 main_grad); a second result is the BGRADB epilogue's bias
+    gradient (`[n]`, summed over B). `use_split_accumulator = false` enables
+    FP8 fast accumulation. `kind` records which Linear GEMM this is.
+
+    ```mlir
+    %y = teq.gemm TN %wq, %xq bias(%b : tensor<256xbf16>) {use_split_accumulator = false}
+        : !teq.proto<256x128xbf16, #q, rowwise>, !teq.proto<64x128xbf16, #q, rowwise>
+          -> tensor<64x256xbf16>
+    ```
+  }];
+  let arguments = (ins
+    TEQ_AnyTensorOrProto:$a,
+    TEQ_AnyTensorOrProto:$b,
+    Optional<AnyRankedTensor>:$bias,
+    Optional<AnyRankedTensor>:$accumulate,
+    TEQ_GemmLayoutAttr:$layout,
+    DefaultValuedAttr<BoolAttr, "true">:$use_split_accumulator,
+    OptionalAttr<TEQ_GemmKindAttr>:$kind);
+  let results = (outs
+    AnyRankedTensor:$result,
+    Optional<AnyRankedTensor>:$dbias);
+  let assemblyFormat = [{
+    $layout $a `,` $b (`bias` `(` $bias^ `:` type($bias) `)`)?
+    (`accumulate` `(` $accumulate^ `:` type($accumulate) `)`)?
+    attr-dict `:` type($a) `,` type($b) `->` type($result) (`,` type($dbias)^)?
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    bool isTransA() { return getLayout() == GemmLayout::TN || getLayout() == GemmLayout::TT; }
+    bool isTransB() { return getLayout() == GemmLayout::NT || getLayout() == GemmLayout::TT; }
+  }];
+}
+
+#endif // TEQ_DIALECT_TEQ_IR_TEQOPS_TD

@@ -1,0 +1,507 @@
+//===- TEQOps.cpp - Operations of the teq dialect -------------------------===//
+
+#include "teq/Dialect/TEQ/IR/TEQOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+
+using namespace mlir;
+using namespace mlir::teq;
+
+#define GET_OP_CLASSES
+#include "teq/Dialect/TEQ/IR/TEQOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+/// Shape of a ranked tensor or of a quantized tensor's logical tensor.
+static ArrayRef<int64_t> shapeOf(Type type) {
+  if (auto proto = dyn_cast<TensorProtoType>(type))
+    return proto.getShape();
+  return cast<RankedTensorType>(type).getShape();
+}
+
+static Type elementTypeOf(Type type) {
+  if (auto proto = dyn_cast<TensorProtoType>(type))
+    return proto.getElementType();
+  return cast<RankedTensorType>(type).getElementType();
+}
+
+static std::string shapeStr(ArrayRef<int64_t> shape) {
+  if (shape.empty())
+    return "[]";
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "[";
+  llvm::interleave(shape, os, "x");
+  os << "]";
+  return s;
+}
+
+static bool isHighPrecision(Type t) {
+  return isa<BFloat16Type, Float16Type, Float32Type>(t);
+}
+
+/// Checks the delayed-scaling state operands of an op: `scale` is
+/// tensor<`slots` x f32> (tensor<1xf32> for one quantizer), `amax_history`
+/// tensor<L x slots x f32> (tensor<Lxf32> for one quantizer) and the updated
+/// history has the history's type.
+static LogicalResult verifyDelayedState(Operation *op, Value scale,
+                                        Value history, Value updated,
+                                        int64_t slots, bool singleSlot) {
+  if (!scale && !history) {
+    if (updated)
+      return op->emitOpError("returns an updated amax history but takes no "
+                             "delayed-scaling state");
+    return success();
+  }
+  auto scaleType = cast<RankedTensorType>(scale.getType());
+  auto historyType = cast<RankedTensorType>(history.getType());
+  if (scaleType.getShape() != ArrayRef<int64_t>{slots})
+    return op->emitOpError("delayed-scaling scale must be tensor<")
+           << slots << "xf32> (one per quantizer slot), got " << scaleType;
+  bool historyOk =
+      singleSlot ? historyType.getRank() == 1 && historyType.getDimSize(0) >= 1
+                 : historyType.getRank() == 2 &&
+                       historyType.getDimSize(0) >= 1 &&
+                       historyType.getDimSize(1) == slots;
+  if (!historyOk)
+    return op->emitOpError("delayed-scaling amax history must be ")
+           << (singleSlot ? "tensor<Lxf32>"
+                          : "tensor<Lx" + std::to_string(slots) + "xf32>")
+           << " with L = amax_history_len >= 1, got " << historyType;
+  if (!updated)
+    return op->emitOpError("takes delayed-scaling state but does not return "
+                           "the updated amax history");
+  if (updated.getType() != historyType)
+    return op->emitOpError("updated amax history type ")
+           << updated.getType() << " must match the amax history type "
+           << historyType;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AutocastOp
+//===----------------------------------------------------------------------===//
+
+void AutocastOp::build(OpBuilder &builder, OperationState &state,
+                       TypeRange resultTypes, RecipeAttrInterface recipe,
+                       bool enabled) {
+  state.addTypes(resultTypes);
+  if (recipe)
+    state.addAttribute(getRecipeAttrName(state.name), recipe);
+  state.addAttribute(getEnabledAttrName(state.name),
+                     builder.getBoolAttr(enabled));
+  Region *body = state.addRegion();
+  body->emplaceBlock();
+  if (resultTypes.empty()) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToEnd(&body->front());
+    YieldOp::create(builder, state.location);
+  }
+}
+
+LogicalResult AutocastOp::verify() {
+  auto yield = cast<YieldOp>(getBody().front().getTerminator());
+  if (yield.getValues().getTypes() != getResultTypes())
+    return emitOpError("yields ")
+           << yield.getValues().size() << " value(s) of types "
+           << yield.getValues().getTypes() << " but the region's results are "
+           << getResultTypes();
+  if (getBody().front().getNumArguments() != 0)
+    return emitOpError("region takes no arguments");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// QuantizeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult QuantizeOp::verify() {
+  auto proto = getResult().getType();
+  auto inputType = getInput().getType();
+  QuantizerAttrInterface quantizer = proto.getQuantizer();
+  if (inputType.getShape() != proto.getShape())
+    return emitOpError("input shape ")
+           << shapeStr(inputType.getShape())
+           << " does not match the quantized tensor's shape "
+           << shapeStr(proto.getShape());
+  if (inputType.getElementType() != proto.getElementType())
+    return emitOpError("input element type ")
+           << inputType.getElementType()
+           << " does not match the quantized tensor's logical element type "
+           << proto.getElementType();
+  if (quantizer.isStateful() && !getScale())
+    return emitOpError()
+           << quantizer.getQuantizerName()
+           << " is stateful (delayed scaling): pass its stored scale and "
+              "amax history, e.g. `teq.quantize %x state(%scale, "
+              "%amax_history : tensor<1xf32>, tensor<1024xf32>)`";
+  if (!quantizer.isStateful() && getScale())
+    return emitOpError() << quantizer.getQuantizerName()
+                         << " has no delayed-scaling state; remove state(...)";
+  if (failed(verifyDelayedState(*this, getScale(), getAmaxHistory(),
+                                getUpdatedAmaxHistory(), /*slots=*/1,
+                                /*singleSlot=*/true)))
+    return failure();
+  if (quantizer.hasAmaxReduction() && !getAmaxReductionGroup())
+    return emitOpError() << quantizer.getQuantizerName()
+                         << " has with_amax_reduction = true: pass the "
+                            "process group as amax_reduction_group(%group)";
+  if (!quantizer.hasAmaxReduction() && getAmaxReductionGroup())
+    return emitOpError("takes an amax_reduction_group but ")
+           << quantizer.getQuantizerName()
+           << " does not reduce its amax; set with_amax_reduction = true";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// DequantizeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DequantizeOp::verify() {
+  auto proto = getInput().getType();
+  auto resultType = getResult().getType();
+  if (resultType.getShape() != proto.getShape())
+    return emitOpError("result shape ")
+           << shapeStr(resultType.getShape())
+           << " does not match the quantized tensor's shape "
+           << shapeStr(proto.getShape());
+  if (!isHighPrecision(resultType.getElementType()))
+    return emitOpError("dequantizes to bf16, f16 or f32, not ")
+           << resultType.getElementType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// UpdateUsageOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult UpdateUsageOp::verify() {
+  TensorProtoType from = getInput().getType(), to = getResult().getType();
+  if (from.withUsage(to.getUsage()) != to)
+    return emitOpError("may only change the usage: ")
+           << from << " and " << to << " differ in more than usage";
+  Usage added = static_cast<Usage>(static_cast<unsigned>(to.getUsage()) &
+                                   ~static_cast<unsigned>(from.getUsage()));
+  if (added == Usage::none)
+    return success();
+  ::teq::layout::Format format = from.getQuantizer().getLayoutFormat();
+  bool derivable = format == ::teq::layout::Format::PerTensorFP8 ||
+                   format == ::teq::layout::Format::BlockFP8_2D;
+  if (!derivable)
+    return emitOpError("cannot add the ")
+           << stringifyUsage(added) << " usage to a "
+           << from.getQuantizer().getQuantizerName() << " tensor ("
+           << ::teq::layout::stringifyFormat(format)
+           << "): its rowwise and columnwise scales differ, so quantize the "
+              "high-precision tensor with the usage you need";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Linear
+//===----------------------------------------------------------------------===//
+
+/// Output shape of a Linear given its local input and weight (§7).
+static FailureOr<SmallVector<int64_t>>
+linearOutputShape(Operation *op, ArrayRef<int64_t> input,
+                  ArrayRef<int64_t> weight, LinearConfigAttr config) {
+  if (input.empty())
+    return op->emitOpError("input must have at least one dimension ([*, in])");
+  if (weight.size() != 2)
+    return op->emitOpError("weight must be [out, in], got ")
+           << shapeStr(weight);
+  if (input.back() != weight[1])
+    return op->emitOpError("input's last dimension ")
+           << input.back() << " does not match the weight's in_features "
+           << weight[1] << " (input " << shapeStr(input) << ", weight "
+           << shapeStr(weight) << ")";
+  SmallVector<int64_t> out(input.begin(), input.end());
+  out.back() = weight[0];
+  if (!config.isSequenceParallel())
+    return out;
+  int64_t tp = config.getTpSize();
+  if (input.size() < 2)
+    return op->emitOpError("sequence parallelism splits the leading "
+                           "(sequence) dimension; input ")
+           << shapeStr(input) << " has none";
+  if (config.getParallelMode() == ParallelMode::column) {
+    out[0] = input[0] * tp; // all-gather of the input along dim 0
+  } else {
+    if (input[0] % tp != 0)
+      return op->emitOpError("row-parallel sequence parallelism "
+                             "reduce-scatters the output's leading "
+                             "dimension ")
+             << input[0] << " over tp_size = " << tp
+             << ", which does not divide it";
+    out[0] = input[0] / tp;
+  }
+  return out;
+}
+
+static LogicalResult verifySavedSlot(Operation *op, StringRef what,
+                                     Value saved, Type original) {
+  if (!saved)
+    return success();
+  if (shapeOf(saved.getType()) != shapeOf(original))
+    return op->emitOpError("saved ")
+           << what << " has shape " << shapeStr(shapeOf(saved.getType()))
+           << " but the " << what << " is " << shapeStr(shapeOf(original));
+  if (elementTypeOf(saved.getType()) != elementTypeOf(original))
+    return op->emitOpError("saved ")
+           << what << " has element type " << elementTypeOf(saved.getType())
+           << " but the " << what << " has " << elementTypeOf(original);
+  return success();
+}
+
+static LogicalResult verifyTpGroup(Operation *op, Value group,
+                                   LinearConfigAttr config) {
+  if (config.getTpSize() > 1 && !group)
+    return op->emitOpError("tensor-parallel Linear (tp_size = ")
+           << config.getTpSize()
+           << ") needs its process group: add tp_group(%group)";
+  if (config.getTpSize() == 1 && group)
+    return op->emitOpError("takes a tp_group but tp_size = 1");
+  return success();
+}
+
+LogicalResult LinearForwardOp::verify() {
+  LinearConfigAttr config = getConfig();
+  ArrayRef<int64_t> input = shapeOf(getInput().getType());
+  ArrayRef<int64_t> weight = shapeOf(getWeight().getType());
+  FailureOr<SmallVector<int64_t>> expected =
+      linearOutputShape(*this, input, weight, config);
+  if (failed(expected))
+    return failure();
+  if (getOutput().getType().getShape() != ArrayRef<int64_t>(*expected))
+    return emitOpError("output shape ")
+           << shapeStr(getOutput().getType().getShape()) << " should be "
+           << shapeStr(*expected) << " for input " << shapeStr(input)
+           << " and weight " << shapeStr(weight) << " ("
+           << stringifyParallelMode(config.getParallelMode())
+           << (config.isSequenceParallel() ? " parallel, sequence parallel"
+                                           : " parallel")
+           << ", tp_size = " << config.getTpSize() << ")";
+  if (!isHighPrecision(getOutput().getType().getElementType()))
+    return emitOpError("output must be bf16, f16 or f32, got ")
+           << getOutput().getType().getElementType();
+  if (config.getBias() != static_cast<bool>(getBias()))
+    return emitOpError(config.getBias()
+                           ? "config says bias = true but no bias is passed"
+                           : "takes a bias but config says bias = false");
+  if (Value bias = getBias()) {
+    auto biasType = cast<RankedTensorType>(bias.getType());
+    if (biasType.getShape() != ArrayRef<int64_t>{weight[0]})
+      return emitOpError("bias must be [")
+             << weight[0] << "] (the weight's out_features), got "
+             << shapeStr(biasType.getShape());
+  }
+  if (failed(verifySavedSlot(*this, "input", getSavedInput(),
+                             getInput().getType())) ||
+      failed(verifySavedSlot(*this, "weight", getSavedWeight(),
+                             getWeight().getType())))
+    return failure();
+  if (failed(verifyDelayedState(*this, getScale(), getAmaxHistory(),
+                                getUpdatedAmaxHistory(), /*slots=*/3,
+                                /*singleSlot=*/false)))
+    return failure();
+  return verifyTpGroup(*this, getTpGroup(), config);
+}
+
+LogicalResult LinearBackwardOp::verify() {
+  LinearConfigAttr config = getConfig();
+  ArrayRef<int64_t> input = shapeOf(getInput().getType());
+  ArrayRef<int64_t> weight = shapeOf(getWeight().getType());
+  FailureOr<SmallVector<int64_t>> outShape =
+      linearOutputShape(*this, input, weight, config);
+  if (failed(outShape))
+    return failure();
+  auto dyType = getGradOutput().getType();
+  if (dyType.getShape() != ArrayRef<int64_t>(*outShape))
+    return emitOpError("grad_output shape ")
+           << shapeStr(dyType.getShape())
+           << " should be the forward output's shape " << shapeStr(*outShape);
+  if (config.getRequiresDgrad() != static_cast<bool>(getDgrad()))
+    return emitOpError(config.getRequiresDgrad()
+                           ? "requires_dgrad = true but there is no dgrad "
+                             "result"
+                           : "has a dgrad result but requires_dgrad = false");
+  if (config.getRequiresWgrad() != static_cast<bool>(getWgrad()))
+    return emitOpError(config.getRequiresWgrad()
+                           ? "requires_wgrad = true but there is no wgrad "
+                             "result"
+                           : "has a wgrad result but requires_wgrad = false");
+  bool wantsDbias = config.getBias() && config.getRequiresWgrad();
+  if (wantsDbias != static_cast<bool>(getDbias()))
+    return emitOpError(wantsDbias ? "the Linear has a bias but there is no "
+                                    "dbias result"
+                                  : "has a dbias result but the Linear has no "
+                                    "bias or requires_wgrad = false");
+  if (Value dgrad = getDgrad()) {
+    auto t = cast<RankedTensorType>(dgrad.getType());
+    if (t.getShape() != input)
+      return emitOpError("dgrad shape ")
+             << shapeStr(t.getShape()) << " should be the input's shape "
+             << shapeStr(input);
+  }
+  if (config.getFuseWgradAccumulation() != static_cast<bool>(getMainGrad()))
+    return emitOpError(config.getFuseWgradAccumulation()
+                           ? "fuse_wgrad_accumulation = true needs the fp32 "
+                             "main_grad: add main_grad(%main_grad : "
+                             "tensor<...xf32>)"
+                           : "takes a main_grad but fuse_wgrad_accumulation "
+                             "= false");
+  if (Value wgrad = getWgrad()) {
+    auto t = cast<RankedTensorType>(wgrad.getType());
+    if (t.getShape() != weight)
+      return emitOpError("wgrad shape ")
+             << shapeStr(t.getShape()) << " should be the weight's shape "
+             << shapeStr(weight);
+    if (Value mainGrad = getMainGrad()) {
+      if (mainGrad.getType() != t)
+        return emitOpError("main_grad type ")
+               << mainGrad.getType() << " should be " << t
+               << " (wgrad accumulates into it)";
+    }
+  }
+  if (Value dbias = getDbias()) {
+    auto t = cast<RankedTensorType>(dbias.getType());
+    if (t.getShape() != ArrayRef<int64_t>{weight[0]})
+      return emitOpError("dbias must be [")
+             << weight[0] << "], got " << shapeStr(t.getShape());
+  }
+  if (failed(verifyDelayedState(*this, getScale(), getAmaxHistory(),
+                                getUpdatedAmaxHistory(), /*slots=*/2,
+                                /*singleSlot=*/false)))
+    return failure();
+  return verifyTpGroup(*this, getTpGroup(), config);
+}
+
+//===----------------------------------------------------------------------===//
+// GemmOp
+//===----------------------------------------------------------------------===//
+
+/// Whether two quantized GEMM operands have compatible scaling (§6.2).
+static std::optional<std::string>
+checkScalingCompatible(QuantizerAttrInterface a, QuantizerAttrInterface b) {
+  using ::teq::layout::Format;
+  Format fa = a.getLayoutFormat(), fb = b.getLayoutFormat();
+  auto isBlock = [](Format f) {
+    return f == Format::BlockFP8_1D || f == Format::BlockFP8_2D;
+  };
+  if (isBlock(fa) && isBlock(fb)) {
+    if (fa == Format::BlockFP8_2D && fb == Format::BlockFP8_2D)
+      return std::string("2D by 2D block gemm not supported");
+    return std::nullopt;
+  }
+  if (fa != fb)
+    return "Inputs A and B to GEMM need to have compatible scaling modes, got " +
+           std::string(::teq::layout::stringifyFormat(fa)) + " and " +
+           ::teq::layout::stringifyFormat(fb);
+  return std::nullopt;
+}
+
+LogicalResult GemmOp::verify() {
+  Type aType = getA().getType(), bType = getB().getType();
+  auto aProto = dyn_cast<TensorProtoType>(aType);
+  auto bProto = dyn_cast<TensorProtoType>(bType);
+  if (static_cast<bool>(aProto) != static_cast<bool>(bProto))
+    return emitOpError("takes two quantized operands or two high-precision "
+                       "ones, got ")
+           << aType << " and " << bType;
+  bool transa = isTransA(), transb = isTransB();
+  ArrayRef<int64_t> a = shapeOf(aType), b = shapeOf(bType);
+  if (a.size() != 2)
+    return emitOpError("A must be 2-D, got ") << shapeStr(a);
+  if (b.empty())
+    return emitOpError("B must have at least one dimension");
+  ::teq::layout::Flat2D bFlat = ::teq::layout::flatten2D(
+      std::vector<int64_t>(b.begin(), b.end()));
+  int64_t m = transa ? a[0] : a[1];
+  int64_t k = transa ? a[1] : a[0];
+  int64_t n = transb ? bFlat.k : bFlat.m;
+  int64_t kb = transb ? bFlat.m : bFlat.k;
+  if (k != kb)
+    return emitOpError("inner dimensions differ for layout ")
+           << stringifyGemmLayout(getLayout()) << ": A " << shapeStr(a)
+           << " gives k = " << k << ", B " << shapeStr(b) << " gives k = "
+           << kb;
+  SmallVector<int64_t> expected;
+  if (transb)
+    expected.push_back(bFlat.k);
+  else
+    expected.append(b.begin(), b.end() - 1);
+  expected.push_back(m);
+  auto resultType = getResult().getType();
+  if (resultType.getShape() != ArrayRef<int64_t>(expected))
+    return emitOpError("result shape ")
+           << shapeStr(resultType.getShape()) << " should be "
+           << shapeStr(expected) << " for A " << shapeStr(a) << ", B "
+           << shapeStr(b) << " and layout "
+           << stringifyGemmLayout(getLayout());
+  if (!isHighPrecision(resultType.getElementType()))
+    return emitOpError("result must be bf16, f16 or f32, got ")
+           << resultType.getElementType();
+
+  if (aProto) {
+    // A is read rowwise if transposed, columnwise otherwise; B the reverse.
+    bool aNeedsRow = transa, bNeedsRow = !transb;
+    if (!(aNeedsRow ? aProto.hasRowwise() : aProto.hasColumnwise()))
+      return emitOpError("layout ")
+             << stringifyGemmLayout(getLayout()) << " reads A "
+             << (aNeedsRow ? "rowwise" : "columnwise")
+             << ", but A only has usage " << stringifyUsage(aProto.getUsage());
+    if (!(bNeedsRow ? bProto.hasRowwise() : bProto.hasColumnwise()))
+      return emitOpError("layout ")
+             << stringifyGemmLayout(getLayout()) << " reads B "
+             << (bNeedsRow ? "rowwise" : "columnwise")
+             << ", but B only has usage " << stringifyUsage(bProto.getUsage());
+    QuantizerAttrInterface qa = aProto.getQuantizer(),
+                           qb = bProto.getQuantizer();
+    if (isa<Float8E5M2Type>(qa.getDataType()) &&
+        isa<Float8E5M2Type>(qb.getDataType()))
+      return emitOpError("FP8 GEMMs with both A and B in E5M2 are not "
+                         "supported");
+    if (auto why = checkScalingCompatible(qa, qb))
+      return emitOpError() << *why;
+    bool block = isa<Float8BlockQuantizerAttr>(qa);
+    if (block && !getUseSplitAccumulator())
+      return emitOpError("FP8 block-scaled GEMMs require "
+                         "use_split_accumulator = true");
+  } else if (elementTypeOf(aType) != elementTypeOf(bType)) {
+    return emitOpError("high-precision operands must have one element type, "
+                       "got ")
+           << elementTypeOf(aType) << " and " << elementTypeOf(bType);
+  } else if (!isHighPrecision(elementTypeOf(aType))) {
+    return emitOpError("high-precision operands must be bf16, f16 or f32, "
+                       "got ")
+           << elementTypeOf(aType);
+  }
+
+  if (Value bias = getBias()) {
+    auto t = cast<RankedTensorType>(bias.getType());
+    if (t.getShape() != ArrayRef<int64_t>{m})
+      return emitOpError("bias must be [") << m << "], got "
+                                           << shapeStr(t.getShape());
+    if (!isHighPrecision(t.getElementType()))
+      return emitOpError("bias must be bf16, f16 or f32, got ")
+             << t.getElementType();
+  }
+  if (Value c = getAccumulate())
+    if (c.getType() != resultType)
+      return emitOpError("accumulator type ")
+             << c.getType() << " must equal the result type " << resultType;
+  if (Value dbias = getDbias()) {
+    auto t = cast<RankedTensorType>(dbias.getType());
+    if (t.getShape() != ArrayRef<int64_t>{n})
+      return emitOpError("dbias (BGRADB, summed over B) must be [")
+             << n << "], got " << shapeStr(t.getShape());
+    if (getBias())
+      return emitOpError("cannot both add a bias and compute its gradient");
+  }
+  return success();
+}

@@ -1,0 +1,24 @@
+//===- te-opt.cpp - Run teq pass pipelines --------------------------------===//
+//
+// MlirOptMain with the teq dialect, the upstream dialects TEQ uses (upstream
+// quant included: both live in one context) and TEQ's passes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "teq/Registration.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
+int main(int argc, char **argv) {
+  mlir::DialectRegistry registry;
+  teq::registerAllDialects(registry);
+  teq::registerAllPasses();
+  llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
+    os << teq::getVersionString() << "\n";
+  });
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "TEQ optimizer driver\n", registry));
+}
