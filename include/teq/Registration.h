@@ -13,7 +13,7 @@ namespace mlir {
 class DialectRegistry;
 } // namespace mlir
 
-namespace teq {
+namespace mlir::teq {
 
 /// The teq dialect plus the upstream dialects TEQ programs and lowerings use
 /// (func, arith, tensor, scf, memref, gpu, nvvm, llvm, index, math, cf,
@@ -27,6 +27,6 @@ void registerAllPasses();
 /// "teq <version> (MLIR/LLVM <version>)".
 const char *getVersionString();
 
-} // namespace teq
+} // namespace mlir::teq
 
 #endif // TEQ_REGISTRATION_H

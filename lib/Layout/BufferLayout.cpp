@@ -9,7 +9,7 @@
 
 #include <string>
 
-namespace teq::layout {
+namespace mlir::teq::layout {
 
 //===----------------------------------------------------------------------===//
 // Shapes
@@ -356,4 +356,4 @@ int64_t gemmSwizzledScaleIndex(int64_t i, int64_t j, int64_t numTilesX) {
   return tile * 512 + offset;
 }
 
-} // namespace teq::layout
+} // namespace mlir::teq::layout

@@ -28,7 +28,7 @@
 
 #include "llvm/Config/llvm-config.h"
 
-void teq::registerAllDialects(mlir::DialectRegistry &registry) {
+void mlir::teq::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<mlir::teq::TEQDialect, mlir::arith::ArithDialect,
                   mlir::bufferization::BufferizationDialect,
                   mlir::cf::ControlFlowDialect, mlir::func::FuncDialect,
@@ -49,7 +49,7 @@ void teq::registerAllDialects(mlir::DialectRegistry &registry) {
       registry);
 }
 
-void teq::registerAllPasses() {
+void mlir::teq::registerAllPasses() {
   mlir::teq::registerTEQPasses();
   // Generic cleanups used in TEQ pipelines and handy in te-opt.
   mlir::registerCanonicalizerPass();
@@ -58,6 +58,6 @@ void teq::registerAllPasses() {
   mlir::registerSymbolDCEPass();
 }
 
-const char *teq::getVersionString() {
+const char *mlir::teq::getVersionString() {
   return "teq " TEQ_VERSION " (MLIR/LLVM " LLVM_VERSION_STRING ")";
 }

@@ -14,10 +14,10 @@
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
-  teq::registerAllDialects(registry);
-  teq::registerAllPasses();
+  mlir::teq::registerAllDialects(registry);
+  mlir::teq::registerAllPasses();
   llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
-    os << teq::getVersionString() << "\n";
+    os << mlir::teq::getVersionString() << "\n";
   });
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "TEQ optimizer driver\n", registry));

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-using namespace teq::layout;
+using namespace mlir::teq::layout;
 
 namespace {
 

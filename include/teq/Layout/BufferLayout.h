@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-namespace teq::layout {
+namespace mlir::teq::layout {
 
 inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 inline int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
@@ -157,6 +157,6 @@ std::optional<std::string> checkLayoutable(const TensorDesc &tensor);
 /// i = data column k, j = row block m/32, numTilesX = ceil(M/128).
 int64_t gemmSwizzledScaleIndex(int64_t i, int64_t j, int64_t numTilesX);
 
-} // namespace teq::layout
+} // namespace mlir::teq::layout
 
 #endif // TEQ_LAYOUT_BUFFERLAYOUT_H

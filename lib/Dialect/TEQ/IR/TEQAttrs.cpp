@@ -14,6 +14,7 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -52,11 +53,12 @@ FailureOr<bool> mlir::teq::detail::parseBoolParameter(AsmParser &parser) {
   return parser.emitError(loc, "expected 'true' or 'false'");
 }
 
-FailureOr<double> mlir::teq::detail::parseFloatParameter(AsmParser &parser) {
+FailureOr<llvm::APFloat>
+mlir::teq::detail::parseFloatParameter(AsmParser &parser) {
   double value;
   if (parser.parseFloat(value))
     return failure();
-  return value;
+  return llvm::APFloat(value);
 }
 
 //===----------------------------------------------------------------------===//
@@ -244,14 +246,14 @@ checkQuantizerSupport(QuantizerAttrInterface quantizer, TargetAttr target) {
   if (auto msg = checkFP8(target))
     return msg;
   switch (quantizer.getLayoutFormat()) {
-  case ::teq::layout::Format::PerTensorFP8:
+  case ::mlir::teq::layout::Format::PerTensorFP8:
     return std::nullopt;
-  case ::teq::layout::Format::BlockFP8_1D:
-  case ::teq::layout::Format::BlockFP8_2D:
+  case ::mlir::teq::layout::Format::BlockFP8_1D:
+  case ::mlir::teq::layout::Format::BlockFP8_2D:
     return checkBlockScaling(target);
-  case ::teq::layout::Format::MXFP8:
+  case ::mlir::teq::layout::Format::MXFP8:
     return checkMXFP8(target);
-  case ::teq::layout::Format::NVFP4:
+  case ::mlir::teq::layout::Format::NVFP4:
     return checkNVFP4(target);
   }
   return std::nullopt;
@@ -316,13 +318,13 @@ void QuantizerRoleAttr::print(AsmPrinter &printer) const {
   printer << "<";
   llvm::ListSeparator sep;
   if (!getModuleType().empty()) {
-    printer << sep << "module_type = ";
+    printer << StringRef(sep) << "module_type = ";
     printer.printString(getModuleType());
   }
   if (getTensorType())
-    printer << sep << "tensor_type = " << stringifyTensorRole(*getTensorType());
+    printer << StringRef(sep) << "tensor_type = " << stringifyTensorRole(*getTensorType());
   if (!getName().empty()) {
-    printer << sep << "name = ";
+    printer << StringRef(sep) << "name = ";
     printer.printString(getName());
   }
   printer << ">";
@@ -384,7 +386,7 @@ LogicalResult DelayedScalingAttr::verify(
 
 StringRef DelayedScalingAttr::getRecipeName() const { return "DelayedScaling"; }
 
-Attribute DelayedScalingAttr::getQuantizerFor(QuantizerRoleAttr role) const {
+Attribute DelayedScalingAttr::getQuantizerFor(const QuantizerRoleAttr &role) const {
   bool fwd = !role.getTensorType() || isForwardRole(*role.getTensorType());
   return Float8QuantizerAttr::get(
       getContext(), getRecipeFP8Type(getContext(), getFp8Format(), fwd));
@@ -400,7 +402,7 @@ bool DelayedScalingAttr::getUseSplitAccumulator(GemmKind gemm) const {
 }
 
 std::optional<std::string>
-DelayedScalingAttr::checkTargetSupport(TargetAttr target) const {
+DelayedScalingAttr::checkTargetSupport(const TargetAttr &target) const {
   return checkFP8(target);
 }
 
@@ -419,12 +421,13 @@ StringRef Float8CurrentScalingAttr::getRecipeName() const {
 }
 
 Attribute
-Float8CurrentScalingAttr::getQuantizerFor(QuantizerRoleAttr role) const {
+Float8CurrentScalingAttr::getQuantizerFor(const QuantizerRoleAttr &role) const {
   bool fwd = !role.getTensorType() || isForwardRole(*role.getTensorType());
   return Float8CurrentScalingQuantizerAttr::get(
       getContext(), getRecipeFP8Type(getContext(), getFp8Format(), fwd),
       /*with_amax_reduction=*/false,
-      /*force_pow_2_scales=*/getUsePower_2Scales(), /*amax_epsilon=*/0.0);
+      /*force_pow_2_scales=*/getUsePower_2Scales(),
+      /*amax_epsilon=*/llvm::APFloat(0.0));
 }
 
 bool Float8CurrentScalingAttr::getUseSplitAccumulator(GemmKind gemm) const {
@@ -440,7 +443,7 @@ bool Float8CurrentScalingAttr::getUseSplitAccumulator(GemmKind gemm) const {
 }
 
 std::optional<std::string>
-Float8CurrentScalingAttr::checkTargetSupport(TargetAttr target) const {
+Float8CurrentScalingAttr::checkTargetSupport(const TargetAttr &target) const {
   return checkFP8(target);
 }
 
@@ -489,7 +492,7 @@ StringRef Float8BlockScalingAttr::getRecipeName() const {
   return "Float8BlockScaling";
 }
 
-Attribute Float8BlockScalingAttr::getQuantizerFor(QuantizerRoleAttr role) const {
+Attribute Float8BlockScalingAttr::getQuantizerFor(const QuantizerRoleAttr &role) const {
   TensorRole tensor = role.getTensorType().value_or(TensorRole::input);
   bool fwd = isForwardRole(tensor);
   int64_t dim = tensor == TensorRole::weight ? getWBlockScalingDim()
@@ -497,7 +500,8 @@ Attribute Float8BlockScalingAttr::getQuantizerFor(QuantizerRoleAttr role) const 
                                              : getGradBlockScalingDim();
   return Float8BlockQuantizerAttr::get(
       getContext(), getRecipeFP8Type(getContext(), getFp8Format(), fwd), dim,
-      /*force_pow_2_scales=*/!getUseF32Scales(), /*amax_epsilon=*/0.0);
+      /*force_pow_2_scales=*/!getUseF32Scales(),
+      /*amax_epsilon=*/llvm::APFloat(0.0));
 }
 
 bool Float8BlockScalingAttr::getUseSplitAccumulator(GemmKind) const {
@@ -505,7 +509,7 @@ bool Float8BlockScalingAttr::getUseSplitAccumulator(GemmKind) const {
 }
 
 std::optional<std::string>
-Float8BlockScalingAttr::checkTargetSupport(TargetAttr target) const {
+Float8BlockScalingAttr::checkTargetSupport(const TargetAttr &target) const {
   if (auto msg = checkFP8(target))
     return msg;
   if (auto msg = checkBlockScaling(target))
@@ -531,7 +535,7 @@ StringRef MXFP8BlockScalingAttr::getRecipeName() const {
   return "MXFP8BlockScaling";
 }
 
-Attribute MXFP8BlockScalingAttr::getQuantizerFor(QuantizerRoleAttr role) const {
+Attribute MXFP8BlockScalingAttr::getQuantizerFor(const QuantizerRoleAttr &role) const {
   TensorRole tensor = role.getTensorType().value_or(TensorRole::input);
   bool fwd = isForwardRole(tensor);
   // 2D blocks apply to weights of linear / grouped_linear modules only.
@@ -548,7 +552,7 @@ bool MXFP8BlockScalingAttr::getUseSplitAccumulator(GemmKind gemm) const {
 }
 
 std::optional<std::string>
-MXFP8BlockScalingAttr::checkTargetSupport(TargetAttr target) const {
+MXFP8BlockScalingAttr::checkTargetSupport(const TargetAttr &target) const {
   if (auto msg = checkFP8(target))
     return msg;
   return checkMXFP8(target);
@@ -603,7 +607,7 @@ StringRef NVFP4BlockScalingAttr::getRecipeName() const {
   return "NVFP4BlockScaling";
 }
 
-Attribute NVFP4BlockScalingAttr::getQuantizerFor(QuantizerRoleAttr role) const {
+Attribute NVFP4BlockScalingAttr::getQuantizerFor(const QuantizerRoleAttr &role) const {
   TensorRole tensor = role.getTensorType().value_or(TensorRole::input);
   // QParams: fp4_quant_fwd_inp / fwd_weight / bwd_grad (te-semantics.md §1.6).
   bool rht = false, sr = false, twoD = false;
@@ -637,7 +641,7 @@ bool NVFP4BlockScalingAttr::getUseSplitAccumulator(GemmKind) const {
 }
 
 std::optional<std::string>
-NVFP4BlockScalingAttr::checkTargetSupport(TargetAttr target) const {
+NVFP4BlockScalingAttr::checkTargetSupport(const TargetAttr &target) const {
   if (auto msg = checkFP8(target))
     return msg;
   return checkNVFP4(target);
@@ -780,7 +784,7 @@ CustomRecipeAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 StringRef CustomRecipeAttr::getRecipeName() const { return "CustomRecipe"; }
 
-Attribute CustomRecipeAttr::getQuantizerFor(QuantizerRoleAttr role) const {
+Attribute CustomRecipeAttr::getQuantizerFor(const QuantizerRoleAttr &role) const {
   for (auto [pattern, quantizer] : llvm::zip(getRoles(), getQuantizers()))
     if (pattern.matches(role))
       return quantizer;
@@ -792,7 +796,7 @@ bool CustomRecipeAttr::getUseSplitAccumulator(GemmKind gemm) const {
 }
 
 std::optional<std::string>
-CustomRecipeAttr::checkTargetSupport(TargetAttr target) const {
+CustomRecipeAttr::checkTargetSupport(const TargetAttr &target) const {
   if (auto msg = checkFP8(target))
     return msg;
   for (Attribute q : getQuantizers())
@@ -949,7 +953,8 @@ static LogicalResult verifyFP8DType(function_ref<InFlightDiagnostic()> emitError
 }
 
 static LogicalResult verifyEpsilon(function_ref<InFlightDiagnostic()> emitError,
-                                   StringRef quantizer, double eps) {
+                                   StringRef quantizer, llvm::APFloat epsilon) {
+  double eps = epsilon.convertToDouble();
   if (!std::isfinite(eps) || eps < 0.0)
     return emitError() << quantizer
                        << ": amax_epsilon must be finite and >= 0, got " << eps;
@@ -978,8 +983,8 @@ StringRef Float8QuantizerAttr::getQuantizerName() const {
   return "Float8Quantizer";
 }
 Type Float8QuantizerAttr::getDataType() const { return getFp8Dtype(); }
-::teq::layout::Format Float8QuantizerAttr::getLayoutFormat() const {
-  return ::teq::layout::Format::PerTensorFP8;
+::mlir::teq::layout::Format Float8QuantizerAttr::getLayoutFormat() const {
+  return ::mlir::teq::layout::Format::PerTensorFP8;
 }
 bool Float8QuantizerAttr::isStateful() const { return true; }
 
@@ -996,17 +1001,17 @@ Attribute Float8CurrentScalingQuantizerAttr::parse(AsmParser &parser, Type) {
                       floatField("amax_epsilon", eps)}))
     return {};
   return parser.getChecked<Float8CurrentScalingQuantizerAttr>(
-      loc, parser.getContext(), dtype, reduce, pow2, eps);
+      loc, parser.getContext(), dtype, reduce, pow2, llvm::APFloat(eps));
 }
 void Float8CurrentScalingQuantizerAttr::print(AsmPrinter &printer) const {
   QuantizerPrinter(printer, getFp8Dtype())
       .boolean("with_amax_reduction", getWithAmaxReduction(), false)
       .boolean("force_pow_2_scales", getForcePow_2Scales(), false)
-      .real("amax_epsilon", getAmaxEpsilon(), 0.0);
+      .real("amax_epsilon", getAmaxEpsilon().convertToDouble(), 0.0);
 }
 LogicalResult Float8CurrentScalingQuantizerAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, Type dtype, bool, bool,
-    double eps) {
+    llvm::APFloat eps) {
   if (failed(verifyFP8DType(emitError, "Float8CurrentScalingQuantizer", dtype)))
     return failure();
   return verifyEpsilon(emitError, "Float8CurrentScalingQuantizer", eps);
@@ -1017,8 +1022,8 @@ StringRef Float8CurrentScalingQuantizerAttr::getQuantizerName() const {
 Type Float8CurrentScalingQuantizerAttr::getDataType() const {
   return getFp8Dtype();
 }
-::teq::layout::Format Float8CurrentScalingQuantizerAttr::getLayoutFormat() const {
-  return ::teq::layout::Format::PerTensorFP8;
+::mlir::teq::layout::Format Float8CurrentScalingQuantizerAttr::getLayoutFormat() const {
+  return ::mlir::teq::layout::Format::PerTensorFP8;
 }
 bool Float8CurrentScalingQuantizerAttr::hasAmaxReduction() const {
   return getWithAmaxReduction();
@@ -1043,17 +1048,18 @@ Attribute Float8BlockQuantizerAttr::parse(AsmParser &parser, Type) {
                       floatField("amax_epsilon", eps), blockLen}))
     return {};
   return parser.getChecked<Float8BlockQuantizerAttr>(loc, parser.getContext(),
-                                                     dtype, dim, pow2, eps);
+                                                     dtype, dim, pow2,
+                                                     llvm::APFloat(eps));
 }
 void Float8BlockQuantizerAttr::print(AsmPrinter &printer) const {
   QuantizerPrinter(printer, getFp8Dtype())
       .integer("block_scaling_dim", getBlockScalingDim(), 2)
       .boolean("force_pow_2_scales", getForcePow_2Scales(), true)
-      .real("amax_epsilon", getAmaxEpsilon(), 0.0);
+      .real("amax_epsilon", getAmaxEpsilon().convertToDouble(), 0.0);
 }
 LogicalResult Float8BlockQuantizerAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, Type dtype, int64_t dim,
-    bool, double eps) {
+    bool, llvm::APFloat eps) {
   if (failed(verifyFP8DType(emitError, "Float8BlockQuantizer", dtype)))
     return failure();
   if (dim != 1 && dim != 2)
@@ -1066,9 +1072,9 @@ StringRef Float8BlockQuantizerAttr::getQuantizerName() const {
   return "Float8BlockQuantizer";
 }
 Type Float8BlockQuantizerAttr::getDataType() const { return getFp8Dtype(); }
-::teq::layout::Format Float8BlockQuantizerAttr::getLayoutFormat() const {
-  return getBlockScalingDim() == 1 ? ::teq::layout::Format::BlockFP8_1D
-                                   : ::teq::layout::Format::BlockFP8_2D;
+::mlir::teq::layout::Format Float8BlockQuantizerAttr::getLayoutFormat() const {
+  return getBlockScalingDim() == 1 ? ::mlir::teq::layout::Format::BlockFP8_1D
+                                   : ::mlir::teq::layout::Format::BlockFP8_2D;
 }
 
 // MXFP8Quantizer --------------------------------------------------------------
@@ -1096,8 +1102,8 @@ StringRef MXFP8QuantizerAttr::getQuantizerName() const {
   return "MXFP8Quantizer";
 }
 Type MXFP8QuantizerAttr::getDataType() const { return getFp8Dtype(); }
-::teq::layout::Format MXFP8QuantizerAttr::getLayoutFormat() const {
-  return ::teq::layout::Format::MXFP8;
+::mlir::teq::layout::Format MXFP8QuantizerAttr::getLayoutFormat() const {
+  return ::mlir::teq::layout::Format::MXFP8;
 }
 
 // NVFP4Quantizer --------------------------------------------------------------
@@ -1184,8 +1190,8 @@ StringRef NVFP4QuantizerAttr::getQuantizerName() const {
   return "NVFP4Quantizer";
 }
 Type NVFP4QuantizerAttr::getDataType() const { return getFp4Dtype(); }
-::teq::layout::Format NVFP4QuantizerAttr::getLayoutFormat() const {
-  return ::teq::layout::Format::NVFP4;
+::mlir::teq::layout::Format NVFP4QuantizerAttr::getLayoutFormat() const {
+  return ::mlir::teq::layout::Format::NVFP4;
 }
 bool NVFP4QuantizerAttr::hasAmaxReduction() const {
   return getWithAmaxReduction();

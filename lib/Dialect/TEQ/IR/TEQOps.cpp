@@ -189,14 +189,14 @@ LogicalResult UpdateUsageOp::verify() {
                                    ~static_cast<unsigned>(from.getUsage()));
   if (added == Usage::none)
     return success();
-  ::teq::layout::Format format = from.getQuantizer().getLayoutFormat();
-  bool derivable = format == ::teq::layout::Format::PerTensorFP8 ||
-                   format == ::teq::layout::Format::BlockFP8_2D;
+  ::mlir::teq::layout::Format format = from.getQuantizer().getLayoutFormat();
+  bool derivable = format == ::mlir::teq::layout::Format::PerTensorFP8 ||
+                   format == ::mlir::teq::layout::Format::BlockFP8_2D;
   if (!derivable)
     return emitOpError("cannot add the ")
            << stringifyUsage(added) << " usage to a "
            << from.getQuantizer().getQuantizerName() << " tensor ("
-           << ::teq::layout::stringifyFormat(format)
+           << ::mlir::teq::layout::stringifyFormat(format)
            << "): its rowwise and columnwise scales differ, so quantize the "
               "high-precision tensor with the usage you need";
   return success();
@@ -388,7 +388,7 @@ LogicalResult LinearBackwardOp::verify() {
 /// Whether two quantized GEMM operands have compatible scaling (§6.2).
 static std::optional<std::string>
 checkScalingCompatible(QuantizerAttrInterface a, QuantizerAttrInterface b) {
-  using ::teq::layout::Format;
+  using ::mlir::teq::layout::Format;
   Format fa = a.getLayoutFormat(), fb = b.getLayoutFormat();
   auto isBlock = [](Format f) {
     return f == Format::BlockFP8_1D || f == Format::BlockFP8_2D;
@@ -400,8 +400,8 @@ checkScalingCompatible(QuantizerAttrInterface a, QuantizerAttrInterface b) {
   }
   if (fa != fb)
     return "Inputs A and B to GEMM need to have compatible scaling modes, got " +
-           std::string(::teq::layout::stringifyFormat(fa)) + " and " +
-           ::teq::layout::stringifyFormat(fb);
+           std::string(::mlir::teq::layout::stringifyFormat(fa)) + " and " +
+           ::mlir::teq::layout::stringifyFormat(fb);
   return std::nullopt;
 }
 
@@ -419,7 +419,7 @@ LogicalResult GemmOp::verify() {
     return emitOpError("A must be 2-D, got ") << shapeStr(a);
   if (b.empty())
     return emitOpError("B must have at least one dimension");
-  ::teq::layout::Flat2D bFlat = ::teq::layout::flatten2D(
+  ::mlir::teq::layout::Flat2D bFlat = ::mlir::teq::layout::flatten2D(
       std::vector<int64_t>(b.begin(), b.end()));
   int64_t m = transa ? a[0] : a[1];
   int64_t k = transa ? a[1] : a[0];

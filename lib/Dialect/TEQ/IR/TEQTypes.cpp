@@ -96,25 +96,25 @@ void TensorProtoType::print(AsmPrinter &printer) const {
   printer << ">";
 }
 
-static ::teq::layout::Encoding encodingOf(Type dtype) {
+static ::mlir::teq::layout::Encoding encodingOf(Type dtype) {
   if (isa<Float8E5M2Type>(dtype))
-    return ::teq::layout::Encoding::E5M2;
+    return ::mlir::teq::layout::Encoding::E5M2;
   if (isa<Float4E2M1FNType>(dtype))
-    return ::teq::layout::Encoding::E2M1x2;
-  return ::teq::layout::Encoding::E4M3;
+    return ::mlir::teq::layout::Encoding::E2M1x2;
+  return ::mlir::teq::layout::Encoding::E4M3;
 }
 
-static ::teq::layout::TensorDesc
+static ::mlir::teq::layout::TensorDesc
 makeLayoutDesc(ArrayRef<int64_t> shape, QuantizerAttrInterface quantizer,
                Usage usage, ScaleLayout scaleLayout) {
-  ::teq::layout::TensorDesc desc;
+  ::mlir::teq::layout::TensorDesc desc;
   desc.shape.assign(shape.begin(), shape.end());
   desc.format = quantizer.getLayoutFormat();
   desc.dataEncoding = encodingOf(quantizer.getDataType());
   desc.usage = static_cast<unsigned>(usage);
   desc.scaleLayout = scaleLayout == ScaleLayout::gemm_swizzled
-                         ? ::teq::layout::ScaleLayout::GemmSwizzled
-                         : ::teq::layout::ScaleLayout::Compact;
+                         ? ::mlir::teq::layout::ScaleLayout::GemmSwizzled
+                         : ::mlir::teq::layout::ScaleLayout::Compact;
   desc.rowScaledNVFP4 = quantizer.isRowScaled();
   return desc;
 }
@@ -133,10 +133,10 @@ TensorProtoType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (usage == Usage::none)
     return emitError() << "a quantized tensor needs at least one usage "
                           "(rowwise or columnwise)";
-  ::teq::layout::Format format = quantizer.getLayoutFormat();
+  ::mlir::teq::layout::Format format = quantizer.getLayoutFormat();
   if (scaleLayout == ScaleLayout::gemm_swizzled &&
-      format != ::teq::layout::Format::MXFP8 &&
-      format != ::teq::layout::Format::NVFP4)
+      format != ::mlir::teq::layout::Format::MXFP8 &&
+      format != ::mlir::teq::layout::Format::NVFP4)
     return emitError() << "only MXFP8 and NVFP4 block scales have a "
                           "gemm_swizzled layout, not those of "
                        << quantizer.getQuantizerName();
@@ -144,7 +144,7 @@ TensorProtoType::verify(function_ref<InFlightDiagnostic()> emitError,
     if (nvfp4.getWithRht() && !elementType.isBF16())
       return emitError() << "RHT is only supported for bfloat16 input, got "
                          << elementType;
-  if (auto why = ::teq::layout::checkLayoutable(
+  if (auto why = ::mlir::teq::layout::checkLayoutable(
           makeLayoutDesc(shape, quantizer, usage, scaleLayout)))
     return emitError() << "cannot lay out a "
                        << quantizer.getQuantizerName() << " tensor: " << *why;
@@ -158,7 +158,7 @@ bool TensorProtoType::hasColumnwise() const {
   return bitEnumContainsAll(getUsage(), Usage::columnwise);
 }
 
-::teq::layout::TensorDesc TensorProtoType::getLayoutDesc() const {
+::mlir::teq::layout::TensorDesc TensorProtoType::getLayoutDesc() const {
   return makeLayoutDesc(getShape(), getQuantizer(), getUsage(),
                         getScaleLayout());
 }
@@ -167,7 +167,7 @@ QuantizerAttrInterface TensorProtoType::getQuantizerInterface() const {
   return getQuantizer();
 }
 
-std::vector<::teq::layout::BufferDesc>
-TensorProtoType::getBuffers(TargetAttr target) const {
-  return ::teq::layout::describeBuffers(getLayoutDesc(), target.getCaps());
+std::vector<::mlir::teq::layout::BufferDesc>
+TensorProtoType::getBuffers(const TargetAttr &target) const {
+  return ::mlir::teq::layout::describeBuffers(getLayoutDesc(), target.getCaps());
 }

@@ -28,7 +28,7 @@ std::string dims(const std::vector<int64_t> &shape) {
 }
 
 void printBuffers(raw_ostream &os, TensorProtoType proto, TargetAttr target) {
-  std::vector<::teq::layout::BufferDesc> buffers = proto.getBuffers(target);
+  std::vector<::mlir::teq::layout::BufferDesc> buffers = proto.getBuffers(target);
   int64_t total = 0;
   for (const auto &b : buffers)
     total += b.sizeInBytes();
@@ -36,7 +36,7 @@ void printBuffers(raw_ostream &os, TensorProtoType proto, TargetAttr target) {
      << " buffers, " << total << " bytes\n";
   for (const auto &b : buffers) {
     os << "  " << llvm::left_justify(b.name, 22)
-       << llvm::left_justify(::teq::layout::stringifyEncoding(b.encoding), 7)
+       << llvm::left_justify(::mlir::teq::layout::stringifyEncoding(b.encoding), 7)
        << dims(b.shape);
     if (b.padded())
       os << "  valid " << dims(b.validShape);
@@ -44,7 +44,7 @@ void printBuffers(raw_ostream &os, TensorProtoType proto, TargetAttr target) {
       os << "  transposed";
     if (b.scaleLayout)
       os << "  "
-         << (*b.scaleLayout == ::teq::layout::ScaleLayout::GemmSwizzled
+         << (*b.scaleLayout == ::mlir::teq::layout::ScaleLayout::GemmSwizzled
                  ? "gemm_swizzled"
                  : "compact");
     os << "  " << b.sizeInBytes() << " B\n";
@@ -52,7 +52,7 @@ void printBuffers(raw_ostream &os, TensorProtoType proto, TargetAttr target) {
 }
 
 struct PrintBufferLayoutsPass
-    : public teq::impl::PrintBufferLayoutsBase<PrintBufferLayoutsPass> {
+    : public mlir::teq::impl::PrintBufferLayoutsBase<PrintBufferLayoutsPass> {
   using Base::Base;
 
   void runOnOperation() override {

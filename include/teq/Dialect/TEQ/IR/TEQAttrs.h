@@ -22,7 +22,7 @@ namespace detail {
 /// `true` / `false` in attribute parameter lists.
 FailureOr<bool> parseBoolParameter(AsmParser &parser);
 /// A float literal (or integer) in attribute parameter lists.
-FailureOr<double> parseFloatParameter(AsmParser &parser);
+FailureOr<llvm::APFloat> parseFloatParameter(AsmParser &parser);
 } // namespace detail
 } // namespace mlir::teq
 

@@ -13,11 +13,15 @@ include "teq/Dialect/TEQ/IR/TEQInterfaces.td"
 // Parameter kinds with TE-style spelling (true/false, 0.0, enum keywords).
 //===----------------------------------------------------------------------===//
 
-class TEQ_BoolParam<string default, string desc = "">
+class TEQ_RequiredBoolParam<string desc = "">
     : AttrParameter<"bool", desc> {
-  let defaultValue = default;
   let parser = "::mlir::teq::detail::parseBoolParameter($_parser)";
   let printer = "$_printer << ($_self ? \"true\" : \"false\")";
+}
+
+class TEQ_BoolParam<string default, string desc = "">
+    : TEQ_RequiredBoolParam<desc> {
+  let defaultValue = default;
 }
 
 class TEQ_IntParam<string default, string desc = "">
@@ -26,10 +30,10 @@ class TEQ_IntParam<string default, string desc = "">
 }
 
 class TEQ_FloatParam<string default, string desc = "">
-    : AttrParameter<"double", desc> {
-  let defaultValue = default;
+    : APFloatParameter<desc> {
+  let defaultValue = "::llvm::APFloat(" # default # ")";
   let parser = "::mlir::teq::detail::parseFloatParameter($_parser)";
-  let printer = "$_printer.printFloat(::llvm::APFloat($_self))";
+  let printer = "$_printer.printFloat($_self)";
 }
 
 class TEQ_EnumParam<EnumAttrInfo info, string default, string desc = "">
@@ -76,8 +80,8 @@ def TEQ_TargetAttr : TEQ_Attr<"Target", "target"> {
     }
     /// CUDA version as major*10 + minor (13.0 -> 130, 12.9 -> 129).
     unsigned getCudaVersion() const;
-    ::teq::layout::TargetCaps getCaps() const {
-      return ::teq::layout::TargetCaps::fromSM(getSm());
+    ::mlir::teq::layout::TargetCaps getCaps() const {
+      return ::mlir::teq::layout::TargetCaps::fromSM(getSm());
     }
     bool supportsFP8() const;
     bool supportsFP8BlockScaling() const;
@@ -103,7 +107,7 @@ def TEQ_MMParamsAttr : TEQ_Attr<"MMParams", "mm_params"> {
     without the prefix: `fp8_gemm_fprop = <use_split_accumulator = false>`.
   }];
   let parameters = (ins
-    TEQ_BoolParam<"true", "promote partial sums to FP32 periodically">:$use_split_accumulator);
+    TEQ_RequiredBoolParam<"promote partial sums to FP32 periodically">:$use_split_accumulator);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

@@ -18,7 +18,7 @@ def TEQ_QuantizerAttrInterface : AttrInterface<"QuantizerAttrInterface"> {
     InterfaceMethod<"Element type of the quantized values (f8E4M3FN, f8E5M2, f4E2M1FN).",
       "::mlir::Type", "getDataType">,
     InterfaceMethod<"Storage format that decides the tensor's inner buffers.",
-      "::teq::layout::Format", "getLayoutFormat">,
+      "::mlir::teq::layout::Format", "getLayoutFormat">,
     InterfaceMethod<[{
         True if quantizing needs delayed-scaling state (scale, amax history)
         passed as operands.
@@ -47,7 +47,7 @@ def TEQ_RecipeAttrInterface : AttrInterface<"RecipeAttrInterface"> {
         for delayed scaling a #teq.delayed_scaling_request; a null attribute
         if the recipe maps the role to nothing (custom recipes only).
       }], "::mlir::Attribute", "getQuantizerFor",
-      (ins "::mlir::teq::QuantizerRoleAttr":$role)>,
+      (ins "const ::mlir::teq::QuantizerRoleAttr &":$role)>,
     InterfaceMethod<[{
         TE's use_split_accumulator for one GEMM of a Linear (MMParams or the
         module defaults _2X_ACC_FPROP=False, _2X_ACC_DGRAD/WGRAD=True).
@@ -56,7 +56,7 @@ def TEQ_RecipeAttrInterface : AttrInterface<"RecipeAttrInterface"> {
         Why `target` cannot run this recipe, with TE's message; std::nullopt
         if it can (te-semantics.md §2).
       }], "std::optional<std::string>", "checkTargetSupport",
-      (ins "::mlir::teq::TargetAttr":$target)>,
+      (ins "const ::mlir::teq::TargetAttr &":$target)>,
     InterfaceMethod<"Padding alignment for grouped ops (get_align_size_for_quantization).",
       "int64_t", "getAlignSizeForQuantization", (ins), [{}], [{ return 16; }]>,
   ];
@@ -78,8 +78,8 @@ def TEQ_TensorProtoTypeInterface : TypeInterface<"TensorProtoTypeInterface"> {
     InterfaceMethod<"Which copies (rowwise, columnwise) the tensor holds.",
       "::mlir::teq::Usage", "getUsage">,
     InterfaceMethod<"The inner buffers on `target` (te-semantics.md §4).",
-      "std::vector<::teq::layout::BufferDesc>", "getBuffers",
-      (ins "::mlir::teq::TargetAttr":$target)>,
+      "std::vector<::mlir::teq::layout::BufferDesc>", "getBuffers",
+      (ins "const ::mlir::teq::TargetAttr &":$target)>,
   ];
 }
 

@@ -100,7 +100,7 @@ def TEQ_QuantizeOp : TEQ_Op<"quantize", [AttrSizedOperandSegments]> {
     $input
     (`state` `(` $scale^ `,` $amax_history `:` type($scale) `,` type($amax_history) `)`)?
     (`amax_reduction_group` `(` $amax_reduction_group^ `)`)?
-    attr-dict `:` type($input) `->` type($result) (`,` type($updated_amax_history)^)?
+    attr-dict `:` type($input) `->` qualified(type($result)) (`,` type($updated_amax_history)^)?
   }];
   let hasVerifier = 1;
 }
@@ -115,7 +115,7 @@ def TEQ_DequantizeOp : TEQ_Op<"dequantize", [Pure]> {
   }];
   let arguments = (ins TEQ_TensorProtoType:$input);
   let results = (outs AnyRankedTensor:$result);
-  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input)) `->` type($result)";
   let hasVerifier = 1;
 }
 
@@ -129,7 +129,7 @@ def TEQ_CreateTensorOp : TEQ_Op<"create_tensor", [Pure]> {
     ```
   }];
   let results = (outs TEQ_TensorProtoType:$result);
-  let assemblyFormat = "attr-dict `:` type($result)";
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
 }
 
 def TEQ_UpdateUsageOp : TEQ_Op<"update_usage", [Pure]> {
@@ -149,7 +149,7 @@ def TEQ_UpdateUsageOp : TEQ_Op<"update_usage", [Pure]> {
   }];
   let arguments = (ins TEQ_TensorProtoType:$input);
   let results = (outs TEQ_TensorProtoType:$result);
-  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input)) `->` qualified(type($result))";
   let hasVerifier = 1;
 }
 
@@ -199,7 +199,7 @@ def TEQ_LinearForwardOp : TEQ_Op<"linear_forward", [
     $input `,` $weight (`bias` `(` $bias^ `:` type($bias) `)`)?
     (`state` `(` $scale^ `,` $amax_history `:` type($scale) `,` type($amax_history) `)`)?
     (`tp_group` `(` $tp_group^ `)`)?
-    `config` `(` $config `)` attr-dict
+    `config` `(` qualified($config) `)` attr-dict
     `:` type($input) `,` type($weight) `->` type($output)
     (`saved_input` `(` type($saved_input)^ `)`)?
     (`saved_weight` `(` type($saved_weight)^ `)`)?
@@ -247,7 +247,7 @@ def TEQ_LinearBackwardOp : TEQ_Op<"linear_backward", [
     (`main_grad` `(` $main_grad^ `:` type($main_grad) `)`)?
     (`state` `(` $scale^ `,` $amax_history `:` type($scale) `,` type($amax_history) `)`)?
     (`tp_group` `(` $tp_group^ `)`)?
-    `config` `(` $config `)` attr-dict
+    `config` `(` qualified($config) `)` attr-dict
     `:` type($grad_output) `,` type($input) `,` type($weight)
     (`dgrad` `(` type($dgrad)^ `)`)?
     (`wgrad` `(` type($wgrad)^ `)`)?

@@ -59,7 +59,7 @@ def TEQ_TensorProtoType : TEQ_Type<"TensorProto", "proto", [
     bool hasRowwise() const;
     bool hasColumnwise() const;
     /// The MLIR-free description the layout library works on.
-    ::teq::layout::TensorDesc getLayoutDesc() const;
+    ::mlir::teq::layout::TensorDesc getLayoutDesc() const;
   }];
 }
 
