@@ -1218,3 +1218,64 @@ LinearConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError, bool,
                           "requires_wgrad = true";
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// LinearQuantizationAttr
+//===----------------------------------------------------------------------===//
+
+FailureOr<QuantizerAttrInterface>
+mlir::teq::detail::parseQuantizerParameter(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  Attribute attr;
+  if (parser.parseAttribute(attr))
+    return failure();
+  auto quantizer = dyn_cast<QuantizerAttrInterface>(attr);
+  if (!quantizer)
+    return parser.emitError(loc, "expected a quantizer attribute "
+                                 "(#teq.*_quantizer<...>), got ")
+           << attr;
+  return quantizer;
+}
+
+LogicalResult LinearQuantizationAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, StringRef recipe,
+    QuantizerAttrInterface input, QuantizerAttrInterface weight,
+    QuantizerAttrInterface output, QuantizerAttrInterface gradOutput,
+    QuantizerAttrInterface gradInput, bool, bool, bool) {
+  if (recipe.empty())
+    return emitError() << "#teq.linear_quantization needs the recipe name";
+  if (static_cast<bool>(input) != static_cast<bool>(weight))
+    return emitError() << "#teq.linear_quantization: the fprop GEMM needs "
+                          "both input and weight quantized, or neither";
+  if (gradOutput && !weight)
+    return emitError() << "#teq.linear_quantization: a quantized grad_output "
+                          "needs quantized forward tensors";
+  return success();
+}
+
+QuantizerAttrInterface
+LinearQuantizationAttr::getQuantizer(TensorRole role) const {
+  switch (role) {
+  case TensorRole::input:
+    return getInput();
+  case TensorRole::weight:
+    return getWeight();
+  case TensorRole::output:
+    return getOutput();
+  case TensorRole::grad_output:
+    return getGradOutput();
+  case TensorRole::grad_input:
+    return getGradInput();
+  }
+  return {};
+}
+
+static bool isStateful(QuantizerAttrInterface q) { return q && q.isStateful(); }
+
+bool LinearQuantizationAttr::needsForwardState() const {
+  return isStateful(getInput()) || isStateful(getWeight()) ||
+         isStateful(getOutput());
+}
+bool LinearQuantizationAttr::needsBackwardState() const {
+  return isStateful(getGradOutput()) || isStateful(getGradInput());
+}

@@ -269,6 +269,28 @@ static LogicalResult verifyTpGroup(Operation *op, Value group,
   return success();
 }
 
+/// A Linear resolved to stateful (delayed-scaling) quantizers carries the
+/// state of its slots; one resolved to stateless quantizers carries none.
+static LogicalResult verifyResolvedState(Operation *op,
+                                         LinearQuantizationAttr quantization,
+                                         bool forward, Value scale) {
+  if (!quantization)
+    return success();
+  bool needs = forward ? quantization.needsForwardState()
+                       : quantization.needsBackwardState();
+  if (needs && !scale)
+    return op->emitOpError("resolved to delayed scaling (")
+           << quantization.getRecipe()
+           << ") but has no state: pass state(%scale, %amax_history : "
+           << (forward ? "tensor<3xf32>, tensor<Lx3xf32>"
+                       : "tensor<2xf32>, tensor<Lx2xf32>")
+           << ")";
+  if (!needs && scale)
+    return op->emitOpError("takes delayed-scaling state but resolved to ")
+           << quantization.getRecipe() << ", which has none";
+  return success();
+}
+
 LogicalResult LinearForwardOp::verify() {
   LinearConfigAttr config = getConfig();
   ArrayRef<int64_t> input = shapeOf(getInput().getType());
@@ -308,6 +330,9 @@ LogicalResult LinearForwardOp::verify() {
   if (failed(verifyDelayedState(*this, getScale(), getAmaxHistory(),
                                 getUpdatedAmaxHistory(), /*slots=*/3,
                                 /*singleSlot=*/false)))
+    return failure();
+  if (failed(verifyResolvedState(*this, getQuantizationAttr(),
+                                 /*forward=*/true, getScale())))
     return failure();
   return verifyTpGroup(*this, getTpGroup(), config);
 }
@@ -377,6 +402,9 @@ LogicalResult LinearBackwardOp::verify() {
   if (failed(verifyDelayedState(*this, getScale(), getAmaxHistory(),
                                 getUpdatedAmaxHistory(), /*slots=*/2,
                                 /*singleSlot=*/false)))
+    return failure();
+  if (failed(verifyResolvedState(*this, getQuantizationAttr(),
+                                 /*forward=*/false, getScale())))
     return failure();
   return verifyTpGroup(*this, getTpGroup(), config);
 }

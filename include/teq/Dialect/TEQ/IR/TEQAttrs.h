@@ -24,6 +24,11 @@ FailureOr<bool> parseBoolParameter(AsmParser &parser);
 /// A float literal (or integer) in attribute parameter lists.
 FailureOr<llvm::APFloat> parseFloatParameter(AsmParser &parser);
 } // namespace detail
+class QuantizerAttrInterface;
+namespace detail {
+/// A quantizer attribute (any #teq.*_quantizer).
+FailureOr<QuantizerAttrInterface> parseQuantizerParameter(AsmParser &parser);
+} // namespace detail
 } // namespace mlir::teq
 
 #include "teq/Dialect/TEQ/IR/TEQAttrInterfaces.h.inc"

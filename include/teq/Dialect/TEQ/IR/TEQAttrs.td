@@ -430,6 +430,62 @@ def TEQ_NVFP4QuantizerAttr
 }
 
 //===----------------------------------------------------------------------===//
+// Resolved quantization of one Linear
+//===----------------------------------------------------------------------===//
+
+def TEQ_OptionalQuantizerParam
+    : OptionalParameter<"::mlir::teq::QuantizerAttrInterface"> {
+  let parser = "::mlir::teq::detail::parseQuantizerParameter($_parser)";
+  let printer = "$_printer.printAttribute($_self)";
+}
+
+def TEQ_LinearQuantizationAttr
+    : TEQ_Attr<"LinearQuantization", "linear_quantization"> {
+  let summary = "the quantizers and GEMM flags a Linear resolved to";
+  let description = [{
+    What `teq-resolve-autocast` derives for one Linear from the recipe in
+    effect: the quantizer of each tensor role (none means high precision for
+    that tensor) and TE's use_split_accumulator of its fprop, dgrad and wgrad
+    GEMMs. `recipe` names the recipe it came from ("high_precision" outside
+    any enabled autocast region).
+
+    ```mlir
+    #teq.linear_quantization<recipe = "Float8CurrentScaling",
+        input = #teq.float8_current_scaling_quantizer<f8E4M3FN>,
+        weight = #teq.float8_current_scaling_quantizer<f8E4M3FN>,
+        output = #teq.float8_current_scaling_quantizer<f8E4M3FN>,
+        grad_output = #teq.float8_current_scaling_quantizer<f8E5M2>,
+        grad_input = #teq.float8_current_scaling_quantizer<f8E5M2>,
+        fprop_split_accumulator = false>
+    #teq.linear_quantization<recipe = "high_precision">
+    ```
+  }];
+  let parameters = (ins
+    StringRefParameter<"recipe name">:$recipe,
+    TEQ_OptionalQuantizerParam:$input,
+    TEQ_OptionalQuantizerParam:$weight,
+    TEQ_OptionalQuantizerParam:$output,
+    TEQ_OptionalQuantizerParam:$grad_output,
+    TEQ_OptionalQuantizerParam:$grad_input,
+    TEQ_BoolParam<"true">:$fprop_split_accumulator,
+    TEQ_BoolParam<"true">:$dgrad_split_accumulator,
+    TEQ_BoolParam<"true">:$wgrad_split_accumulator);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// True if no tensor is quantized.
+    bool isHighPrecision() const {
+      return !getInput() && !getWeight() && !getGradOutput();
+    }
+    /// True if a forward (backward) tensor uses delayed scaling state.
+    bool needsForwardState() const;
+    bool needsBackwardState() const;
+    /// The quantizer of `role`, or null.
+    ::mlir::teq::QuantizerAttrInterface getQuantizer(::mlir::teq::TensorRole role) const;
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Linear options
 //===----------------------------------------------------------------------===//
 

@@ -170,6 +170,9 @@ def TEQ_LinearForwardOp : TEQ_Op<"linear_forward", [
     inference they have the high-precision types; a saved slot removed by
     dedupe is rebuilt in backward from the original value.
 
+    `quantization` is set by `teq-resolve-autocast`: the quantizers and GEMM
+    flags this Linear runs with.
+
     Under delayed scaling the op takes the recipe state of its three forward
     slots (input, weight, output): `state(%scale, %amax_history)` with
     `tensor<3xf32>` and `tensor<Lx3xf32>`, and returns the updated history.
@@ -189,7 +192,8 @@ def TEQ_LinearForwardOp : TEQ_Op<"linear_forward", [
     Optional<TEQ_F32Tensor>:$scale,
     Optional<TEQ_F32Tensor>:$amax_history,
     Optional<TEQ_ProcessGroupType>:$tp_group,
-    TEQ_LinearConfigAttr:$config);
+    TEQ_LinearConfigAttr:$config,
+    OptionalAttr<TEQ_LinearQuantizationAttr>:$quantization);
   let results = (outs
     AnyRankedTensor:$output,
     Optional<TEQ_AnyTensorOrProto>:$saved_input,
@@ -236,7 +240,8 @@ def TEQ_LinearBackwardOp : TEQ_Op<"linear_backward", [
     Optional<TEQ_F32Tensor>:$scale,
     Optional<TEQ_F32Tensor>:$amax_history,
     Optional<TEQ_ProcessGroupType>:$tp_group,
-    TEQ_LinearConfigAttr:$config);
+    TEQ_LinearConfigAttr:$config,
+    OptionalAttr<TEQ_LinearQuantizationAttr>:$quantization);
   let results = (outs
     Optional<AnyRankedTensor>:$dgrad,
     Optional<AnyRankedTensor>:$wgrad,

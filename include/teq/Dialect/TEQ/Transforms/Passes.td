@@ -33,4 +33,67 @@ def PrintBufferLayouts : Pass<"teq-print-buffer-layouts", "ModuleOp"> {
   ];
 }
 
+def CheckRecipeSupport : Pass<"teq-check-recipe-support", "ModuleOp"> {
+  let summary = "check each recipe and Linear against the module's GPU target";
+  let description = [{
+    TE checks recipes when an autocast region is entered and tensor shapes
+    when a Linear runs; this pass does both at compile time
+    (te-semantics.md §2, §3):
+
+    * every enabled `teq.autocast` (or the target's default recipe when it
+      names none) must run on `#teq.target`: FP8 needs CC 8.9+, block
+      scaling 9.0+ with CUDA 12.9, MXFP8 10.x/11.x, NVFP4 10.0+. The error
+      is TE's message, at the autocast op;
+    * every Linear under an FP8/FP4 recipe must satisfy TE's shape rules:
+      `prod(shape[:-1]) % 8 == 0` and `shape[-1] % 16 == 0` for input and
+      weight (assert_dim_for_fp8_exec), both dims % 32 for MXFP8 and % 16
+      for NVFP4 tensors;
+    * delayed scaling is supported when its state is passed explicitly; a
+      Linear under DelayedScaling without `state(...)` is an error that
+      shows how to pass it, and the amax history length must match the
+      recipe's.
+
+    Before (sm_90 target):
+    ```mlir
+    %y = teq.autocast recipe(#teq.mxfp8_block_scaling<>) -> tensor<64x256xbf16> { ... }
+    ```
+    After: the IR is unchanged; the pass fails with
+    `error: MXFP8BlockScaling is not supported on sm_90: Device compute
+    capability 10.0 or higher required for MXFP8 execution.`
+  }];
+}
+
+def ResolveAutocast : Pass<"teq-resolve-autocast", "ModuleOp"> {
+  let summary = "give every Linear explicit quantizers and remove autocast regions";
+  let description = [{
+    For every `teq.linear_forward` / `teq.linear_backward`, takes the recipe
+    in effect (innermost enclosing `teq.autocast`; the target's default
+    recipe when the region names none; high precision when disabled or
+    outside any region; a backward op uses its forward's recipe, as TE
+    captures it for backward) and records in `quantization` the quantizer
+    of each role (input/weight/output E4M3 and grad_output/grad_input E5M2
+    under HYBRID; block dims, MXFP8 2D and NVFP4 RHT / stochastic rounding /
+    2D per role; a custom recipe's first matching rule) and the
+    split-accumulator flag of its fprop, dgrad and wgrad GEMMs. Inputs of
+    column-parallel SP Linears and grad_outputs of row-parallel SP ones
+    reduce their amax over the TP group. Then every autocast region is
+    inlined: none remains.
+
+    Before:
+    ```mlir
+    %y = teq.autocast recipe(#teq.float8_current_scaling<>) -> tensor<64x256xbf16> {
+      %o, %sx, %sw = teq.linear_forward %x, %w config(#teq.linear<>) : ...
+      teq.yield %o : tensor<64x256xbf16>
+    }
+    ```
+    After:
+    ```mlir
+    %o, %sx, %sw = teq.linear_forward %x, %w config(#teq.linear<>)
+        {quantization = #teq.linear_quantization<recipe = "Float8CurrentScaling",
+           input = #teq.float8_current_scaling_quantizer<f8E4M3FN>, ...,
+           fprop_split_accumulator = false>} : ...
+    ```
+  }];
+}
+
 #endif // TEQ_DIALECT_TEQ_TRANSFORMS_PASSES_TD
