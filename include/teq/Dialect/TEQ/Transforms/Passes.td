@@ -96,4 +96,39 @@ def ResolveAutocast : Pass<"teq-resolve-autocast", "ModuleOp"> {
   }];
 }
 
+def InferPrototypes : Pass<"teq-infer-prototypes", "ModuleOp"> {
+  let summary = "give saved tensors the quantized types backward needs";
+  let description = [{
+    TE's "fake implementations" as a pass: after `teq-resolve-autocast`,
+    each Linear forward's saved tensors get the `!teq.proto` type that its
+    backward reads (te-semantics.md §6.1, §7):
+
+    * the saved input keeps only its columnwise usage (wgrad reads it
+      columnwise); per-tensor FP8 under column-parallel sequence
+      parallelism keeps rowwise instead, so backward can re-gather it;
+      under `save_original_input` it stays the high-precision input;
+    * the saved weight keeps its columnwise usage (dgrad reads it);
+    * MXFP8 / NVFP4 inputs get GEMM-swizzled scales, except where an
+      all-gather needs compact ones (column-parallel SP).
+
+    Function signatures follow: a function returning saved tensors, or a
+    backward function taking them as arguments (the pair-of-functions form),
+    gets the new types, and so do its call sites. High-precision Linears
+    keep their types.
+
+    Before:
+    ```mlir
+    %y, %sx, %sw = teq.linear_forward %x, %w config(#teq.linear<>)
+        {quantization = #teq.linear_quantization<recipe = "Float8CurrentScaling", ...>}
+        : tensor<64x128xbf16>, tensor<256x128xbf16> -> tensor<64x256xbf16>
+          saved_input(tensor<64x128xbf16>) saved_weight(tensor<256x128xbf16>)
+    ```
+    After:
+    ```mlir
+        ... saved_input(!teq.proto<64x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, columnwise>)
+            saved_weight(!teq.proto<256x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, columnwise>)
+    ```
+  }];
+}
+
 #endif // TEQ_DIALECT_TEQ_TRANSFORMS_PASSES_TD

@@ -1,0 +1,155 @@
+//===- InferPrototypes.cpp - Quantized types of saved tensors -------------===//
+
+#include "teq/Dialect/TEQ/IR/TEQOps.h"
+#include "teq/Dialect/TEQ/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Verifier.h"
+
+namespace mlir::teq {
+#define GEN_PASS_DEF_INFERPROTOTYPES
+#include "teq/Dialect/TEQ/Transforms/Passes.h.inc"
+} // namespace mlir::teq
+
+using namespace mlir;
+using namespace mlir::teq;
+
+namespace {
+
+bool hasBlockScalesForGemm(QuantizerAttrInterface q) {
+  auto format = q.getLayoutFormat();
+  return format == ::mlir::teq::layout::Format::MXFP8 ||
+         format == ::mlir::teq::layout::Format::NVFP4;
+}
+
+/// The type backward reads the input as (te-semantics.md §6.1, §7).
+Type savedInputType(Type input, LinearConfigAttr config,
+                    LinearQuantizationAttr quantization) {
+  if (config.getSaveOriginalInput() || !quantization.getInput())
+    return input;
+  bool columnSP = config.isSequenceParallel() &&
+                  config.getParallelMode() == ParallelMode::column;
+  if (auto proto = dyn_cast<TensorProtoType>(input)) // pre-quantized input
+    return proto.withUsage(Usage::columnwise);
+  QuantizerAttrInterface q = quantization.getInput();
+  bool perTensor = q.getLayoutFormat() ==
+                   ::mlir::teq::layout::Format::PerTensorFP8;
+  Usage usage = perTensor && columnSP ? Usage::rowwise : Usage::columnwise;
+  ScaleLayout layout = hasBlockScalesForGemm(q) && !columnSP
+                           ? ScaleLayout::gemm_swizzled
+                           : ScaleLayout::compact;
+  auto tensor = cast<RankedTensorType>(input);
+  return TensorProtoType::get(tensor.getContext(), tensor.getShape(),
+                              tensor.getElementType(), q, usage, layout);
+}
+
+/// The type backward reads the weight as: columnwise, for dgrad.
+Type savedWeightType(Type weight, LinearQuantizationAttr quantization) {
+  if (!quantization.getWeight())
+    return weight;
+  if (auto proto = dyn_cast<TensorProtoType>(weight))
+    return proto.withUsage(Usage::columnwise);
+  auto tensor = cast<RankedTensorType>(weight);
+  return TensorProtoType::get(tensor.getContext(), tensor.getShape(),
+                              tensor.getElementType(), quantization.getWeight(),
+                              Usage::columnwise, ScaleLayout::compact);
+}
+
+/// Makes `func`'s signature match its entry block and its return ops, and
+/// retypes the results of its call sites.
+void syncSignature(func::FuncOp func, SymbolTableCollection &symbols,
+                   ModuleOp module) {
+  if (func.isExternal())
+    return;
+  SmallVector<Type> results(func.getResultTypes());
+  func.walk([&](func::ReturnOp ret) {
+    if (ret->getParentOp() == func)
+      results.assign(ret.getOperandTypes().begin(),
+                     ret.getOperandTypes().end());
+  });
+  auto newType = FunctionType::get(
+      func.getContext(), func.getBody().front().getArgumentTypes(), results);
+  if (newType == func.getFunctionType())
+    return;
+  func.setFunctionType(newType);
+  SymbolTable::UseRange uses =
+      *SymbolTable::getSymbolUses(func, module);
+  for (SymbolTable::SymbolUse use : uses)
+    if (auto call = dyn_cast<func::CallOp>(use.getUser()))
+      for (auto [result, type] : llvm::zip(call.getResults(), results))
+        result.setType(type);
+}
+
+struct InferPrototypesPass
+    : public mlir::teq::impl::InferPrototypesBase<InferPrototypesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    bool failedAny = false;
+    module.walk([&](AutocastOp op) {
+      op.emitError() << "teq-infer-prototypes needs resolved Linears: run "
+                        "teq-resolve-autocast first";
+      failedAny = true;
+    });
+    if (failedAny)
+      return signalPassFailure();
+
+    SetVector<func::FuncOp> touched;
+    module.walk([&](Operation *op) {
+      auto quantization =
+          op->getAttrOfType<LinearQuantizationAttr>("quantization");
+      if (!isa<LinearForwardOp, LinearBackwardOp>(op))
+        return;
+      if (!quantization) {
+        op->emitError() << "teq-infer-prototypes needs resolved Linears: run "
+                           "teq-resolve-autocast first";
+        failedAny = true;
+        return;
+      }
+      auto config = op->getAttrOfType<LinearConfigAttr>("config");
+      if (auto fwd = dyn_cast<LinearForwardOp>(op)) {
+        if (Value saved = fwd.getSavedInput())
+          saved.setType(savedInputType(fwd.getInput().getType(), config,
+                                       quantization));
+        if (Value saved = fwd.getSavedWeight())
+          saved.setType(
+              savedWeightType(fwd.getWeight().getType(), quantization));
+        if (fwd.getSavedInput() || fwd.getSavedWeight())
+          if (auto func = op->getParentOfType<func::FuncOp>())
+            touched.insert(func);
+        return;
+      }
+      // Pair-of-functions form: backward reads saved tensors from its
+      // function's arguments, which take the types forward now returns.
+      auto bwd = cast<LinearBackwardOp>(op);
+      auto retypeArgument = [&](Value operand, Type type) {
+        auto arg = dyn_cast<BlockArgument>(operand);
+        if (!arg || !isa<func::FuncOp>(arg.getOwner()->getParentOp()) ||
+            arg.getType() == type)
+          return;
+        arg.setType(type);
+        touched.insert(cast<func::FuncOp>(arg.getOwner()->getParentOp()));
+      };
+      Type input = bwd.getInput().getType();
+      if (isa<RankedTensorType>(input))
+        retypeArgument(bwd.getInput(),
+                       savedInputType(input, config, quantization));
+      Type weight = bwd.getWeight().getType();
+      if (isa<RankedTensorType>(weight))
+        retypeArgument(bwd.getWeight(), savedWeightType(weight, quantization));
+    });
+    if (failedAny)
+      return signalPassFailure();
+    SymbolTableCollection symbols;
+    for (func::FuncOp func : touched)
+      syncSignature(func, symbols, module);
+    // Re-verify: a caller that passed a high-precision tensor where a
+    // quantized one is now expected must be reported, not left behind.
+    if (failed(verify(module)))
+      return signalPassFailure();
+  }
+};
+
+} // namespace
