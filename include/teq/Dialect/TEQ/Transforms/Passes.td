@@ -131,4 +131,30 @@ def InferPrototypes : Pass<"teq-infer-prototypes", "ModuleOp"> {
   }];
 }
 
+def QuantizeCSE : Pass<"teq-quantize-cse"> {
+  let summary = "one quantization per (tensor, quantizer, usage)";
+  let description = [{
+    Quantizers are attributes, so they compare by value: two `teq.quantize`
+    ops of the same tensor with equal quantizers, scale layout and operands
+    (state, amax reduction group) are one quantization. They are merged
+    into a single op at the first one's position whose result holds the
+    union of their usages; each former result becomes a
+    `teq.update_usage` that keeps the usages its users asked for (dropping
+    usages is free). Q, K and V Linears that share an input therefore
+    quantize it once.
+
+    Before:
+    ```mlir
+    %a = teq.quantize %x : tensor<64x128xbf16> -> !teq.proto<64x128xbf16, #q, rowwise>
+    %b = teq.quantize %x : tensor<64x128xbf16> -> !teq.proto<64x128xbf16, #q, columnwise>
+    ```
+    After:
+    ```mlir
+    %ab = teq.quantize %x : tensor<64x128xbf16> -> !teq.proto<64x128xbf16, #q, rowwise|columnwise>
+    %a = teq.update_usage %ab : !teq.proto<..., rowwise|columnwise> -> !teq.proto<..., rowwise>
+    %b = teq.update_usage %ab : !teq.proto<..., rowwise|columnwise> -> !teq.proto<..., columnwise>
+    ```
+  }];
+}
+
 #endif // TEQ_DIALECT_TEQ_TRANSFORMS_PASSES_TD
