@@ -21,9 +21,9 @@ def PrintBufferLayouts : Pass<"teq-print-buffer-layouts", "ModuleOp"> {
     ```
     Output (stdout):
     ```
-    !teq.proto<300x256xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise> on sm_90: 3 buffers, 84224 bytes
-      rowwise_data          e4m3 [300, 256]
-      rowwise_scale_inv     e8m0 [384, 8]  valid [300, 8]  compact
+    !teq.proto<300x256xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise> on sm_90: 2 buffers, 79872 bytes
+      rowwise_data          e4m3   [300, 256]  76800 B
+      rowwise_scale_inv     e8m0   [384, 8]  valid [300, 8]  compact  3072 B
     ```
     A module without `teq.target` is an error: layouts depend on the GPU.
   }];
@@ -155,6 +155,48 @@ def QuantizeCSE : Pass<"teq-quantize-cse"> {
     %b = teq.update_usage %ab : !teq.proto<..., rowwise|columnwise> -> !teq.proto<..., columnwise>
     ```
   }];
+}
+
+def DedupeSavedTensors : Pass<"teq-dedupe-saved-tensors", "ModuleOp"> {
+  let summary = "keep each tensor between forward and backward at most once";
+  let description = [{
+    Runs after `teq-infer-prototypes`. For every `teq.linear_forward`:
+
+    * a saved slot that aliases a forward input (the high-precision weight,
+      or the input under `save_original_input` / high precision) is not
+      saved: backward reads the original value;
+    * a quantized weight (stateless quantizer) is not saved either:
+      backward rebuilds it with a `teq.quantize` of the weight, which stays
+      alive anyway as a parameter;
+    * the same tensor saved by several Linears (Q, K and V share their
+      quantized input) is saved once.
+
+    In the pair-of-functions form, a forward function result that is one of
+    its own arguments is removed from the signature; every call site uses
+    the argument instead, and the function records the mapping in
+    `teq.saved_from_args` (`[result index, argument index]` pairs of its
+    original signature) for callers outside the module.
+
+    With `print-saved-memory`, prints per function the bytes kept between
+    forward and backward (saved tensors plus activations backward reads;
+    weights are parameters and not counted) before and after, per recipe.
+
+    Before:
+    ```mlir
+    %y, %sx, %sw = teq.linear_forward %x, %w config(#teq.linear<>) {quantization = #hp}
+        : ... saved_input(tensor<64x128xbf16>) saved_weight(tensor<256x128xbf16>)
+    %dx, %dw = teq.linear_backward %dy, %sx, %sw ...
+    ```
+    After:
+    ```mlir
+    %y = teq.linear_forward %x, %w config(#teq.linear<>) {quantization = #hp} : ...
+    %dx, %dw = teq.linear_backward %dy, %x, %w ...
+    ```
+  }];
+  let options = [
+    Option<"printSavedMemory", "print-saved-memory", "bool", /*default=*/"false",
+           "print the bytes kept between forward and backward, before and after">
+  ];
 }
 
 #endif // TEQ_DIALECT_TEQ_TRANSFORMS_PASSES_TD
