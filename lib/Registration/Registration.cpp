@@ -3,6 +3,7 @@
 #include "teq/Registration.h"
 #include "teq/Dialect/TEQ/IR/TEQDialect.h"
 #include "teq/Dialect/TEQ/Transforms/Passes.h"
+#include "teq/Dialect/TEQ/Transforms/Pipelines.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -51,6 +52,7 @@ void mlir::teq::registerAllDialects(mlir::DialectRegistry &registry) {
 
 void mlir::teq::registerAllPasses() {
   mlir::teq::registerTEQPasses();
+  mlir::teq::registerTEQPipelines();
   // Generic cleanups used in TEQ pipelines and handy in te-opt.
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();

@@ -55,6 +55,13 @@ FailureOr<bool> mlir::teq::detail::parseBoolParameter(AsmParser &parser) {
 
 FailureOr<llvm::APFloat>
 mlir::teq::detail::parseFloatParameter(AsmParser &parser) {
+  int64_t integer;
+  OptionalParseResult asInteger = parser.parseOptionalInteger(integer);
+  if (asInteger.has_value()) {
+    if (failed(*asInteger))
+      return failure();
+    return llvm::APFloat(static_cast<double>(integer));
+  }
   double value;
   if (parser.parseFloat(value))
     return failure();
@@ -149,12 +156,12 @@ void TargetAttr::print(AsmPrinter &printer) const {
   printer << ">";
 }
 
+/// "MAJOR.MINOR" as MAJOR*10 + MINOR; the minor part is required.
 static std::optional<unsigned> parseCudaVersion(StringRef cuda) {
   auto [majorStr, minorStr] = cuda.split('.');
-  unsigned major, minor = 0;
-  if (majorStr.getAsInteger(10, major))
-    return std::nullopt;
-  if (!minorStr.empty() && (minorStr.getAsInteger(10, minor) || minor > 9))
+  unsigned major, minor;
+  if (majorStr.getAsInteger(10, major) || minorStr.getAsInteger(10, minor) ||
+      minor > 9)
     return std::nullopt;
   return major * 10 + minor;
 }
@@ -171,6 +178,13 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!parseCudaVersion(cuda))
     return emitError() << "malformed CUDA version \"" << cuda
                        << "\"; expected MAJOR.MINOR such as \"12.9\"";
+  if (cuda != (llvm::Twine(*parseCudaVersion(cuda) / 10) + "." +
+               llvm::Twine(*parseCudaVersion(cuda) % 10))
+                  .str())
+    return emitError() << "write the CUDA version as \""
+                       << *parseCudaVersion(cuda) / 10 << "."
+                       << *parseCudaVersion(cuda) % 10 << "\", not \"" << cuda
+                       << "\"";
   return success();
 }
 
@@ -958,6 +972,8 @@ static LogicalResult verifyEpsilon(function_ref<InFlightDiagnostic()> emitError,
   if (!std::isfinite(eps) || eps < 0.0)
     return emitError() << quantizer
                        << ": amax_epsilon must be finite and >= 0, got " << eps;
+  if (epsilon.isNegative()) // -0.0 prints like 0.0 but is another attribute
+    return emitError() << quantizer << ": amax_epsilon must be 0.0, not -0.0";
   return success();
 }
 

@@ -33,7 +33,8 @@ LogicalResult TEQDialect::verifyOperationAttribute(Operation *op,
                              << "' belongs on a builtin.module";
     return success();
   }
-  return op->emitError() << "unknown teq attribute '" << attr.getName()
+  return op->emitError() << "unknown teq attribute '"
+                         << attr.getName().getValue()
                          << "' on an operation; teq knows '"
                          << getTargetAttrName() << "'";
 }

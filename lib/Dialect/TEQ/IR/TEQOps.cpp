@@ -52,6 +52,10 @@ static bool isHighPrecision(Type t) {
 static LogicalResult verifyDelayedState(Operation *op, Value scale,
                                         Value history, Value updated,
                                         int64_t slots, bool singleSlot) {
+  if (static_cast<bool>(scale) != static_cast<bool>(history))
+    return op->emitOpError("delayed-scaling state needs both the scale and "
+                           "the amax history, got only the ")
+           << (scale ? "scale" : "amax history");
   if (!scale && !history) {
     if (updated)
       return op->emitOpError("returns an updated amax history but takes no "
@@ -182,7 +186,10 @@ LogicalResult DequantizeOp::verify() {
 
 LogicalResult UpdateUsageOp::verify() {
   TensorProtoType from = getInput().getType(), to = getResult().getType();
-  if (from.withUsage(to.getUsage()) != to)
+  if (from.getShape() != to.getShape() ||
+      from.getElementType() != to.getElementType() ||
+      from.getQuantizer() != to.getQuantizer() ||
+      from.getScaleLayout() != to.getScaleLayout())
     return emitOpError("may only change the usage: ")
            << from << " and " << to << " differ in more than usage";
   Usage added = static_cast<Usage>(static_cast<unsigned>(to.getUsage()) &
@@ -291,8 +298,22 @@ static LogicalResult verifyResolvedState(Operation *op,
   return success();
 }
 
+/// Linear operands and gradients are high-precision floats (or quantized).
+static LogicalResult verifyFloatOperand(Operation *op, StringRef what,
+                                        Type type) {
+  if (isa<TensorProtoType>(type) || isHighPrecision(elementTypeOf(type)))
+    return success();
+  return op->emitOpError() << what << " must be bf16, f16 or f32, got "
+                           << elementTypeOf(type);
+}
+
 LogicalResult LinearForwardOp::verify() {
   LinearConfigAttr config = getConfig();
+  if (failed(verifyFloatOperand(*this, "input", getInput().getType())) ||
+      failed(verifyFloatOperand(*this, "weight", getWeight().getType())) ||
+      (getBias() &&
+       failed(verifyFloatOperand(*this, "bias", getBias().getType()))))
+    return failure();
   ArrayRef<int64_t> input = shapeOf(getInput().getType());
   ArrayRef<int64_t> weight = shapeOf(getWeight().getType());
   FailureOr<SmallVector<int64_t>> expected =
@@ -339,6 +360,15 @@ LogicalResult LinearForwardOp::verify() {
 
 LogicalResult LinearBackwardOp::verify() {
   LinearConfigAttr config = getConfig();
+  for (auto [what, value] :
+       {std::pair<StringRef, Value>{"grad_output", getGradOutput()},
+        {"input", getInput()},
+        {"weight", getWeight()},
+        {"dgrad", getDgrad()},
+        {"wgrad", getWgrad()},
+        {"dbias", getDbias()}})
+    if (value && failed(verifyFloatOperand(*this, what, value.getType())))
+      return failure();
   ArrayRef<int64_t> input = shapeOf(getInput().getType());
   ArrayRef<int64_t> weight = shapeOf(getWeight().getType());
   FailureOr<SmallVector<int64_t>> outShape =
@@ -500,6 +530,12 @@ LogicalResult GemmOp::verify() {
     if (block && !getUseSplitAccumulator())
       return emitOpError("FP8 block-scaled GEMMs require "
                          "use_split_accumulator = true");
+    if (block && getDbias())
+      return emitOpError("FP8 block-scaled GEMMs support only the DEFAULT, "
+                         "BIAS and DGELU epilogues, not BGRADB (dbias)");
+    if (isa<NVFP4QuantizerAttr>(qa) && resultType.getElementType().isF16())
+      return emitOpError("NVFP4 GEMMs cannot write f16 output; use bf16 or "
+                         "f32");
   } else if (elementTypeOf(aType) != elementTypeOf(bType)) {
     return emitOpError("high-precision operands must have one element type, "
                        "got ")

@@ -92,6 +92,18 @@ struct CheckRecipeSupportPass
              << dimsStr(shape);
       return;
     }
+    if (auto nvfp4 = dyn_cast<NVFP4QuantizerAttr>(quantizer)) {
+      Type element = isa<TensorProtoType>(tensor.getType())
+                         ? cast<TensorProtoType>(tensor.getType())
+                               .getElementType()
+                         : cast<RankedTensorType>(tensor.getType())
+                               .getElementType();
+      if (nvfp4.getWithRht() && !element.isBF16()) {
+        fail() << "RHT is only supported for bfloat16 input (got "
+               << element << "); use a bf16 tensor or disable_rht = true";
+        return;
+      }
+    }
     ::mlir::teq::layout::Format format = quantizer.getLayoutFormat();
     int64_t block = format == ::mlir::teq::layout::Format::MXFP8   ? 32
                     : format == ::mlir::teq::layout::Format::NVFP4 ? 16

@@ -93,11 +93,14 @@ quantizerForRole(Operation *op, RecipeAttrInterface recipe,
   Attribute q = recipe.getQuantizerFor(getLinearRole(config, tensor));
   MLIRContext *ctx = op->getContext();
   if (!q)
-    return op->emitOpError()
-           << recipe.getRecipeName() << " maps no quantizer to the "
-           << stringifyTensorRole(tensor) << " of Linear \""
-           << config.getName()
-           << "\"; add a rule for it (a catch-all is `<> -> ...`)";
+  {
+    auto diag = op->emitOpError()
+                << recipe.getRecipeName() << " maps no quantizer to the "
+                << stringifyTensorRole(tensor) << " of Linear";
+    if (!config.getName().empty())
+      diag << " \"" << config.getName() << "\"";
+    return diag << "; add a rule for it (a catch-all is `<> -> ...`)";
+  }
   if (auto request = dyn_cast<DelayedScalingRequestAttr>(q)) {
     bool forward = tensor == TensorRole::input ||
                    tensor == TensorRole::weight || tensor == TensorRole::output;
@@ -109,8 +112,11 @@ quantizerForRole(Operation *op, RecipeAttrInterface recipe,
     return op->emitOpError() << recipe.getRecipeName() << " maps the "
                              << stringifyTensorRole(tensor)
                              << " to " << q << ", which is not a quantizer";
+  // TE customizes amax reduction only for these two recipes (linear.py).
+  bool reducingRecipe =
+      isa<Float8CurrentScalingAttr, NVFP4BlockScalingAttr>(recipe);
   bool reduce =
-      config.isSequenceParallel() &&
+      reducingRecipe && config.isSequenceParallel() &&
       ((tensor == TensorRole::input &&
         config.getParallelMode() == ParallelMode::column) ||
        (tensor == TensorRole::grad_output &&
@@ -150,10 +156,20 @@ mlir::teq::resolveLinearQuantization(Operation *linearOp,
       return failure();
     quantizers.push_back(*q);
   }
+  // general_gemm forces split accumulation when either operand is
+  // block-scaled, whatever the recipe says (te-semantics.md §1.5).
+  auto isBlock = [](QuantizerAttrInterface q) {
+    return isa_and_nonnull<Float8BlockQuantizerAttr>(q);
+  };
+  QuantizerAttrInterface x = quantizers[0], w = quantizers[1],
+                         dy = quantizers[3];
   return LinearQuantizationAttr::get(
       ctx, recipe.getRecipeName(), quantizers[0], quantizers[1],
       quantizers[2], quantizers[3], quantizers[4],
-      recipe.getUseSplitAccumulator(GemmKind::fprop),
-      recipe.getUseSplitAccumulator(GemmKind::dgrad),
-      recipe.getUseSplitAccumulator(GemmKind::wgrad));
+      recipe.getUseSplitAccumulator(GemmKind::fprop) || isBlock(x) ||
+          isBlock(w),
+      recipe.getUseSplitAccumulator(GemmKind::dgrad) || isBlock(w) ||
+          isBlock(dy),
+      recipe.getUseSplitAccumulator(GemmKind::wgrad) || isBlock(x) ||
+          isBlock(dy));
 }

@@ -30,11 +30,15 @@ Type savedInputType(Type input, LinearConfigAttr config,
     return input;
   bool columnSP = config.isSequenceParallel() &&
                   config.getParallelMode() == ParallelMode::column;
+  auto isPerTensor = [](QuantizerAttrInterface q) {
+    return q.getLayoutFormat() == ::mlir::teq::layout::Format::PerTensorFP8;
+  };
   if (auto proto = dyn_cast<TensorProtoType>(input)) // pre-quantized input
-    return proto.withUsage(Usage::columnwise);
+    return proto.withUsage(isPerTensor(proto.getQuantizer()) && columnSP
+                               ? Usage::rowwise
+                               : Usage::columnwise);
   QuantizerAttrInterface q = quantization.getInput();
-  bool perTensor = q.getLayoutFormat() ==
-                   ::mlir::teq::layout::Format::PerTensorFP8;
+  bool perTensor = isPerTensor(q);
   Usage usage = perTensor && columnSP ? Usage::rowwise : Usage::columnwise;
   ScaleLayout layout = hasBlockScalesForGemm(q) && !columnSP
                            ? ScaleLayout::gemm_swizzled
@@ -81,6 +85,26 @@ void syncSignature(func::FuncOp func, SymbolTableCollection &symbols,
         result.setType(type);
 }
 
+/// The proto type every call site passes for `arg`, if they all agree.
+Type typePassedByCallers(BlockArgument arg, ModuleOp module) {
+  auto func = cast<func::FuncOp>(arg.getOwner()->getParentOp());
+  std::optional<SymbolTable::UseRange> uses =
+      SymbolTable::getSymbolUses(func, module);
+  if (!uses)
+    return {};
+  Type agreed;
+  for (SymbolTable::SymbolUse use : *uses) {
+    auto call = dyn_cast<func::CallOp>(use.getUser());
+    if (!call)
+      return {};
+    Type passed = call.getOperand(arg.getArgNumber()).getType();
+    if (!isa<TensorProtoType>(passed) || (agreed && agreed != passed))
+      return {};
+    agreed = passed;
+  }
+  return agreed;
+}
+
 struct InferPrototypesPass
     : public mlir::teq::impl::InferPrototypesBase<InferPrototypesPass> {
   using Base::Base;
@@ -97,6 +121,7 @@ struct InferPrototypesPass
       return signalPassFailure();
 
     SetVector<func::FuncOp> touched;
+    SmallVector<LinearBackwardOp> backwards;
     module.walk([&](Operation *op) {
       auto quantization =
           op->getAttrOfType<LinearQuantizationAttr>("quantization");
@@ -121,14 +146,35 @@ struct InferPrototypesPass
             touched.insert(func);
         return;
       }
+      backwards.push_back(cast<LinearBackwardOp>(op));
+    });
+    if (failedAny)
+      return signalPassFailure();
+    SymbolTableCollection symbols;
+    for (func::FuncOp func : touched)
+      syncSignature(func, symbols, module);
+    touched.clear();
+
+    for (LinearBackwardOp bwd : backwards) {
+      auto quantization = bwd.getQuantizationAttr();
+      LinearConfigAttr config = bwd.getConfig();
       // Pair-of-functions form: backward reads saved tensors from its
       // function's arguments, which take the types forward now returns.
-      auto bwd = cast<LinearBackwardOp>(op);
       auto retypeArgument = [&](Value operand, Type type) {
         auto arg = dyn_cast<BlockArgument>(operand);
         if (!arg || !isa<func::FuncOp>(arg.getOwner()->getParentOp()) ||
             arg.getType() == type)
           return;
+        // An argument a forward also reads is an original input (dedupe
+        // form), not a saved tensor: it keeps its type.
+        if (llvm::any_of(arg.getUsers(), [](Operation *user) {
+              return isa<LinearForwardOp>(user);
+            }))
+          return;
+        // What the callers pass wins over what the recipe predicts: they
+        // pass exactly what the forward saved.
+        if (Type passed = typePassedByCallers(arg, module))
+          type = passed;
         arg.setType(type);
         touched.insert(cast<func::FuncOp>(arg.getOwner()->getParentOp()));
       };
@@ -139,10 +185,7 @@ struct InferPrototypesPass
       Type weight = bwd.getWeight().getType();
       if (isa<RankedTensorType>(weight))
         retypeArgument(bwd.getWeight(), savedWeightType(weight, quantization));
-    });
-    if (failedAny)
-      return signalPassFailure();
-    SymbolTableCollection symbols;
+    }
     for (func::FuncOp func : touched)
       syncSignature(func, symbols, module);
     // Re-verify: a caller that passed a high-precision tensor where a

@@ -199,4 +199,21 @@ def DedupeSavedTensors : Pass<"teq-dedupe-saved-tensors", "ModuleOp"> {
   ];
 }
 
+def SetTarget : Pass<"teq-set-target", "ModuleOp"> {
+  let summary = "put a #teq.target on the module";
+  let description = [{
+    Sets `teq.target` on the module from the `target` option (e.g. `sm_90`,
+    `sm_100a`), so a program written without one can be compiled for a GPU
+    chosen on the command line. A module that already names a different
+    target is an error, not silently retargeted.
+
+    Before: `module {}`; after (`target=sm_90`):
+    `module attributes {teq.target = #teq.target<sm_90>} {}`
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "the GPU, e.g. sm_90 or sm_100">
+  ];
+}
+
 #endif // TEQ_DIALECT_TEQ_TRANSFORMS_PASSES_TD

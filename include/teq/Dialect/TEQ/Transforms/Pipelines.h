@@ -1,0 +1,40 @@
+//===- Pipelines.h - Named pass pipelines of TEQ ----------------*- C++ -*-===//
+
+#ifndef TEQ_DIALECT_TEQ_TRANSFORMS_PIPELINES_H
+#define TEQ_DIALECT_TEQ_TRANSFORMS_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+
+#include <string>
+
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
+
+namespace mlir::teq {
+
+struct FrontendPipelineOptions
+    : public PassPipelineOptions<FrontendPipelineOptions> {
+  PassOptions::Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("GPU to compile for (sm_90, sm_100, ...); the module's "
+                     "#teq.target when empty"),
+      llvm::cl::init("")};
+  PassOptions::Option<bool> printSavedMemory{
+      *this, "print-saved-memory",
+      llvm::cl::desc("print the bytes kept between forward and backward"),
+      llvm::cl::init(false)};
+};
+
+/// Autocast IR to resolved, checked Linears with quantized saved tensors:
+/// set-target (if given), check-recipe-support, resolve-autocast,
+/// infer-prototypes, dedupe-saved-tensors, quantize-cse.
+void buildFrontendPipeline(OpPassManager &pm,
+                           const FrontendPipelineOptions &options);
+
+/// Registers `teq-frontend` with te-opt's pass registry.
+void registerTEQPipelines();
+
+} // namespace mlir::teq
+
+#endif // TEQ_DIALECT_TEQ_TRANSFORMS_PIPELINES_H
