@@ -6,6 +6,7 @@
 #include "teq/Dialect/TEQ/IR/TEQTypes.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::teq;
@@ -33,8 +34,22 @@ LogicalResult TEQDialect::verifyOperationAttribute(Operation *op,
                              << "' belongs on a builtin.module";
     return success();
   }
+  if (attr.getName() == getSavedFromArgsAttrName()) {
+    auto pairs = dyn_cast<ArrayAttr>(attr.getValue());
+    bool ok = pairs && isa<FunctionOpInterface>(op) &&
+              llvm::all_of(pairs, [](Attribute a) {
+                auto pair = dyn_cast<DenseI64ArrayAttr>(a);
+                return pair && pair.size() == 2;
+              });
+    if (!ok)
+      return op->emitError() << "'" << getSavedFromArgsAttrName()
+                             << "' belongs on a function and is a list of "
+                                "array<i64: result, argument> pairs";
+    return success();
+  }
   return op->emitError() << "unknown teq attribute '"
                          << attr.getName().getValue()
                          << "' on an operation; teq knows '"
-                         << getTargetAttrName() << "'";
+                         << getTargetAttrName() << "' and '"
+                         << getSavedFromArgsAttrName() << "'";
 }

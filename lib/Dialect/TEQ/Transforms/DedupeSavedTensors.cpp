@@ -1,6 +1,7 @@
 //===- DedupeSavedTensors.cpp - Keep each saved tensor at most once -------===//
 
 #include "teq/Dialect/TEQ/IR/TEQOps.h"
+#include "teq/Dialect/TEQ/IR/TEQDialect.h"
 #include "teq/Dialect/TEQ/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -125,11 +126,21 @@ bool onlyBackwardUses(Value v) {
   });
 }
 
+/// Delayed-scaling tensors depend on each Linear's own scale: two of them
+/// quantize the same input differently, so they are never merged.
+bool isStateful(Type type) {
+  auto proto = dyn_cast<TensorProtoType>(type);
+  return proto && proto.getQuantizer().isStateful();
+}
+
 void dedupeFunction(func::FuncOp func) {
   // (original value, saved type) -> the saved value kept for it.
   DenseMap<std::pair<Value, Type>, Value> kept;
   SmallVector<LinearForwardOp> forwards;
   func.walk([&](LinearForwardOp op) { forwards.push_back(op); });
+  // Decide first, rebuild last: `kept` holds results of ops that a rebuild
+  // would erase.
+  SmallVector<std::tuple<LinearForwardOp, bool, bool>> rebuilds;
   for (LinearForwardOp fwd : forwards) {
     bool dropInput = false, dropWeight = false;
     if (Value saved = fwd.getSavedInput()) {
@@ -138,7 +149,8 @@ void dedupeFunction(func::FuncOp func) {
       if (saved.getType() == original.getType()) {
         saved.replaceAllUsesWith(original); // aliases the forward input
         dropInput = true;
-      } else if (Value earlier = kept.lookup(key)) {
+      } else if (Value earlier = kept.lookup(key);
+                 earlier && !isStateful(saved.getType())) {
         saved.replaceAllUsesWith(earlier); // saved twice
         dropInput = true;
       } else {
@@ -152,7 +164,8 @@ void dedupeFunction(func::FuncOp func) {
       if (saved.getType() == weight.getType()) {
         saved.replaceAllUsesWith(weight);
         dropWeight = true;
-      } else if (Value earlier = kept.lookup(key)) {
+      } else if (Value earlier = kept.lookup(key);
+                 earlier && !isStateful(saved.getType())) {
         saved.replaceAllUsesWith(earlier);
         dropWeight = true;
       } else if (proto && !proto.getQuantizer().isStateful() &&
@@ -170,8 +183,10 @@ void dedupeFunction(func::FuncOp func) {
         dropWeight = true;
       }
     }
-    dropSaved(fwd, dropInput, dropWeight);
+    rebuilds.emplace_back(fwd, dropInput, dropWeight);
   }
+  for (auto [fwd, dropInput, dropWeight] : rebuilds)
+    dropSaved(fwd, dropInput, dropWeight);
 }
 
 /// Pair-of-functions form: results that are the function's own arguments
@@ -231,7 +246,7 @@ void dropArgumentResults(func::FuncOp func, ModuleOp module) {
   for (auto [result, arg] : mapping)
     pairs.push_back(b.getDenseI64ArrayAttr(
         {static_cast<int64_t>(result), static_cast<int64_t>(arg)}));
-  func->setAttr("teq.saved_from_args", b.getArrayAttr(pairs));
+  func->setAttr(TEQDialect::getSavedFromArgsAttrName(), b.getArrayAttr(pairs));
 }
 
 struct DedupeSavedTensorsPass

@@ -39,6 +39,11 @@ def TEQ_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getTargetAttrName() {
       return ::llvm::StringLiteral("teq.target");
     }
+    /// Function attribute recording which results dedupe replaced by
+    /// arguments: [result index, argument index] pairs.
+    static constexpr ::llvm::StringLiteral getSavedFromArgsAttrName() {
+      return ::llvm::StringLiteral("teq.saved_from_args");
+    }
   private:
     void registerAttributes();
     void registerTypes();
