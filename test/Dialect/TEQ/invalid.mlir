@@ -1721,8 +1721,7 @@ func.func @gemm_bias_and_dbias(%a: tensor<256x128xbf16>, %b: tensor<64x128xbf16>
 // -----
 
 func.func @gemm_bad_layout(%a: tensor<256x128xbf16>, %b: tensor<64x128xbf16>) {
-  // expected-error @+2 {{expected ::mlir::teq::GemmLayout to be one of: TN, NN, NT, TT}}
-  // expected-error @+1 {{failed to parse TEQ_GemmLayoutAttr parameter 'value'}}
+  // expected-error @+1 {{unknown GEMM layout 'TX'; expected TN, NN, NT or TT}}
   %0 = teq.gemm TX %a, %b : tensor<256x128xbf16>, tensor<64x128xbf16> -> tensor<64x256xbf16>
   return
 }

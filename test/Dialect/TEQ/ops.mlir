@@ -110,11 +110,11 @@ func.func @linear_block_scaling(
 // CHECK-SAME:  [[X:%.*]]: tensor<128x1024xbf16>, [[W:%.*]]: tensor<4096x1024xbf16>, [[B:%.*]]: tensor<4096xbf16>, [[DY:%.*]]: tensor<128x4096xbf16>)
 // CHECK-NEXT:  [[XQ:%.*]] = teq.quantize [[X]] : tensor<128x1024xbf16> -> !teq.proto<128x1024xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>
 // CHECK-NEXT:  [[WQ:%.*]] = teq.quantize [[W]] : tensor<4096x1024xbf16> -> !teq.proto<4096x1024xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>
-// CHECK-NEXT:  [[Y:%.*]] = teq.gemm TN [[WQ]], [[XQ]] bias([[B]] : tensor<4096xbf16>) {kind = #teq<gemm_kind fprop>, use_split_accumulator = false} : !teq.proto<4096x1024xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>, !teq.proto<128x1024xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise> -> tensor<128x4096xbf16>
+// CHECK-NEXT:  [[Y:%.*]] = teq.gemm TN [[WQ]], [[XQ]] bias([[B]] : tensor<4096xbf16>) {kind = #teq.gemm_kind<fprop>, use_split_accumulator = false} : !teq.proto<4096x1024xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>, !teq.proto<128x1024xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise> -> tensor<128x4096xbf16>
 // CHECK-NEXT:  [[SX:%.*]] = teq.update_usage [[XQ]] : !teq.proto<128x1024xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise> -> !teq.proto<128x1024xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, columnwise>
 // CHECK-NEXT:  [[DYQ:%.*]] = teq.quantize [[DY]] : tensor<128x4096xbf16> -> !teq.proto<128x4096xbf16, #teq.float8_current_scaling_quantizer<f8E5M2>, rowwise|columnwise>
-// CHECK-NEXT:  [[DX:%.*]] = teq.gemm NN [[WQ]], [[DYQ]] {kind = #teq<gemm_kind dgrad>} : !teq.proto<4096x1024xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>, !teq.proto<128x4096xbf16, #teq.float8_current_scaling_quantizer<f8E5M2>, rowwise|columnwise> -> tensor<128x1024xbf16>
-// CHECK-NEXT:  [[DW:%.*]] = teq.gemm NT [[SX]], [[DYQ]] {kind = #teq<gemm_kind wgrad>} : !teq.proto<128x1024xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, columnwise>, !teq.proto<128x4096xbf16, #teq.float8_current_scaling_quantizer<f8E5M2>, rowwise|columnwise> -> tensor<4096x1024xbf16>
+// CHECK-NEXT:  [[DX:%.*]] = teq.gemm NN [[WQ]], [[DYQ]] {kind = #teq.gemm_kind<dgrad>} : !teq.proto<4096x1024xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>, !teq.proto<128x4096xbf16, #teq.float8_current_scaling_quantizer<f8E5M2>, rowwise|columnwise> -> tensor<128x1024xbf16>
+// CHECK-NEXT:  [[DW:%.*]] = teq.gemm NT [[SX]], [[DYQ]] {kind = #teq.gemm_kind<wgrad>} : !teq.proto<128x1024xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, columnwise>, !teq.proto<128x4096xbf16, #teq.float8_current_scaling_quantizer<f8E5M2>, rowwise|columnwise> -> tensor<4096x1024xbf16>
 // CHECK-NEXT:  return [[Y]], [[DX]], [[DW]] : tensor<128x4096xbf16>, tensor<128x1024xbf16>, tensor<4096x1024xbf16>
 func.func @linear_lowered(
     %x: tensor<128x1024xbf16>, %w: tensor<4096x1024xbf16>, %b: tensor<4096xbf16>, %dy: tensor<128x4096xbf16>)
@@ -123,7 +123,7 @@ func.func @linear_lowered(
       -> !teq.proto<128x1024xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>
   %wq = teq.quantize %w : tensor<4096x1024xbf16>
       -> !teq.proto<4096x1024xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>
-  %y = teq.gemm TN %wq, %xq bias(%b : tensor<4096xbf16>) {kind = #teq<gemm_kind fprop>, use_split_accumulator = false}
+  %y = teq.gemm TN %wq, %xq bias(%b : tensor<4096xbf16>) {kind = #teq.gemm_kind<fprop>, use_split_accumulator = false}
       : !teq.proto<4096x1024xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>,
         !teq.proto<128x1024xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>
       -> tensor<128x4096xbf16>
@@ -132,11 +132,11 @@ func.func @linear_lowered(
       -> !teq.proto<128x1024xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, columnwise>
   %dyq = teq.quantize %dy : tensor<128x4096xbf16>
       -> !teq.proto<128x4096xbf16, #teq.float8_current_scaling_quantizer<f8E5M2>, rowwise|columnwise>
-  %dx = teq.gemm NN %wq, %dyq {kind = #teq<gemm_kind dgrad>}
+  %dx = teq.gemm NN %wq, %dyq {kind = #teq.gemm_kind<dgrad>}
       : !teq.proto<4096x1024xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>,
         !teq.proto<128x4096xbf16, #teq.float8_current_scaling_quantizer<f8E5M2>, rowwise|columnwise>
       -> tensor<128x1024xbf16>
-  %dw = teq.gemm NT %sx, %dyq {kind = #teq<gemm_kind wgrad>}
+  %dw = teq.gemm NT %sx, %dyq {kind = #teq.gemm_kind<wgrad>}
       : !teq.proto<128x1024xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, columnwise>,
         !teq.proto<128x4096xbf16, #teq.float8_current_scaling_quantizer<f8E5M2>, rowwise|columnwise>
       -> tensor<4096x1024xbf16>
@@ -340,11 +340,11 @@ func.func @qkv(
 // CHECK-NEXT:  [[XQ:%.*]] = teq.quantize [[X]] : tensor<128x1024xbf16> -> !teq.proto<128x1024xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, rowwise|columnwise, gemm_swizzled>
 // CHECK-NEXT:  [[WQ:%.*]] = teq.quantize [[W]] : tensor<1024x1024xbf16> -> !teq.proto<1024x1024xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise|columnwise, gemm_swizzled>
 // CHECK-NEXT:  [[DYQ:%.*]] = teq.quantize [[DY]] : tensor<128x1024xbf16> -> !teq.proto<128x1024xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled>
-// CHECK-NEXT:  [[Y:%.*]] = teq.gemm TN [[WQ]], [[XQ]] {kind = #teq<gemm_kind fprop>} :
+// CHECK-NEXT:  [[Y:%.*]] = teq.gemm TN [[WQ]], [[XQ]] {kind = #teq.gemm_kind<fprop>} :
 // CHECK-SAME:  -> tensor<128x1024xbf16>
-// CHECK-NEXT:  [[DX:%.*]] = teq.gemm NN [[WQ]], [[DYQ]] {kind = #teq<gemm_kind dgrad>} :
+// CHECK-NEXT:  [[DX:%.*]] = teq.gemm NN [[WQ]], [[DYQ]] {kind = #teq.gemm_kind<dgrad>} :
 // CHECK-SAME:  -> tensor<128x1024xbf16>
-// CHECK-NEXT:  [[DW:%.*]] = teq.gemm NT [[XQ]], [[DYQ]] {kind = #teq<gemm_kind wgrad>} :
+// CHECK-NEXT:  [[DW:%.*]] = teq.gemm NT [[XQ]], [[DYQ]] {kind = #teq.gemm_kind<wgrad>} :
 // CHECK-SAME:  -> tensor<1024x1024xf32>
 // CHECK-NEXT:  return [[Y]], [[DX]], [[DW]] :
 func.func @nvfp4_lowered(%x: tensor<128x1024xbf16>, %w: tensor<1024x1024xbf16>, %dy: tensor<128x1024xbf16>)
@@ -355,15 +355,15 @@ func.func @nvfp4_lowered(%x: tensor<128x1024xbf16>, %w: tensor<1024x1024xbf16>, 
       -> !teq.proto<1024x1024xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise|columnwise, gemm_swizzled>
   %dyq = teq.quantize %dy : tensor<128x1024xbf16>
       -> !teq.proto<128x1024xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled>
-  %y = teq.gemm TN %wq, %xq {kind = #teq<gemm_kind fprop>}
+  %y = teq.gemm TN %wq, %xq {kind = #teq.gemm_kind<fprop>}
       : !teq.proto<1024x1024xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise|columnwise, gemm_swizzled>,
         !teq.proto<128x1024xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, rowwise|columnwise, gemm_swizzled>
       -> tensor<128x1024xbf16>
-  %dx = teq.gemm NN %wq, %dyq {kind = #teq<gemm_kind dgrad>}
+  %dx = teq.gemm NN %wq, %dyq {kind = #teq.gemm_kind<dgrad>}
       : !teq.proto<1024x1024xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise|columnwise, gemm_swizzled>,
         !teq.proto<128x1024xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled>
       -> tensor<128x1024xbf16>
-  %dw = teq.gemm NT %xq, %dyq {kind = #teq<gemm_kind wgrad>}
+  %dw = teq.gemm NT %xq, %dyq {kind = #teq.gemm_kind<wgrad>}
       : !teq.proto<128x1024xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, rowwise|columnwise, gemm_swizzled>,
         !teq.proto<128x1024xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled>
       -> tensor<1024x1024xf32>

@@ -258,8 +258,8 @@ func.func private @quantizer_nvfp4() attributes {
 }
 
 //===----------------------------------------------------------------------===//
-// #teq.linear and the enum attributes (which print in the dialect's verbose
-// form #teq<mnemonic value>).
+// #teq.linear and the enum attributes (which print in the short form
+// #teq.mnemonic<value>).
 //===----------------------------------------------------------------------===//
 
 // CHECK-LABEL: func.func private @linear_configs()
@@ -290,21 +290,19 @@ func.func private @linear_quantizations() attributes {
 }
 
 // CHECK-LABEL: func.func private @enum_attrs()
-// CHECK-SAME:  attributes {format = #teq<format E2M1>,
-// CHECK-SAME:  gemm_kind = #teq<gemm_kind wgrad>,
-// CHECK-SAME:  gemm_layout = #teq<gemm_layout NT>,
-// CHECK-SAME:  parallel_mode = #teq<parallel_mode column>,
-// CHECK-SAME:  saved = [#teq<saved input>, #teq<saved weight>, #teq<saved bias>],
-// CHECK-SAME:  tensor_role = #teq<tensor_role grad_input>,
-// CHECK-SAME:  usage = #teq<usage rowwise|columnwise>}{{$}}
+// CHECK-SAME:  attributes {format = #teq.format<E2M1>,
+// CHECK-SAME:  gemm_kind = #teq.gemm_kind<wgrad>,
+// CHECK-SAME:  gemm_layout = #teq.gemm_layout<NT>,
+// CHECK-SAME:  parallel_mode = #teq.parallel_mode<column>,
+// CHECK-SAME:  tensor_role = #teq.tensor_role<grad_input>,
+// CHECK-SAME:  usage = #teq.usage<rowwise|columnwise>}{{$}}
 func.func private @enum_attrs() attributes {
-  format = #teq<format E2M1>,
-  gemm_kind = #teq<gemm_kind wgrad>,
-  gemm_layout = #teq<gemm_layout NT>,
-  parallel_mode = #teq<parallel_mode column>,
-  saved = [#teq<saved input>, #teq<saved weight>, #teq<saved bias>],
-  tensor_role = #teq<tensor_role grad_input>,
-  usage = #teq<usage columnwise|rowwise>
+  format = #teq.format<E2M1>,
+  gemm_kind = #teq.gemm_kind<wgrad>,
+  gemm_layout = #teq.gemm_layout<NT>,
+  parallel_mode = #teq.parallel_mode<column>,
+  tensor_role = #teq.tensor_role<grad_input>,
+  usage = #teq.usage<columnwise|rowwise>
 }
 
 //===----------------------------------------------------------------------===//
@@ -585,14 +583,14 @@ func.func @gemm(
     %nw: !teq.proto<256x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise>, %nx: !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise>,
     %bw: !teq.proto<256x128xbf16, #teq.float8_block_quantizer<f8E4M3FN>, rowwise>, %bx: !teq.proto<64x128xbf16, #teq.float8_block_quantizer<f8E4M3FN, block_scaling_dim = 1>, rowwise>) {
   // fprop: y = x w^T + b, FP8 with fast accumulation.
-  // CHECK-NEXT:  {{%[a-z0-9_]+}} = teq.gemm TN [[WQ]], [[XQ]] bias([[B]] : tensor<256xbf16>) {kind = #teq<gemm_kind fprop>, use_split_accumulator = false} : !teq.proto<256x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>, !teq.proto<64x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise> -> tensor<64x256xbf16>{{$}}
-  %0 = teq.gemm TN %wq, %xq bias(%b : tensor<256xbf16>) {kind = #teq<gemm_kind fprop>, use_split_accumulator = false} : !teq.proto<256x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>, !teq.proto<64x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise> -> tensor<64x256xbf16>
+  // CHECK-NEXT:  {{%[a-z0-9_]+}} = teq.gemm TN [[WQ]], [[XQ]] bias([[B]] : tensor<256xbf16>) {kind = #teq.gemm_kind<fprop>, use_split_accumulator = false} : !teq.proto<256x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>, !teq.proto<64x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise> -> tensor<64x256xbf16>{{$}}
+  %0 = teq.gemm TN %wq, %xq bias(%b : tensor<256xbf16>) {kind = #teq.gemm_kind<fprop>, use_split_accumulator = false} : !teq.proto<256x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>, !teq.proto<64x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise> -> tensor<64x256xbf16>
   // dgrad: dx = dy w (E4M3 x E5M2).
-  // CHECK-NEXT:  {{%[a-z0-9_]+}} = teq.gemm NN [[WQ]], [[DYQ]] {kind = #teq<gemm_kind dgrad>} : !teq.proto<256x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>, !teq.proto<64x256xbf16, #teq.float8_current_scaling_quantizer<f8E5M2>, rowwise|columnwise> -> tensor<64x128xbf16>{{$}}
-  %1 = teq.gemm NN %wq, %dyq {kind = #teq<gemm_kind dgrad>, use_split_accumulator = true} : !teq.proto<256x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>, !teq.proto<64x256xbf16, #teq.float8_current_scaling_quantizer<f8E5M2>, rowwise|columnwise> -> tensor<64x128xbf16>
+  // CHECK-NEXT:  {{%[a-z0-9_]+}} = teq.gemm NN [[WQ]], [[DYQ]] {kind = #teq.gemm_kind<dgrad>} : !teq.proto<256x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>, !teq.proto<64x256xbf16, #teq.float8_current_scaling_quantizer<f8E5M2>, rowwise|columnwise> -> tensor<64x128xbf16>{{$}}
+  %1 = teq.gemm NN %wq, %dyq {kind = #teq.gemm_kind<dgrad>, use_split_accumulator = true} : !teq.proto<256x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>, !teq.proto<64x256xbf16, #teq.float8_current_scaling_quantizer<f8E5M2>, rowwise|columnwise> -> tensor<64x128xbf16>
   // wgrad: dw = dy^T x, accumulated into main_grad, with the BGRADB dbias.
-  // CHECK-NEXT:  {{%[a-z0-9_]+}}, {{%[a-z0-9_]+}} = teq.gemm NT [[XQ]], [[DYQ]] accumulate([[MG]] : tensor<256x128xf32>) {kind = #teq<gemm_kind wgrad>} : !teq.proto<64x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>, !teq.proto<64x256xbf16, #teq.float8_current_scaling_quantizer<f8E5M2>, rowwise|columnwise> -> tensor<256x128xf32>, tensor<256xf32>{{$}}
-  %2:2 = teq.gemm NT %xq, %dyq accumulate(%mg : tensor<256x128xf32>) {kind = #teq<gemm_kind wgrad>} : !teq.proto<64x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>, !teq.proto<64x256xbf16, #teq.float8_current_scaling_quantizer<f8E5M2>, rowwise|columnwise> -> tensor<256x128xf32>, tensor<256xf32>
+  // CHECK-NEXT:  {{%[a-z0-9_]+}}, {{%[a-z0-9_]+}} = teq.gemm NT [[XQ]], [[DYQ]] accumulate([[MG]] : tensor<256x128xf32>) {kind = #teq.gemm_kind<wgrad>} : !teq.proto<64x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>, !teq.proto<64x256xbf16, #teq.float8_current_scaling_quantizer<f8E5M2>, rowwise|columnwise> -> tensor<256x128xf32>, tensor<256xf32>{{$}}
+  %2:2 = teq.gemm NT %xq, %dyq accumulate(%mg : tensor<256x128xf32>) {kind = #teq.gemm_kind<wgrad>} : !teq.proto<64x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>, !teq.proto<64x256xbf16, #teq.float8_current_scaling_quantizer<f8E5M2>, rowwise|columnwise> -> tensor<256x128xf32>, tensor<256xf32>
   // TT in bf16: D = B^T A^T.
   // CHECK-NEXT:  {{%[a-z0-9_]+}} = teq.gemm TT [[AT]], [[DY]] : tensor<128x64xbf16>, tensor<64x256xbf16> -> tensor<256x128xbf16>{{$}}
   %3 = teq.gemm TT %at, %dy : tensor<128x64xbf16>, tensor<64x256xbf16> -> tensor<256x128xbf16>
@@ -605,8 +603,8 @@ func.func @gemm(
   // MXFP8, NVFP4 and 1D x 2D block FP8 fprops.
   // CHECK-NEXT:  {{%[a-z0-9_]+}} = teq.gemm TN [[MW]], [[MX]] : !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise, gemm_swizzled>, !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise, gemm_swizzled> -> tensor<64x256xbf16>{{$}}
   %6 = teq.gemm TN %mw, %mx : !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise, gemm_swizzled>, !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise, gemm_swizzled> -> tensor<64x256xbf16>
-  // CHECK-NEXT:  {{%[a-z0-9_]+}} = teq.gemm TN [[NW]], [[NX]] {kind = #teq<gemm_kind fprop>} : !teq.proto<256x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise>, !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise> -> tensor<64x256xbf16>{{$}}
-  %7 = teq.gemm TN %nw, %nx {kind = #teq<gemm_kind fprop>} : !teq.proto<256x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise>, !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise> -> tensor<64x256xbf16>
+  // CHECK-NEXT:  {{%[a-z0-9_]+}} = teq.gemm TN [[NW]], [[NX]] {kind = #teq.gemm_kind<fprop>} : !teq.proto<256x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise>, !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise> -> tensor<64x256xbf16>{{$}}
+  %7 = teq.gemm TN %nw, %nx {kind = #teq.gemm_kind<fprop>} : !teq.proto<256x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise>, !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise> -> tensor<64x256xbf16>
   // CHECK-NEXT:  {{%[a-z0-9_]+}} = teq.gemm TN [[BW]], [[BX]] bias([[B]] : tensor<256xbf16>) : !teq.proto<256x128xbf16, #teq.float8_block_quantizer<f8E4M3FN>, rowwise>, !teq.proto<64x128xbf16, #teq.float8_block_quantizer<f8E4M3FN, block_scaling_dim = 1>, rowwise> -> tensor<64x256xf32>{{$}}
   %8 = teq.gemm TN %bw, %bx bias(%b : tensor<256xbf16>) : !teq.proto<256x128xbf16, #teq.float8_block_quantizer<f8E4M3FN>, rowwise>, !teq.proto<64x128xbf16, #teq.float8_block_quantizer<f8E4M3FN, block_scaling_dim = 1>, rowwise> -> tensor<64x256xf32>
   // CHECK-NEXT:  return

@@ -10,6 +10,25 @@
 using namespace mlir;
 using namespace mlir::teq;
 
+/// `TN` in `teq.gemm TN %a, %b`: the layout as a bare keyword.
+static ParseResult parseGemmLayout(OpAsmParser &parser, GemmLayoutAttr &attr) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<GemmLayout> layout = symbolizeGemmLayout(keyword);
+  if (!layout)
+    return parser.emitError(loc, "unknown GEMM layout '")
+           << keyword << "'; expected TN, NN, NT or TT";
+  attr = GemmLayoutAttr::get(parser.getContext(), *layout);
+  return success();
+}
+
+static void printGemmLayout(OpAsmPrinter &printer, Operation *,
+                            GemmLayoutAttr attr) {
+  printer << stringifyGemmLayout(attr.getValue());
+}
+
 #define GET_OP_CLASSES
 #include "teq/Dialect/TEQ/IR/TEQOps.cpp.inc"
 
@@ -568,4 +587,82 @@ LogicalResult GemmOp::verify() {
       return emitOpError("cannot both add a bias and compute its gradient");
   }
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Pieces of a decomposed Linear
+//===----------------------------------------------------------------------===//
+
+LogicalResult BiasGradOp::verify() {
+  auto in = getInput().getType();
+  auto out = getResult().getType();
+  if (in.getRank() < 1)
+    return emitOpError("input must have at least one dimension");
+  if (out.getShape() != ArrayRef<int64_t>{in.getShape().back()})
+    return emitOpError("result must be [")
+           << in.getShape().back() << "] (the input's last dimension), got "
+           << shapeStr(out.getShape());
+  if (!isHighPrecision(in.getElementType()) ||
+      out.getElementType() != in.getElementType())
+    return emitOpError("input and result must share a bf16, f16 or f32 "
+                       "element type");
+  return success();
+}
+
+LogicalResult BiasAddOp::verify() {
+  auto in = getInput().getType();
+  auto bias = getBias().getType();
+  if (in.getRank() < 1 ||
+      bias.getShape() != ArrayRef<int64_t>{in.getShape().back()})
+    return emitOpError("bias must be [last dimension of the input], got ")
+           << shapeStr(bias.getShape()) << " for input "
+           << shapeStr(in.getShape());
+  if (!isHighPrecision(in.getElementType()) ||
+      !isHighPrecision(bias.getElementType()))
+    return emitOpError("operands must be bf16, f16 or f32");
+  return success();
+}
+
+/// Checks a collective: same element type (and quantizer, usage, scale
+/// layout for quantized tensors) and the leading dimension scaled by
+/// `num`/`den`.
+static LogicalResult verifyCollective(Operation *op, Type in, Type out,
+                                      int64_t num, int64_t den,
+                                      bool allowQuantized) {
+  auto inProto = dyn_cast<TensorProtoType>(in);
+  auto outProto = dyn_cast<TensorProtoType>(out);
+  if (static_cast<bool>(inProto) != static_cast<bool>(outProto))
+    return op->emitOpError("input and result must both be quantized or both "
+                           "high precision");
+  if (inProto && !allowQuantized)
+    return op->emitOpError("sums high-precision tensors only; quantized "
+                           "tensors cannot be reduced");
+  if (inProto && (inProto.getQuantizer() != outProto.getQuantizer() ||
+                  inProto.getUsage() != outProto.getUsage() ||
+                  inProto.getScaleLayout() != outProto.getScaleLayout()))
+    return op->emitOpError("must keep the quantizer, usage and scale layout");
+  if (elementTypeOf(in) != elementTypeOf(out))
+    return op->emitOpError("must keep the element type");
+  ArrayRef<int64_t> a = shapeOf(in), b = shapeOf(out);
+  if (a.empty() || a.size() != b.size() || a.drop_front() != b.drop_front())
+    return op->emitOpError("changes only the leading dimension: ")
+           << shapeStr(a) << " vs " << shapeStr(b);
+  if (a[0] * num % den != 0 || a[0] * num / den != b[0])
+    return op->emitOpError("leading dimension ")
+           << a[0] << " should become " << a[0] * num << "/" << den
+           << " over the group, got " << b[0];
+  return success();
+}
+
+LogicalResult AllGatherOp::verify() {
+  return verifyCollective(*this, getInput().getType(), getResult().getType(),
+                          getTpSize(), 1, /*allowQuantized=*/true);
+}
+LogicalResult ReduceScatterOp::verify() {
+  return verifyCollective(*this, getInput().getType(), getResult().getType(),
+                          1, getTpSize(), /*allowQuantized=*/false);
+}
+LogicalResult AllReduceOp::verify() {
+  return verifyCollective(*this, getInput().getType(), getResult().getType(),
+                          1, 1, /*allowQuantized=*/false);
 }

@@ -108,24 +108,17 @@ def TEQ_GemmKind : I32EnumAttr<"GemmKind", "which GEMM of a Linear", [
   let genSpecializedAttr = 0;
 }
 
-// Tensors a Linear forward keeps for its backward.
-def TEQ_SavedTensorKind : I32EnumAttr<"SavedTensorKind",
-    "what a saved tensor of a Linear is", [
-    I32EnumAttrCase<"input", 0>,
-    I32EnumAttrCase<"weight", 1>,
-    I32EnumAttrCase<"bias", 2>]> {
-  let cppNamespace = "::mlir::teq";
-  let genSpecializedAttr = 0;
+// Standalone enum attributes read `#teq.gemm_kind<fprop>`.
+class TEQ_EnumAttr<EnumAttrInfo info, string mnemonic>
+    : EnumAttr<TEQ_Dialect, info, mnemonic> {
+  let assemblyFormat = "`<` $value `>`";
 }
 
-def TEQ_FormatAttr : EnumAttr<TEQ_Dialect, TEQ_Format, "format">;
-def TEQ_UsageAttr : EnumAttr<TEQ_Dialect, TEQ_Usage, "usage">;
-def TEQ_ParallelModeAttr : EnumAttr<TEQ_Dialect, TEQ_ParallelMode, "parallel_mode">;
-def TEQ_GemmLayoutAttr : EnumAttr<TEQ_Dialect, TEQ_GemmLayout, "gemm_layout">;
-def TEQ_GemmKindAttr : EnumAttr<TEQ_Dialect, TEQ_GemmKind, "gemm_kind">;
-def TEQ_TensorRoleAttr : EnumAttr<TEQ_Dialect, TEQ_TensorRole, "tensor_role">;
-def TEQ_SavedTensorKindAttr : EnumAttr<TEQ_Dialect, TEQ_SavedTensorKind, "saved">;
-def TEQ_SavedTensorKindArrayAttr :
-    TypedArrayAttrBase<TEQ_SavedTensorKindAttr, "saved tensor kinds">;
+def TEQ_FormatAttr : TEQ_EnumAttr<TEQ_Format, "format">;
+def TEQ_UsageAttr : TEQ_EnumAttr<TEQ_Usage, "usage">;
+def TEQ_ParallelModeAttr : TEQ_EnumAttr<TEQ_ParallelMode, "parallel_mode">;
+def TEQ_GemmLayoutAttr : TEQ_EnumAttr<TEQ_GemmLayout, "gemm_layout">;
+def TEQ_GemmKindAttr : TEQ_EnumAttr<TEQ_GemmKind, "gemm_kind">;
+def TEQ_TensorRoleAttr : TEQ_EnumAttr<TEQ_TensorRole, "tensor_role">;
 
 #endif // TEQ_DIALECT_TEQ_IR_TEQENUMS_TD

@@ -281,6 +281,9 @@ def TEQ_GemmOp : TEQ_Op<"gemm", [Pure, AttrSizedOperandSegments]> {
     e.g. an fp32 main_grad); a second result is the BGRADB epilogue's bias
     gradient (`[n]`, summed over B). `use_split_accumulator = false` enables
     FP8 fast accumulation. `kind` records which Linear GEMM this is.
+    `physical_layout` is the layout cuBLASLt runs on the target's buffers
+    (te-semantics.md §6.3): Hopper per-tensor FP8, NVFP4 and block FP8 run
+    everything TN by reading the transposed (columnwise) copies.
 
     ```mlir
     %y = teq.gemm TN %wq, %xq bias(%b : tensor<256xbf16>) {use_split_accumulator = false}
@@ -295,12 +298,13 @@ def TEQ_GemmOp : TEQ_Op<"gemm", [Pure, AttrSizedOperandSegments]> {
     Optional<AnyRankedTensor>:$accumulate,
     TEQ_GemmLayoutAttr:$layout,
     DefaultValuedAttr<BoolAttr, "true">:$use_split_accumulator,
-    OptionalAttr<TEQ_GemmKindAttr>:$kind);
+    OptionalAttr<TEQ_GemmKindAttr>:$kind,
+    OptionalAttr<TEQ_GemmLayoutAttr>:$physical_layout);
   let results = (outs
     AnyRankedTensor:$result,
     Optional<AnyRankedTensor>:$dbias);
   let assemblyFormat = [{
-    $layout $a `,` $b (`bias` `(` $bias^ `:` type($bias) `)`)?
+    custom<GemmLayout>($layout) $a `,` $b (`bias` `(` $bias^ `:` type($bias) `)`)?
     (`accumulate` `(` $accumulate^ `:` type($accumulate) `)`)?
     attr-dict `:` type($a) `,` type($b) `->` type($result) (`,` type($dbias)^)?
   }];
@@ -308,6 +312,94 @@ def TEQ_GemmOp : TEQ_Op<"gemm", [Pure, AttrSizedOperandSegments]> {
   let extraClassDeclaration = [{
     bool isTransA() { return getLayout() == GemmLayout::TN || getLayout() == GemmLayout::TT; }
     bool isTransB() { return getLayout() == GemmLayout::NT || getLayout() == GemmLayout::TT; }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Pieces of a decomposed Linear
+//===----------------------------------------------------------------------===//
+
+def TEQ_BiasGradOp : TEQ_Op<"bias_grad", [Pure]> {
+  let summary = "dbias: the sum of a gradient over all but its last dimension";
+  let description = [{
+    TE fuses this with the grad_output quantization in FP8 mode (bgrad +
+    quantize); the lowering fuses it with the `teq.quantize` of the same
+    tensor.
+
+    ```mlir
+    %db = teq.bias_grad %dy : tensor<64x256xbf16> -> tensor<256xbf16>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def TEQ_BiasAddOp : TEQ_Op<"bias_add", [Pure, AllTypesMatch<["input", "result"]>]> {
+  let summary = "y + bias, broadcast over all but the last dimension";
+  let description = [{
+    Row-parallel Linears add their bias after the output reduction instead
+    of in the GEMM epilogue (TE's gemm_bias_unfused_add).
+
+    ```mlir
+    %z = teq.bias_add %y, %b : tensor<64x256xbf16>, tensor<256xbf16>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, AnyRankedTensor:$bias);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $bias attr-dict `:` type($input) `,` type($bias)
+  }];
+  let hasVerifier = 1;
+}
+
+class TEQ_CollectiveOp<string mnemonic> : TEQ_Op<mnemonic, []> {
+  let arguments = (ins TEQ_AnyTensorOrProto:$input,
+                       TEQ_ProcessGroupType:$group,
+                       ConfinedAttr<I64Attr, [IntMinValue<1>]>:$tp_size);
+  let results = (outs TEQ_AnyTensorOrProto:$result);
+  let assemblyFormat = [{
+    $input `,` $group attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def TEQ_AllGatherOp : TEQ_CollectiveOp<"all_gather"> {
+  let summary = "all-gather along dim 0 over the TP group (NCCL)";
+  let description = [{
+    Sequence-parallel Linears gather their (possibly quantized) activations
+    along the leading, sequence dimension: `[S/tp, ...] -> [S, ...]`. A
+    quantized tensor keeps its quantizer and usage (per-tensor FP8 gathers
+    only rowwise data; block formats gather compact scales).
+
+    ```mlir
+    %full = teq.all_gather %x, %tp {tp_size = 2 : i64} : tensor<32x128xbf16> -> tensor<64x128xbf16>
+    ```
+  }];
+}
+
+def TEQ_ReduceScatterOp : TEQ_CollectiveOp<"reduce_scatter"> {
+  let summary = "sum over the TP group, scattered along dim 0 (NCCL)";
+  let description = [{
+    `[S, ...] -> [S/tp, ...]`: row-parallel SP outputs and column-parallel SP
+    dgrads.
+
+    ```mlir
+    %part = teq.reduce_scatter %y, %tp {tp_size = 2 : i64} : tensor<64x256xbf16> -> tensor<32x256xbf16>
+    ```
+  }];
+}
+
+def TEQ_AllReduceOp : TEQ_CollectiveOp<"all_reduce"> {
+  let summary = "sum over the TP group (NCCL)";
+  let description = [{
+    Row-parallel outputs and column-parallel dgrads without sequence
+    parallelism.
+
+    ```mlir
+    %sum = teq.all_reduce %y, %tp {tp_size = 2 : i64} : tensor<64x256xbf16> -> tensor<64x256xbf16>
+    ```
   }];
 }
 
