@@ -1,5 +1,6 @@
 //===- InferPrototypes.cpp - Quantized types of saved tensors -------------===//
 
+#include "LinearTypes.h"
 #include "teq/Dialect/TEQ/IR/TEQOps.h"
 #include "teq/Dialect/TEQ/Transforms/Passes.h"
 
@@ -16,49 +17,6 @@ using namespace mlir;
 using namespace mlir::teq;
 
 namespace {
-
-bool hasBlockScalesForGemm(QuantizerAttrInterface q) {
-  auto format = q.getLayoutFormat();
-  return format == ::mlir::teq::layout::Format::MXFP8 ||
-         format == ::mlir::teq::layout::Format::NVFP4;
-}
-
-/// The type backward reads the input as (te-semantics.md §6.1, §7).
-Type savedInputType(Type input, LinearConfigAttr config,
-                    LinearQuantizationAttr quantization) {
-  if (config.getSaveOriginalInput() || !quantization.getInput())
-    return input;
-  bool columnSP = config.isSequenceParallel() &&
-                  config.getParallelMode() == ParallelMode::column;
-  auto isPerTensor = [](QuantizerAttrInterface q) {
-    return q.getLayoutFormat() == ::mlir::teq::layout::Format::PerTensorFP8;
-  };
-  if (auto proto = dyn_cast<TensorProtoType>(input)) // pre-quantized input
-    return proto.withUsage(isPerTensor(proto.getQuantizer()) && columnSP
-                               ? Usage::rowwise
-                               : Usage::columnwise);
-  QuantizerAttrInterface q = quantization.getInput();
-  bool perTensor = isPerTensor(q);
-  Usage usage = perTensor && columnSP ? Usage::rowwise : Usage::columnwise;
-  ScaleLayout layout = hasBlockScalesForGemm(q) && !columnSP
-                           ? ScaleLayout::gemm_swizzled
-                           : ScaleLayout::compact;
-  auto tensor = cast<RankedTensorType>(input);
-  return TensorProtoType::get(tensor.getContext(), tensor.getShape(),
-                              tensor.getElementType(), q, usage, layout);
-}
-
-/// The type backward reads the weight as: columnwise, for dgrad.
-Type savedWeightType(Type weight, LinearQuantizationAttr quantization) {
-  if (!quantization.getWeight())
-    return weight;
-  if (auto proto = dyn_cast<TensorProtoType>(weight))
-    return proto.withUsage(Usage::columnwise);
-  auto tensor = cast<RankedTensorType>(weight);
-  return TensorProtoType::get(tensor.getContext(), tensor.getShape(),
-                              tensor.getElementType(), quantization.getWeight(),
-                              Usage::columnwise, ScaleLayout::compact);
-}
 
 /// Makes `func`'s signature match its entry block and its return ops, and
 /// retypes the results of its call sites.

@@ -70,7 +70,7 @@ def TEQ_YieldOp : TEQ_Op<"yield", [
 // Quantized tensors
 //===----------------------------------------------------------------------===//
 
-def TEQ_QuantizeOp : TEQ_Op<"quantize", [AttrSizedOperandSegments]> {
+def TEQ_QuantizeOp : TEQ_Op<"quantize", [Pure, AttrSizedOperandSegments]> {
   let summary = "quantize a high-precision tensor with the quantizer of its result type";
   let description = [{
     Quantizes `input` into the usages of the result `!teq.proto`. A stateful

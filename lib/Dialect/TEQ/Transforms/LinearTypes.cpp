@@ -1,0 +1,58 @@
+//===- LinearTypes.cpp - Quantized types of a Linear's tensors ------------===//
+
+#include "LinearTypes.h"
+
+using namespace mlir;
+using namespace mlir::teq;
+
+bool mlir::teq::isPerTensorFP8(QuantizerAttrInterface q) {
+  return q.getLayoutFormat() == ::mlir::teq::layout::Format::PerTensorFP8;
+}
+
+ScaleLayout mlir::teq::activationScaleLayout(QuantizerAttrInterface q,
+                                             LinearConfigAttr config,
+                                             TensorRole role) {
+  auto format = q.getLayoutFormat();
+  if (format != ::mlir::teq::layout::Format::MXFP8 &&
+      format != ::mlir::teq::layout::Format::NVFP4)
+    return ScaleLayout::compact;
+  ParallelMode gathering = role == TensorRole::input ? ParallelMode::column
+                                                     : ParallelMode::row;
+  if (config.isSequenceParallel() && config.getParallelMode() == gathering)
+    return ScaleLayout::compact;
+  return ScaleLayout::gemm_swizzled;
+}
+
+TensorProtoType mlir::teq::quantizedType(Type type, QuantizerAttrInterface q,
+                                         Usage usage, ScaleLayout layout) {
+  auto tensor = cast<RankedTensorType>(type);
+  return TensorProtoType::get(tensor.getContext(), tensor.getShape(),
+                              tensor.getElementType(), q, usage, layout);
+}
+
+Type mlir::teq::savedInputType(Type input, LinearConfigAttr config,
+                               LinearQuantizationAttr quantization) {
+  if (config.getSaveOriginalInput() || !quantization.getInput())
+    return input;
+  bool columnSP = config.isSequenceParallel() &&
+                  config.getParallelMode() == ParallelMode::column;
+  if (auto proto = dyn_cast<TensorProtoType>(input)) // pre-quantized input
+    return proto.withUsage(isPerTensorFP8(proto.getQuantizer()) && columnSP
+                               ? Usage::rowwise
+                               : Usage::columnwise);
+  QuantizerAttrInterface q = quantization.getInput();
+  Usage usage =
+      isPerTensorFP8(q) && columnSP ? Usage::rowwise : Usage::columnwise;
+  return quantizedType(input, q, usage,
+                       activationScaleLayout(q, config, TensorRole::input));
+}
+
+Type mlir::teq::savedWeightType(Type weight,
+                                LinearQuantizationAttr quantization) {
+  if (!quantization.getWeight())
+    return weight;
+  if (auto proto = dyn_cast<TensorProtoType>(weight))
+    return proto.withUsage(Usage::columnwise);
+  return quantizedType(weight, quantization.getWeight(), Usage::columnwise,
+                       ScaleLayout::compact);
+}

@@ -1,0 +1,39 @@
+//===- LinearTypes.h - Quantized types of a Linear's tensors ----*- C++ -*-===//
+//
+// Which usages and scale layouts TE gives each tensor of a Linear
+// (te-semantics.md §3, §6.1, §7), shared by prototype inference and Linear
+// decomposition so both agree on every type.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TEQ_LIB_DIALECT_TEQ_TRANSFORMS_LINEARTYPES_H
+#define TEQ_LIB_DIALECT_TEQ_TRANSFORMS_LINEARTYPES_H
+
+#include "teq/Dialect/TEQ/IR/TEQOps.h"
+
+namespace mlir::teq {
+
+bool isPerTensorFP8(QuantizerAttrInterface q);
+
+/// Input and grad_output quantizers emit GEMM-swizzled MXFP8/NVFP4 scales
+/// (optimize_for_gemm), except where an all-gather needs compact ones:
+/// column-parallel SP inputs, row-parallel SP grad_outputs.
+ScaleLayout activationScaleLayout(QuantizerAttrInterface q,
+                                  LinearConfigAttr config, TensorRole role);
+
+/// The quantized type of a high-precision tensor `type`.
+TensorProtoType quantizedType(Type type, QuantizerAttrInterface q,
+                              Usage usage, ScaleLayout layout);
+
+/// The type backward reads the input as: columnwise (rowwise for per-tensor
+/// FP8 under column-parallel SP, to re-gather it); the input itself under
+/// save_original_input or in high precision.
+Type savedInputType(Type input, LinearConfigAttr config,
+                    LinearQuantizationAttr quantization);
+
+/// The type backward reads the weight as: columnwise, for dgrad.
+Type savedWeightType(Type weight, LinearQuantizationAttr quantization);
+
+} // namespace mlir::teq
+
+#endif // TEQ_LIB_DIALECT_TEQ_TRANSFORMS_LINEARTYPES_H
