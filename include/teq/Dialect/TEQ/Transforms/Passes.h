@@ -3,6 +3,7 @@
 #ifndef TEQ_DIALECT_TEQ_TRANSFORMS_PASSES_H
 #define TEQ_DIALECT_TEQ_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 

@@ -216,4 +216,48 @@ def SetTarget : Pass<"teq-set-target", "ModuleOp"> {
   ];
 }
 
+def DecomposeLinear : Pass<"teq-decompose-linear", "ModuleOp"> {
+  let summary = "turn Linear forward/backward into quantize + GEMM + collectives";
+  let description = [{
+    Runs after `teq-infer-prototypes` (and `teq-dedupe-saved-tensors`).
+    Each resolved Linear becomes TE's GEMMs (te-semantics.md §6.1):
+
+    * forward: `fprop = gemm TN(w rowwise, x rowwise)` with the bias as
+      epilogue; the saved tensors become quantizations of x and w in the
+      usages backward reads;
+    * backward: `dgrad = gemm NN(w columnwise, dy rowwise)` if
+      requires_dgrad, `wgrad = gemm NT(x columnwise, dy columnwise)` if
+      requires_wgrad, accumulated into the fp32 `main_grad` under
+      fuse_wgrad_accumulation; dbias is `teq.bias_grad` of dy in FP8 mode
+      (fused with dy's quantization later) and the wgrad GEMM's BGRADB
+      epilogue in high precision;
+    * each GEMM records `physical_layout`: TN wherever the target has no
+      non-TN FP8 GEMM (Hopper per-tensor FP8, reading the transposed
+      copies), always TN for NVFP4 and block FP8, the logical layout for
+      MXFP8 and high precision;
+    * delayed scaling slices each slot's scale and amax history from the
+      Linear's state and puts the recorded histories back;
+    * tensor and sequence parallelism become `teq.all_gather`,
+      `teq.reduce_scatter` and `teq.all_reduce` on the Linear's group
+      (§7); row-parallel biases are added after the reduction.
+
+    Quantizations of one tensor are emitted per use and merged by
+    `teq-quantize-cse`.
+
+    Before:
+    ```mlir
+    %y, %sx, %sw = teq.linear_forward %x, %w config(#teq.linear<>) {quantization = #q} : ...
+    ```
+    After:
+    ```mlir
+    %xq = teq.quantize %x : tensor<64x128xbf16> -> !teq.proto<64x128xbf16, #cs, rowwise>
+    %wq = teq.quantize %w : tensor<256x128xbf16> -> !teq.proto<256x128xbf16, #cs, rowwise>
+    %y = teq.gemm TN %wq, %xq {kind = #teq.gemm_kind<fprop>, physical_layout = #teq.gemm_layout<TN>,
+                               use_split_accumulator = false} : ...
+    %sx = teq.quantize %x : tensor<64x128xbf16> -> !teq.proto<64x128xbf16, #cs, columnwise>
+    ```
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 #endif // TEQ_DIALECT_TEQ_TRANSFORMS_PASSES_TD
