@@ -57,7 +57,7 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // CHECK: %{{.*}}, %[[SX:[a-z0-9_]+]] = teq.linear_forward %[[X]], %[[W]]
 // CHECK-SAME: recipe = "Float8CurrentScaling"
 // CHECK-SAME: -> tensor<64x256xbf16> saved_input(!teq.proto<64x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, columnwise>){{$}}
-// CHECK-NEXT: %[[QW:[a-z0-9_]+]] = teq.quantize %[[W]] : tensor<256x128xbf16> -> !teq.proto<256x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, columnwise>
+// CHECK-NEXT: %[[QW:[a-z0-9_]+]] = teq.quantize %[[W]] {teq.recompute} : tensor<256x128xbf16> -> !teq.proto<256x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, columnwise>
 // CHECK-NEXT: teq.linear_backward %[[DY]], %[[SX]], %[[QW]]
 // CHECK-SAME: : tensor<64x256xbf16>, !teq.proto<64x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, columnwise>, !teq.proto<256x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, columnwise> dgrad
 
@@ -106,7 +106,7 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // CHECK-SAME: %[[X:[a-z0-9_]+]]: tensor<64x128xbf16>, %[[W:[a-z0-9_]+]]: tensor<256x128xbf16>, %[[DY:[a-z0-9_]+]]: tensor<64x256xbf16>)
 // CHECK: %[[Y:[a-z0-9_]+]] = teq.linear_forward %[[X]], %[[W]]
 // CHECK-SAME: : tensor<64x128xbf16>, tensor<256x128xbf16> -> tensor<64x256xbf16>{{$}}
-// CHECK-NEXT: %[[QW:[a-z0-9_]+]] = teq.quantize %[[W]] : tensor<256x128xbf16> -> !teq.proto<256x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, columnwise>
+// CHECK-NEXT: %[[QW:[a-z0-9_]+]] = teq.quantize %[[W]] {teq.recompute} : tensor<256x128xbf16> -> !teq.proto<256x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, columnwise>
 // CHECK-NEXT: teq.linear_backward %[[DY]], %[[X]], %[[QW]]
 // CHECK-SAME: : tensor<64x256xbf16>, tensor<64x128xbf16>, !teq.proto<256x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, columnwise> dgrad
 

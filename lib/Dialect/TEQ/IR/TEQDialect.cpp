@@ -34,6 +34,12 @@ LogicalResult TEQDialect::verifyOperationAttribute(Operation *op,
                              << "' belongs on a builtin.module";
     return success();
   }
+  if (attr.getName() == getRecomputeAttrName()) {
+    if (!isa<UnitAttr>(attr.getValue()) || !isa<QuantizeOp>(op))
+      return op->emitError() << "'" << getRecomputeAttrName()
+                             << "' is a unit attribute of teq.quantize";
+    return success();
+  }
   if (attr.getName() == getSavedFromArgsAttrName()) {
     auto pairs = dyn_cast<ArrayAttr>(attr.getValue());
     bool ok = pairs && isa<FunctionOpInterface>(op) &&
@@ -50,6 +56,7 @@ LogicalResult TEQDialect::verifyOperationAttribute(Operation *op,
   return op->emitError() << "unknown teq attribute '"
                          << attr.getName().getValue()
                          << "' on an operation; teq knows '"
-                         << getTargetAttrName() << "' and '"
-                         << getSavedFromArgsAttrName() << "'";
+                         << getTargetAttrName() << "', '"
+                         << getSavedFromArgsAttrName() << "' and '"
+                         << getRecomputeAttrName() << "'";
 }

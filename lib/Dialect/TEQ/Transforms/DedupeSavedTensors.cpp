@@ -178,6 +178,8 @@ void dedupeFunction(func::FuncOp func) {
           auto requantized = QuantizeOp::create(
               builder, use.getOwner()->getLoc(), TypeRange{proto}, weight,
               Value(), Value(), Value());
+          requantized->setAttr(TEQDialect::getRecomputeAttrName(),
+                               UnitAttr::get(func.getContext()));
           use.set(requantized.getResult());
         }
         dropWeight = true;

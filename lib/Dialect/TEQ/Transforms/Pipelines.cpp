@@ -5,6 +5,7 @@
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 using namespace mlir::teq;
@@ -21,10 +22,23 @@ void mlir::teq::buildFrontendPipeline(OpPassManager &pm,
   pm.addPass(createQuantizeCSE());
 }
 
+void mlir::teq::buildLowerToGemmPipeline(
+    OpPassManager &pm, const FrontendPipelineOptions &options) {
+  buildFrontendPipeline(pm, options);
+  pm.addPass(createDecomposeLinear());
+  pm.addPass(createQuantizeCSE());
+  pm.addPass(createCanonicalizerPass());
+}
+
 void mlir::teq::registerTEQPipelines() {
   PassPipelineRegistration<FrontendPipelineOptions>(
       "teq-frontend",
       "Check recipes against the target, resolve autocast regions, infer "
       "saved-tensor prototypes, dedupe saved tensors, CSE quantizations",
       buildFrontendPipeline);
+  PassPipelineRegistration<FrontendPipelineOptions>(
+      "teq-lower-to-gemm",
+      "Autocast IR to quantize + GEMM + collectives: teq-frontend, then "
+      "decompose Linears, CSE quantizations, canonicalize",
+      buildLowerToGemmPipeline);
 }

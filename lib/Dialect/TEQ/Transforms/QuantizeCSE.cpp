@@ -1,5 +1,6 @@
 //===- QuantizeCSE.cpp - One quantization per tensor and quantizer --------===//
 
+#include "teq/Dialect/TEQ/IR/TEQDialect.h"
 #include "teq/Dialect/TEQ/IR/TEQOps.h"
 #include "teq/Dialect/TEQ/Transforms/Passes.h"
 
@@ -23,13 +24,14 @@ struct QuantizeKey {
   Attribute quantizer;
   ScaleLayout layout;
   Type elementType;
+  bool recompute; // backward rebuilds stay apart from forward quantizations
   bool operator<(const QuantizeKey &o) const {
     auto tie = [](const QuantizeKey &k) {
       return std::make_tuple(
           k.block, k.input.getAsOpaquePointer(), k.scale.getAsOpaquePointer(),
           k.history.getAsOpaquePointer(), k.group.getAsOpaquePointer(),
           k.quantizer.getAsOpaquePointer(), static_cast<int>(k.layout),
-          k.elementType.getAsOpaquePointer());
+          k.elementType.getAsOpaquePointer(), k.recompute);
     };
     return tie(*this) < tie(o);
   }
@@ -53,7 +55,8 @@ struct QuantizeCSEPass
                       op.getAmaxReductionGroup(),
                       type.getQuantizer(),
                       type.getScaleLayout(),
-                      type.getElementType()};
+                      type.getElementType(),
+                      op->hasAttr(TEQDialect::getRecomputeAttrName())};
       auto [it, inserted] = groups.try_emplace(key);
       if (inserted)
         order.push_back(key);

@@ -44,6 +44,11 @@ def TEQ_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getSavedFromArgsAttrName() {
       return ::llvm::StringLiteral("teq.saved_from_args");
     }
+    /// Unit attribute on a teq.quantize that rebuilds in backward what
+    /// forward did not save; quantize CSE keeps it apart from forward's.
+    static constexpr ::llvm::StringLiteral getRecomputeAttrName() {
+      return ::llvm::StringLiteral("teq.recompute");
+    }
   private:
     void registerAttributes();
     void registerTypes();

@@ -141,7 +141,8 @@ def QuantizeCSE : Pass<"teq-quantize-cse"> {
     union of their usages; each former result becomes a
     `teq.update_usage` that keeps the usages its users asked for (dropping
     usages is free). Q, K and V Linears that share an input therefore
-    quantize it once.
+    quantize it once. Rebuilds marked `teq.recompute` (backward quantizing
+    what forward did not save) only merge with each other.
 
     Before:
     ```mlir
@@ -167,7 +168,8 @@ def DedupeSavedTensors : Pass<"teq-dedupe-saved-tensors", "ModuleOp"> {
       saved: backward reads the original value;
     * a quantized weight (stateless quantizer) is not saved either:
       backward rebuilds it with a `teq.quantize` of the weight, which stays
-      alive anyway as a parameter;
+      alive anyway as a parameter; the rebuild is marked `teq.recompute` so
+      quantize CSE does not merge it back into forward's quantization;
     * the same tensor saved by several Linears (Q, K and V share their
       quantized input) is saved once.
 

@@ -32,7 +32,12 @@ struct FrontendPipelineOptions
 void buildFrontendPipeline(OpPassManager &pm,
                            const FrontendPipelineOptions &options);
 
-/// Registers `teq-frontend` with te-opt's pass registry.
+/// The frontend, then Linear decomposition: quantize + GEMM + collectives,
+/// quantizations of one tensor merged, dead ones removed.
+void buildLowerToGemmPipeline(OpPassManager &pm,
+                              const FrontendPipelineOptions &options);
+
+/// Registers `teq-frontend` and `teq-lower-to-gemm` with te-opt's registry.
 void registerTEQPipelines();
 
 } // namespace mlir::teq
