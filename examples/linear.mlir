@@ -40,4 +40,28 @@ module {
     }
     return %y, %dx, %dw : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>
   }
+
+  // Nested recipes: the outer region is Float8BlockScaling; fc1's forward
+  // runs in an inner region under a custom recipe (TE's qfactory as rules:
+  // per-tensor current scaling, E5M2 for grad_output, E4M3 otherwise). Its
+  // backward sits in the outer region but still runs under the custom recipe:
+  // TE captures the forward's recipe for backward.
+  func.func @linear_custom(%x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>, %dy: tensor<64x256xbf16>)
+      -> (tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>) {
+    %y, %dx, %dw = teq.autocast recipe(#teq.float8_block_scaling<>)
+        -> tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> {
+      %out, %saved_x, %saved_w = teq.autocast recipe(#teq.custom_recipe<[<tensor_type = grad_output> -> #teq.float8_current_scaling_quantizer<f8E5M2>, <> -> #teq.float8_current_scaling_quantizer<f8E4M3FN>]>)
+          -> tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> {
+        %o, %sx, %sw = teq.linear_forward %x, %w config(#teq.linear<name = "fc1">)
+            : tensor<64x128xbf16>, tensor<256x128xbf16> -> tensor<64x256xbf16>
+              saved_input(tensor<64x128xbf16>) saved_weight(tensor<256x128xbf16>)
+        teq.yield %o, %sx, %sw : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>
+      }
+      %gx, %gw = teq.linear_backward %dy, %saved_x, %saved_w config(#teq.linear<name = "fc1">)
+          : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>
+            dgrad(tensor<64x128xbf16>) wgrad(tensor<256x128xbf16>)
+      teq.yield %out, %gx, %gw : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>
+    }
+    return %y, %dx, %dw : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>
+  }
 }

@@ -56,4 +56,31 @@ module {
     }
     return %y, %s1x, %s2x : tensor<64x128xbf16>, tensor<64x128xbf16>, tensor<64x512xbf16>
   }
+
+  // Float8BlockScaling for the whole MLP (1x128 blocks for activations and
+  // gradients, 128x128 for weights), forward and backward.
+  func.func @mlp_block(%x: tensor<64x128xbf16>, %w1: tensor<512x128xbf16>, %w2: tensor<128x512xbf16>,
+                       %dy: tensor<64x128xbf16>, %dh: tensor<64x512xbf16>)
+      -> (tensor<64x128xbf16>, tensor<64x128xbf16>, tensor<512x128xbf16>, tensor<128x512xbf16>) {
+    %y, %dx, %dw1, %dw2 = teq.autocast recipe(#teq.float8_block_scaling<>)
+        -> tensor<64x128xbf16>, tensor<64x128xbf16>, tensor<512x128xbf16>, tensor<128x512xbf16> {
+      %h, %s1x, %s1w = teq.linear_forward %x, %w1 config(#teq.linear<name = "fc1">)
+          : tensor<64x128xbf16>, tensor<512x128xbf16> -> tensor<64x512xbf16>
+            saved_input(tensor<64x128xbf16>) saved_weight(tensor<512x128xbf16>)
+      %a = math.tanh %h : tensor<64x512xbf16>
+      %out, %s2x, %s2w = teq.linear_forward %a, %w2 config(#teq.linear<name = "fc2">)
+          : tensor<64x512xbf16>, tensor<128x512xbf16> -> tensor<64x128xbf16>
+            saved_input(tensor<64x512xbf16>) saved_weight(tensor<128x512xbf16>)
+      %da, %g2 = teq.linear_backward %dy, %s2x, %s2w config(#teq.linear<name = "fc2">)
+          : tensor<64x128xbf16>, tensor<64x512xbf16>, tensor<128x512xbf16>
+            dgrad(tensor<64x512xbf16>) wgrad(tensor<128x512xbf16>)
+      %gx, %g1 = teq.linear_backward %dh, %s1x, %s1w config(#teq.linear<name = "fc1">)
+          : tensor<64x512xbf16>, tensor<64x128xbf16>, tensor<512x128xbf16>
+            dgrad(tensor<64x128xbf16>) wgrad(tensor<512x128xbf16>)
+      teq.yield %out, %gx, %g1, %g2
+          : tensor<64x128xbf16>, tensor<64x128xbf16>, tensor<512x128xbf16>, tensor<128x512xbf16>
+    }
+    return %y, %dx, %dw1, %dw2
+        : tensor<64x128xbf16>, tensor<64x128xbf16>, tensor<512x128xbf16>, tensor<128x512xbf16>
+  }
 }

@@ -151,8 +151,8 @@ float bf16ToFloat(uint16_t bits) {
 
 uint16_t floatToBF16(float value) {
   uint32_t bits = floatBits(value);
-  if ((bits & 0x7FFFFFFFu) > 0x7F800000u) // NaN: keep it quiet.
-    return static_cast<uint16_t>((bits >> 16) | 0x0040u);
+  if ((bits & 0x7FFFFFFFu) > 0x7F800000u) // NaN: canonical, as cvt.rn.bf16.
+    return 0x7FFFu;
   uint32_t lsb = (bits >> 16) & 1u;
   bits += 0x7FFFu + lsb; // Round to nearest even; carries into the exponent.
   return static_cast<uint16_t>(bits >> 16);
@@ -172,9 +172,9 @@ float f16ToFloat(uint16_t bits) {
 }
 
 uint16_t floatToF16(float value) {
+  if (std::isnan(value)) // Canonical, as cvt.rn.f16.f32.
+    return 0x7FFFu;
   uint16_t sign = std::signbit(value) ? 0x8000u : 0u;
-  if (std::isnan(value))
-    return static_cast<uint16_t>(0x7E00u | sign);
   double a = std::fabs(static_cast<double>(value));
   if (std::isinf(value))
     return static_cast<uint16_t>(0x7C00u | sign);
@@ -201,17 +201,17 @@ float roundTo(DType dtype, float value) {
 //===----------------------------------------------------------------------===//
 
 uint8_t floatToE4M3(float value) {
+  if (std::isnan(value)) // Every NaN, either sign, as the hardware cvt.
+    return 0x7Fu;
   uint8_t sign = std::signbit(value) ? 0x80u : 0u;
-  if (std::isnan(value))
-    return static_cast<uint8_t>(0x7Fu | sign);
   return static_cast<uint8_t>(
       saturatingMagnitude(value, kE4M3, kE4M3Max, 0x7Eu) | sign);
 }
 
 uint8_t floatToE5M2(float value) {
+  if (std::isnan(value)) // Every NaN, either sign, as the hardware cvt.
+    return 0x7Fu;
   uint8_t sign = std::signbit(value) ? 0x80u : 0u;
-  if (std::isnan(value))
-    return static_cast<uint8_t>(0x7Fu | sign);
   return static_cast<uint8_t>(
       saturatingMagnitude(value, kE5M2, kE5M2Max, 0x7Bu) | sign);
 }

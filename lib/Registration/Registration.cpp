@@ -2,9 +2,21 @@
 
 #include "teq/Registration.h"
 #include "teq/Dialect/TEQ/IR/TEQDialect.h"
+#include "teq/Conversion/Passes.h"
 #include "teq/Dialect/TEQ/Transforms/Passes.h"
 #include "teq/Dialect/TEQ/Transforms/Pipelines.h"
 
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/GPUCommon/GPUToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVM.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -19,6 +31,7 @@
 #include "mlir/Dialect/Quant/IR/Quant.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -37,8 +50,21 @@ void mlir::teq::registerAllDialects(mlir::DialectRegistry &registry) {
                   mlir::LLVM::LLVMDialect, mlir::NVVM::NVVMDialect,
                   mlir::math::MathDialect, mlir::memref::MemRefDialect,
                   mlir::quant::QuantDialect, mlir::scf::SCFDialect,
-                  mlir::tensor::TensorDialect>();
+                  mlir::tensor::TensorDialect, mlir::vector::VectorDialect>();
   mlir::func::registerAllExtensions(registry);
+  // The ops of these dialects inside gpu.module kernels are lowered through
+  // their ConvertToLLVM interfaces (convert-gpu-to-nvvm, gpu-to-llvm).
+  mlir::arith::registerConvertArithToLLVMInterface(registry);
+  mlir::cf::registerConvertControlFlowToLLVMInterface(registry);
+  mlir::registerConvertFuncToLLVMInterface(registry);
+  mlir::gpu::registerConvertGpuToLLVMInterface(registry);
+  mlir::NVVM::registerConvertGpuToNVVMInterface(registry);
+  mlir::index::registerConvertIndexToLLVMInterface(registry);
+  mlir::registerConvertMathToLLVMInterface(registry);
+  mlir::registerConvertMemRefToLLVMInterface(registry);
+  mlir::registerConvertNVVMToLLVMInterface(registry);
+  mlir::ub::registerConvertUBToLLVMInterface(registry);
+  mlir::vector::registerConvertVectorToLLVMInterface(registry);
   // Lowering to LLVM IR / PTX fails with "missing
   // LLVMTranslationDialectInterface registration" without these.
   mlir::registerBuiltinDialectTranslation(registry);
@@ -53,6 +79,7 @@ void mlir::teq::registerAllDialects(mlir::DialectRegistry &registry) {
 void mlir::teq::registerAllPasses() {
   mlir::teq::registerTEQPasses();
   mlir::teq::registerTEQPipelines();
+  mlir::teq::registerTEQConversionPasses();
   // Generic cleanups used in TEQ pipelines and handy in te-opt.
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();

@@ -28,7 +28,10 @@
 // When every partial sum is exact in fp32 (the usual case: 16 BF16 values
 // with exponents within ~15 binades) any summation order gives the same
 // result, so this matches TE's tensor-core accumulation; otherwise the
-// butterfly order above is the definition.
+// butterfly order above is the definition. Measured on an H200 against
+// torch's BF16 matmul x.view(-1,16) @ M (TE's Python reference): 0 of 2^21
+// outputs differ for N(0,1) data; 60 of 2^21 differ when every element is
+// also scaled by a random 2^[-20,20] (order-dependent rounding).
 //
 //===----------------------------------------------------------------------===//
 

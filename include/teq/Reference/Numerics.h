@@ -58,13 +58,14 @@ float floatFromBits(uint32_t bits);
 
 /// Exact widening.
 float bf16ToFloat(uint16_t bits);
-/// Round to nearest even. Overflow gives +-inf; NaN gives a quiet NaN with the
-/// sign and top payload bits kept (bit 6 set); subnormals are kept.
+/// Round to nearest even (CUDA __float2bfloat16_rn / cvt.rn.bf16.f32).
+/// Overflow gives +-inf; subnormals are kept; every NaN gives the canonical
+/// 0x7FFF, as the hardware does.
 uint16_t floatToBF16(float value);
 /// Exact widening (subnormals included).
 float f16ToFloat(uint16_t bits);
-/// IEEE binary16 round to nearest even, subnormals kept, overflow to +-inf,
-/// NaN to a quiet NaN (0x7E00 | sign).
+/// IEEE binary16 round to nearest even (__float2half_rn), subnormals kept,
+/// overflow to +-inf, every NaN to the canonical 0x7FFF (as the hardware).
 uint16_t floatToF16(float value);
 /// Round `value` to `dtype` and widen back (identity for F32).
 float roundTo(DType dtype, float value);
@@ -80,10 +81,12 @@ float roundTo(DType dtype, float value);
 //  - magnitudes above the largest finite value, and +-inf, become +-max;
 //  - the sign is always kept, so a negative value that rounds to zero is
 //    negative zero (E4M3/E5M2 0x80, E2M1 nibble 0x8);
-//  - NaN: E4M3 -> 0x7F | sign (0x7F or 0xFF); E5M2 -> 0x7F | sign (0x7F or
-//    0xFF, the all-ones quiet NaN); E2M1 (which has no NaN) -> 0x7 (+6, sign
-//    dropped), as cuda_fp4.hpp does. GPU kernels whose hardware cvt produces a
-//    different NaN pattern must canonicalise to these.
+//  - NaN of either sign: E4M3 -> 0x7F, E5M2 -> 0x7F (the sign is dropped,
+//    as sm_90's cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32 and cuda_fp8.hpp do);
+//    E2M1, which has no NaN -> 0x7 (+6), as cuda_fp4.hpp does.
+// Checked exhaustively (all 2^32 fp32 inputs) against the H200's hardware
+// cvt for E4M3, E5M2, BF16 and FP16, and against CUDA 13's cuda_fp4.hpp /
+// cuda_fp8.hpp emulation for E2M1 and E8M0: no difference.
 
 uint8_t floatToE4M3(float value);
 uint8_t floatToE5M2(float value);

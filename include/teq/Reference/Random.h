@@ -36,6 +36,12 @@ PhiloxCounter philox4x32_10(PhiloxCounter counter, PhiloxKey key);
 ///   counter = { lo32(index / 4), hi32(index / 4), lo32(offset), hi32(offset) }
 ///   word    = philox4x32_10(counter, key)[index % 4]
 /// so four consecutive indices share one Philox evaluation, in order.
+/// This is exactly cuRAND's Philox4_32_10 stream: after
+///   curand_init(seed, /*subsequence=*/offset, /*offset=*/index, &state)
+/// the next curand(&state) returns this word (checked against cuRAND on an
+/// H200 for 65536 random (seed, offset, index) triples), so a kernel may use
+/// either form. Note that PTX cvt.rs consumes random bits its own way; the
+/// kernel must apply floatToE2M1Stochastic's rule in software.
 uint32_t philoxRandomWord(uint64_t seed, uint64_t offset, uint64_t index);
 
 /// The NVFP4 quantizer's two streams. Rowwise data uses `offset` as given;

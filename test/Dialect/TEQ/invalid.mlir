@@ -1549,7 +1549,8 @@ func.func @gemm_mixed(%a: !teq.proto<256x128xbf16, #teq.float8_current_scaling_q
 // -----
 
 func.func @gemm_a_rank(%a: tensor<2x256x128xbf16>, %b: tensor<64x128xbf16>) {
-  // expected-error @+1 {{'teq.gemm' op A must be 2-D, got [2x256x128]}}
+  // A is flattened to [512, 128] like B, so TN gives [64, 512].
+  // expected-error @+1 {{'teq.gemm' op result shape [64x256] should be [64x512] for A [2x256x128]}}
   %0 = teq.gemm TN %a, %b : tensor<2x256x128xbf16>, tensor<64x128xbf16> -> tensor<64x256xbf16>
   return
 }
@@ -1557,7 +1558,7 @@ func.func @gemm_a_rank(%a: tensor<2x256x128xbf16>, %b: tensor<64x128xbf16>) {
 // -----
 
 func.func @gemm_b_scalar(%a: tensor<256x128xbf16>, %b: tensor<bf16>) {
-  // expected-error @+1 {{'teq.gemm' op B must have at least one dimension}}
+  // expected-error @+1 {{'teq.gemm' op operands must have at least one dimension}}
   %0 = teq.gemm TN %a, %b : tensor<256x128xbf16>, tensor<bf16> -> tensor<256xbf16>
   return
 }

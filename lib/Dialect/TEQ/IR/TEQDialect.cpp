@@ -34,6 +34,18 @@ LogicalResult TEQDialect::verifyOperationAttribute(Operation *op,
                              << "' belongs on a builtin.module";
     return success();
   }
+  if (attr.getName() == getEntryAttrName()) {
+    if (!isa<UnitAttr>(attr.getValue()) || !isa<FunctionOpInterface>(op))
+      return op->emitError() << "'" << getEntryAttrName()
+                             << "' is a unit attribute of functions";
+    return success();
+  }
+  if (attr.getName() == getManifestAttrName()) {
+    if (!isa<StringAttr>(attr.getValue()) || !isa<ModuleOp>(op))
+      return op->emitError() << "'" << getManifestAttrName()
+                             << "' is a string attribute of modules";
+    return success();
+  }
   if (attr.getName() == getRecomputeAttrName()) {
     if (!isa<UnitAttr>(attr.getValue()) || !isa<QuantizeOp>(op))
       return op->emitError() << "'" << getRecomputeAttrName()
@@ -57,6 +69,8 @@ LogicalResult TEQDialect::verifyOperationAttribute(Operation *op,
                          << attr.getName().getValue()
                          << "' on an operation; teq knows '"
                          << getTargetAttrName() << "', '"
-                         << getSavedFromArgsAttrName() << "' and '"
-                         << getRecomputeAttrName() << "'";
+                         << getSavedFromArgsAttrName() << "', '"
+                         << getRecomputeAttrName() << "', '"
+                         << getEntryAttrName() << "' and '"
+                         << getManifestAttrName() << "'";
 }

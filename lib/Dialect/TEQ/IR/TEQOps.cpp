@@ -491,11 +491,13 @@ LogicalResult GemmOp::verify() {
                        "ones, got ")
            << aType << " and " << bType;
   bool transa = isTransA(), transb = isTransB();
-  ArrayRef<int64_t> a = shapeOf(aType), b = shapeOf(bType);
-  if (a.size() != 2)
-    return emitOpError("A must be 2-D, got ") << shapeStr(a);
-  if (b.empty())
-    return emitOpError("B must have at least one dimension");
+  ArrayRef<int64_t> aShape = shapeOf(aType), b = shapeOf(bType);
+  if (aShape.empty() || b.empty())
+    return emitOpError("operands must have at least one dimension");
+  // Both operands are flattened to 2-D as TE does ([prod(leading), last]).
+  ::mlir::teq::layout::Flat2D aFlat = ::mlir::teq::layout::flatten2D(
+      std::vector<int64_t>(aShape.begin(), aShape.end()));
+  SmallVector<int64_t, 2> a{aFlat.m, aFlat.k};
   ::mlir::teq::layout::Flat2D bFlat = ::mlir::teq::layout::flatten2D(
       std::vector<int64_t>(b.begin(), b.end()));
   int64_t m = transa ? a[0] : a[1];
@@ -504,7 +506,7 @@ LogicalResult GemmOp::verify() {
   int64_t kb = transb ? bFlat.m : bFlat.k;
   if (k != kb)
     return emitOpError("inner dimensions differ for layout ")
-           << stringifyGemmLayout(getLayout()) << ": A " << shapeStr(a)
+           << stringifyGemmLayout(getLayout()) << ": A " << shapeStr(aShape)
            << " gives k = " << k << ", B " << shapeStr(b) << " gives k = "
            << kb;
   SmallVector<int64_t> expected;
@@ -517,7 +519,7 @@ LogicalResult GemmOp::verify() {
   if (resultType.getShape() != ArrayRef<int64_t>(expected))
     return emitOpError("result shape ")
            << shapeStr(resultType.getShape()) << " should be "
-           << shapeStr(expected) << " for A " << shapeStr(a) << ", B "
+           << shapeStr(expected) << " for A " << shapeStr(aShape) << ", B "
            << shapeStr(b) << " and layout "
            << stringifyGemmLayout(getLayout());
   if (!isHighPrecision(resultType.getElementType()))

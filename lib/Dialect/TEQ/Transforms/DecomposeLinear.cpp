@@ -1,6 +1,7 @@
 //===- DecomposeLinear.cpp - Linear into quantize + GEMM + collectives ----===//
 
 #include "LinearTypes.h"
+#include "teq/Dialect/TEQ/IR/TEQDialect.h"
 #include "teq/Dialect/TEQ/IR/TEQOps.h"
 #include "teq/Dialect/TEQ/Transforms/Passes.h"
 
@@ -57,10 +58,24 @@ public:
   /// Quantizes high-precision `value` into `type`, through delayed-scaling
   /// slot `slot` when the quantizer is stateful.
   FailureOr<Value> quantize(Value value, TensorProtoType type, int64_t slot) {
-    if (!type.getQuantizer().isStateful())
-      return QuantizeOp::create(b, loc, TypeRange{type}, value, Value(),
-                                Value(), reductionGroup(type))
-          .getResult();
+    if (!type.getQuantizer().isStateful()) {
+      auto quantized = QuantizeOp::create(b, loc, TypeRange{type}, value,
+                                          Value(), Value(),
+                                          reductionGroup(type));
+      // Backward quantizing what forward did not save (slot -1) rebuilds
+      // it: quantize CSE must not merge it back into forward.
+      if (slot < 0)
+        quantized->setAttr(TEQDialect::getRecomputeAttrName(),
+                           b.getUnitAttr());
+      return quantized.getResult();
+    }
+    if (slot < 0)
+      return op->emitOpError("cannot rebuild a ")
+             << type.getQuantizer().getQuantizerName()
+             << " tensor in backward: delayed scaling quantizes with the "
+                "forward state, so forward must save it (do not use "
+                "save_original_input or dedupe it away under delayed "
+                "scaling)";
     if (!scale)
       return op->emitOpError("needs delayed-scaling state to quantize with ")
              << type.getQuantizer().getQuantizerName()
@@ -252,10 +267,16 @@ LogicalResult decomposeForward(LinearForwardOp op, TargetAttr target) {
       y = BiasAddOp::create(lb.b, lb.loc, y.getType(), y, op.getBias()).getResult();
   }
   op.getOutput().replaceAllUsesWith(y);
+  // A saved slot of the high-precision type is the original value
+  // (save_original_input, or high precision).
   if (Value saved = op.getSavedInput())
-    saved.replaceAllUsesWith(lb.withType(*xq, saved.getType()));
+    saved.replaceAllUsesWith(isa<TensorProtoType>(saved.getType())
+                                 ? lb.withType(*xq, saved.getType())
+                                 : op.getInput());
   if (Value saved = op.getSavedWeight())
-    saved.replaceAllUsesWith(lb.withType(*wq, saved.getType()));
+    saved.replaceAllUsesWith(isa<TensorProtoType>(saved.getType())
+                                 ? lb.withType(*wq, saved.getType())
+                                 : op.getWeight());
   if (Value updated = op.getUpdatedAmaxHistory())
     updated.replaceAllUsesWith(lb.getHistory());
   op.erase();
@@ -355,11 +376,10 @@ LogicalResult decomposeBackward(LinearBackwardOp op, TargetAttr target) {
         db = wgrad.getDbias();
       } else {
         // FP8: bgrad from the high-precision grad_output, fused with its
-        // quantization by the lowering. Row-parallel SP sums local rows,
-        // then over the group.
+        // quantization by the lowering. Under row-parallel SP this is the
+        // local sum, as in TE (the framework reduces sequence-parallel
+        // parameter gradients).
         db = BiasGradOp::create(lb.b, lb.loc, dbias.getType(), dy).getResult();
-        if (gatherDy)
-          db = lb.allReduce(db);
       }
       dbias.replaceAllUsesWith(db);
     }

@@ -49,6 +49,14 @@ def TEQ_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getRecomputeAttrName() {
       return ::llvm::StringLiteral("teq.recompute");
     }
+    /// Unit attribute on a lowered function that is an artifact entry point.
+    static constexpr ::llvm::StringLiteral getEntryAttrName() {
+      return ::llvm::StringLiteral("teq.entry");
+    }
+    /// Module attribute: the artifact manifest (JSON, docs/Artifact.md).
+    static constexpr ::llvm::StringLiteral getManifestAttrName() {
+      return ::llvm::StringLiteral("teq.manifest");
+    }
   private:
     void registerAttributes();
     void registerTypes();

@@ -1,0 +1,55 @@
+//===- Passes.td - Lowerings out of the teq dialect -------*- tablegen -*-===//
+
+#ifndef TEQ_CONVERSION_PASSES_TD
+#define TEQ_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertTEQToGPU : Pass<"convert-teq-to-gpu", "ModuleOp"> {
+  let summary = "lower teq entry functions to GPU kernels and host launches";
+  let description = [{
+    Every public function with a body becomes an entry point of the
+    artifact (docs/Artifact.md): its tensor and `!teq.proto` arguments and
+    results become flat device buffers (one per buffer a proto describes on
+    the module's target, results passed by the caller), and each
+    `teq.quantize` becomes kernels in `gpu.module @teq_kernels`, generated
+    for its static shape, dtype and quantizer and launched in order on one
+    stream (`gpu.launch_func async`). Per-tensor FP8 current scaling is
+    three kernels: per-block amax (16-byte loads), one block reducing it into
+    the scale and scale_inv (te-semantics.md §5.1), and a cast that writes
+    the rowwise data and, where the target needs it, the transposed copy in
+    the same pass (64x64 tiles through shared memory). Temporaries live in
+    static device globals of the kernel module. The manifest describing the
+    entries is attached to the module as `teq.manifest`.
+
+    Ops without a GPU lowering yet are errors that name the op.
+
+    Before:
+    ```mlir
+    func.func @q(%x: tensor<128x256xbf16>) -> !teq.proto<128x256xbf16, #cs, rowwise|columnwise> {
+      %q = teq.quantize %x : tensor<128x256xbf16> -> !teq.proto<...>
+      return %q : !teq.proto<...>
+    }
+    ```
+    After (sm_90):
+    ```mlir
+    func.func @q(%x: memref<32768xbf16>, %data: memref<32768xi8>,
+                 %transpose: memref<32768xi8>, %scale_inv: memref<1xf32>) {
+      %t0 = gpu.wait async
+      %t1 = gpu.launch_func async [%t0] @teq_kernels::@q0_amax ... args(%x : memref<32768xbf16>)
+      %t2 = gpu.launch_func async [%t1] @teq_kernels::@q0_scale ... args(%scale_inv : memref<1xf32>)
+      %t3 = gpu.launch_func async [%t2] @teq_kernels::@q0_cast ... args(%x, %data, %transpose ...)
+      gpu.wait [%t3]
+      return
+    }
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+#endif // TEQ_CONVERSION_PASSES_TD

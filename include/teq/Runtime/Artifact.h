@@ -1,0 +1,126 @@
+//===- Artifact.h - Loading and calling a TEQ artifact --------------*- C++ -*-===//
+//
+// An artifact is a shared library written by te-compile (docs/Artifact.md):
+// a manifest, one teq_entry_<name>(void **buffers) per entry point, and
+// module constructors that load its device code through the mgpu* functions
+// of this runtime when the library is opened.
+//
+//   auto context = Context::create(0);
+//   auto artifact = Artifact::open("quantize.so", *context);
+//   const Entry *entry = (*artifact)->findEntry("quantize_current");
+//   Status status = entry->run({x.ptr(), data.ptr(), transpose.ptr(),
+//                               scaleInv.ptr()});
+//
+// Symbol resolution: the artifact's undefined mgpu* references must resolve
+// against libteq_runtime.so, so the runtime has to be in the global symbol
+// scope. That holds when the executable links libteq_runtime.so (te-run
+// does); for a host loaded with RTLD_LOCAL (a Python extension module), open()
+// first re-opens libteq_runtime.so with RTLD_NOLOAD | RTLD_GLOBAL, which
+// promotes the already loaded runtime to the global scope. The artifact
+// itself is opened RTLD_NOW | RTLD_LOCAL, so several artifacts coexist.
+//
+// No MLIR/LLVM dependency.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TEQ_RUNTIME_ARTIFACT_H
+#define TEQ_RUNTIME_ARTIFACT_H
+
+#include "teq/Runtime/Context.h"
+#include "teq/Runtime/Export.h"
+#include "teq/Runtime/Manifest.h"
+#include "teq/Runtime/Status.h"
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mlir::teq::runtime {
+
+class Artifact;
+
+struct TEQ_RUNTIME_EXPORT RunOptions {
+  /// Check every pointer: device memory of this context's device, with at
+  /// least the buffer's bytes from the pointer to the end of its allocation.
+  /// Costs a few driver calls per buffer; benchmarks validate once and then
+  /// turn it off.
+  bool validate = true;
+  /// Wait for the entry's work to finish (so asynchronous kernel faults are
+  /// reported by this call).
+  bool synchronize = false;
+};
+
+/// One entry point of an opened artifact. Owned by its Artifact.
+class TEQ_RUNTIME_EXPORT Entry {
+public:
+  const EntrySpec &spec() const { return *spec_; }
+  const std::string &name() const { return spec_->name; }
+  size_t numBuffers() const { return spec_->numBuffers(); }
+
+  /// Checks `buffers` against the manifest without calling the entry:
+  ///   "entry 'e': expected 4 buffers, got 3"
+  ///   "entry 'e': pointer for argument 'x' is not device memory"
+  ///   "entry 'e': argument 'x' buffer 0: 65536 bytes needed, 32768 given"
+  Status validate(const std::vector<DevicePtr> &buffers) const;
+
+  /// Calls teq_entry_<name>(buffers) on the context's stream: clears the
+  /// thread's mgpu error state, calls, and returns what was recorded
+  /// ("entry 'e': kernel 'k' launch failed: CUDA_ERROR_...").
+  Status run(const std::vector<DevicePtr> &buffers,
+             const RunOptions &options = {}) const;
+
+private:
+  friend class Artifact;
+  using EntryFunction = void (*)(void **);
+  const Artifact *artifact_ = nullptr;
+  const EntrySpec *spec_ = nullptr;
+  EntryFunction function_ = nullptr;
+};
+
+class TEQ_RUNTIME_EXPORT Artifact {
+public:
+  /// Makes `context` current, dlopens `path` (running its module
+  /// constructors, which load the device code), reads and validates the
+  /// manifest, checks its target against the device and resolves every
+  /// entry's symbol. Errors start with "artifact '<path>': ", e.g.
+  ///   "artifact 'x.so': not a TEQ artifact (no teq_artifact_manifest)"
+  ///   "artifact 'x.so': manifest: entries[0].args[1]: missing \"shape\""
+  ///   "artifact 'x.so' targets sm_100 but the device is sm_90 (NVIDIA ...)"
+  ///   "artifact 'x.so': loading PTX module failed: ...; PTX JIT log: ..."
+  static StatusOr<std::unique_ptr<Artifact>>
+  open(const std::string &path, std::shared_ptr<Context> context);
+
+  /// The manifest of the artifact at `path`, without a GPU or a driver: the
+  /// library is opened with its module constructors' mgpu* calls turned into
+  /// no-ops, then closed again (if it is already open, it is read where it
+  /// is). (For `te-run --list`.) A library that stays resident after that
+  /// dlclose (-z nodelete) cannot be open()ed later in the same process: its
+  /// constructors do not run again, and open() says so.
+  static StatusOr<Manifest> inspect(const std::string &path);
+
+  ~Artifact();
+  Artifact(const Artifact &) = delete;
+  Artifact &operator=(const Artifact &) = delete;
+
+  const std::string &path() const { return path_; }
+  const Manifest &manifest() const { return manifest_; }
+  const std::shared_ptr<Context> &context() const { return context_; }
+  const std::vector<Entry> &entries() const { return entries_; }
+  /// The entry `name`, or nullptr.
+  const Entry *findEntry(std::string_view name) const;
+  /// The entry `name`, or "artifact '<path>': no entry 'name' (entries: a, b)".
+  StatusOr<const Entry *> entry(std::string_view name) const;
+
+private:
+  Artifact() = default;
+  std::string path_;
+  std::shared_ptr<Context> context_;
+  void *handle_ = nullptr; ///< dlopen handle.
+  Manifest manifest_;
+  std::vector<Entry> entries_;
+};
+
+} // namespace mlir::teq::runtime
+
+#endif // TEQ_RUNTIME_ARTIFACT_H

@@ -1,0 +1,107 @@
+//===- Context.h - A CUDA device, its context and stream ------------*- C++ -*-===//
+//
+// A Context is one GPU: the device's primary CUDA context (retained for the
+// Context's lifetime) and one stream on which the runtime runs everything
+// (entries, copies, memsets, events), in order. Artifacts, buffers and events
+// keep their Context alive through a shared_ptr.
+//
+// The runtime talks to the CUDA driver API only, loaded at run time from
+// libcuda.so.1 (see lib/Runtime/Driver.h): this header does not include
+// cuda.h, and creating a Context on a machine without a driver fails with a
+// Status instead of the process failing to load.
+//
+// No MLIR/LLVM dependency.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TEQ_RUNTIME_CONTEXT_H
+#define TEQ_RUNTIME_CONTEXT_H
+
+#include "teq/Runtime/Export.h"
+#include "teq/Runtime/Status.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace mlir::teq::runtime {
+
+/// A device address (CUdeviceptr).
+using DevicePtr = uint64_t;
+
+/// What the runtime knows about its device.
+struct TEQ_RUNTIME_EXPORT DeviceInfo {
+  int ordinal = 0;
+  std::string name;         ///< e.g. "NVIDIA H100 80GB HBM3".
+  int computeCapability = 0; ///< major*10 + minor (sm_90 -> 90).
+  int multiprocessors = 0;
+  int64_t totalMemoryBytes = 0;
+  int64_t l2CacheBytes = 0;
+  int driverVersion = 0;    ///< e.g. 13000 for CUDA 13.0.
+
+  /// "sm_90".
+  std::string smName() const;
+};
+
+class TEQ_RUNTIME_EXPORT Context {
+public:
+  /// cuInit, the device `ordinal`, its primary context (made current on the
+  /// calling thread) and one stream. Errors: "CUDA driver not available:
+  /// ...", "cuInit failed: ...", "CUDA device 1 requested, but 1 device is
+  /// present", ...
+  static StatusOr<std::shared_ptr<Context>> create(int ordinal = 0);
+
+  ~Context();
+  Context(const Context &) = delete;
+  Context &operator=(const Context &) = delete;
+
+  const DeviceInfo &device() const { return device_; }
+
+  /// Makes the context current on the calling thread (every runtime call
+  /// that touches the device does this itself).
+  Status makeCurrent() const;
+  /// Waits for everything queued on the stream; a failed kernel's error
+  /// surfaces here ("stream synchronization failed: CUDA_ERROR_...").
+  Status synchronize() const;
+
+  /// The CUcontext and CUstream, as opaque handles (for code that includes
+  /// cuda.h itself, e.g. framework interop).
+  void *cuContext() const { return context_; }
+  void *stream() const { return stream_; }
+
+  // GEMMs (later): the cuBLASLt handle, its 32 MiB workspace and the
+  // per-GEMM descriptor/algorithm cache belong here, created lazily on the
+  // first GEMM so that quantize-only artifacts never load cuBLASLt.
+
+private:
+  Context() = default;
+  DeviceInfo device_;
+  int cuDevice_ = 0;
+  void *context_ = nullptr; ///< CUcontext (the primary context).
+  void *stream_ = nullptr;  ///< CUstream.
+};
+
+/// Timing on a Context's stream (CUDA events).
+class TEQ_RUNTIME_EXPORT Event {
+public:
+  static StatusOr<Event> create(std::shared_ptr<Context> context);
+  Event(Event &&other) noexcept;
+  Event &operator=(Event &&other) noexcept;
+  ~Event();
+
+  /// Records the event on the context's stream.
+  Status record();
+  Status synchronize();
+  /// Milliseconds between two recorded, completed events.
+  static StatusOr<float> elapsedMs(const Event &start, const Event &stop);
+
+private:
+  Event() = default;
+  void reset();
+  std::shared_ptr<Context> context_;
+  void *event_ = nullptr; ///< CUevent.
+};
+
+} // namespace mlir::teq::runtime
+
+#endif // TEQ_RUNTIME_CONTEXT_H

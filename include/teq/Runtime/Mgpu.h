@@ -1,0 +1,86 @@
+//===- Mgpu.h - The mgpu* functions artifacts call -------------------*- C++ -*-===//
+//
+// MLIR's gpu-to-llvm lowering (LLVM 22) turns gpu.launch_func and the GPU
+// module globals into calls to these C functions; an artifact has undefined
+// references to them that resolve against libteq_runtime.so, which exports
+// them (docs/Artifact.md, "The mgpu* functions the artifact calls").
+//
+// Error handling: none of them prints or aborts. The first failure on a
+// thread is recorded in thread-local state (the CUDA error name and string,
+// the call, the kernel, the PTX JIT log); while a failure is recorded, later
+// calls do nothing (module loads and function lookups return null, launches
+// are skipped). The runtime clears the state before it calls an entry or
+// opens an artifact and turns it into the Status it returns after.
+//
+// Streams: mgpuStreamCreate returns the stream of the Context the runtime is
+// running an entry on (entries run in order on it); mgpuStreamDestroy does not
+// destroy it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TEQ_RUNTIME_MGPU_H
+#define TEQ_RUNTIME_MGPU_H
+
+#include "teq/Runtime/Export.h"
+#include "teq/Runtime/Status.h"
+
+#include <cstdint>
+
+extern "C" {
+
+/// Loads PTX (NUL-terminated) with cuModuleLoadDataEx at JIT optimization
+/// level `optLevel` (clamped to 0..4); a JIT failure's log is part of the
+/// recorded error.
+TEQ_RUNTIME_EXPORT void *mgpuModuleLoadJIT(void *ptx, int32_t optLevel);
+/// Loads a cubin (or fatbin) of `size` bytes.
+TEQ_RUNTIME_EXPORT void *mgpuModuleLoad(void *cubin, int64_t size);
+/// Unloads a module (null is ignored). Runs even while an error is recorded,
+/// and does not replace one.
+TEQ_RUNTIME_EXPORT void mgpuModuleUnload(void *module);
+/// The kernel `name` of `module`, cached per (module, name).
+TEQ_RUNTIME_EXPORT void *mgpuModuleGetFunction(void *module, const char *name);
+/// cuLaunchKernel. Dynamic shared memory above 48 KiB is opted into first.
+TEQ_RUNTIME_EXPORT void mgpuLaunchKernel(void *function, int64_t gridX,
+                                         int64_t gridY, int64_t gridZ,
+                                         int64_t blockX, int64_t blockY,
+                                         int64_t blockZ, int32_t smem,
+                                         void *stream, void **params,
+                                         void **extra, int64_t paramsCount);
+TEQ_RUNTIME_EXPORT void *mgpuStreamCreate(void);
+TEQ_RUNTIME_EXPORT void mgpuStreamSynchronize(void *stream);
+TEQ_RUNTIME_EXPORT void mgpuStreamDestroy(void *stream);
+
+} // extern "C"
+
+namespace mlir::teq::runtime {
+
+/// Clears the calling thread's recorded mgpu error (and last kernel name).
+TEQ_RUNTIME_EXPORT void clearMgpuError();
+/// Whether the calling thread has a recorded mgpu error.
+TEQ_RUNTIME_EXPORT bool hasMgpuError();
+/// The calling thread's recorded error as a Status (success if none), e.g.
+/// "kernel 'cast_transpose_0' launch failed: CUDA_ERROR_INVALID_VALUE
+/// (invalid argument)". Clears it.
+TEQ_RUNTIME_EXPORT Status takeMgpuError();
+
+namespace detail {
+/// While alive on a thread, the mgpu* functions use `stream` (a CUstream) for
+/// mgpuStreamCreate and, if `inspectOnly`, do not touch CUDA at all: module
+/// loads return null without an error (used to read an artifact's manifest
+/// without a GPU). Nests.
+class TEQ_RUNTIME_EXPORT MgpuScope {
+public:
+  MgpuScope(void *stream, bool inspectOnly);
+  ~MgpuScope();
+  MgpuScope(const MgpuScope &) = delete;
+  MgpuScope &operator=(const MgpuScope &) = delete;
+
+private:
+  void *savedStream_;
+  bool savedInspectOnly_;
+};
+} // namespace detail
+
+} // namespace mlir::teq::runtime
+
+#endif // TEQ_RUNTIME_MGPU_H

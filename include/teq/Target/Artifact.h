@@ -1,0 +1,59 @@
+//===- Artifact.h - From lowered teq IR to a native artifact ----*- C++ -*-===//
+//
+// The steps after `convert-teq-to-gpu` that produce the shared library of
+// docs/Artifact.md: the GPU/host lowering to the LLVM dialect, the ABI
+// (packed entry wrappers, the manifest getter), LLVM IR, an object file and
+// the link. te-compile drives them; embedders can call them one by one.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TEQ_TARGET_ARTIFACT_H
+#define TEQ_TARGET_ARTIFACT_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <memory>
+#include <string>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+} // namespace llvm
+
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
+
+namespace mlir::teq {
+
+enum class DeviceCode { PTX, Cubin };
+
+/// gpu.module kernels to NVVM and to PTX (or cubin), host code to the LLVM
+/// dialect with bare-pointer memrefs, then the artifact ABI.
+void buildGPUToLLVMPipeline(OpPassManager &pm, DeviceCode deviceCode);
+
+/// Adds `void teq_entry_<name>(void **buffers)` for every lowered entry and
+/// `const char *teq_artifact_manifest(void)` returning the module's
+/// `teq.manifest` (with "device_code" filled in). Runs on the LLVM dialect.
+LogicalResult emitArtifactABI(ModuleOp module, DeviceCode deviceCode);
+
+/// The device code of every gpu.binary, as text (PTX) for --emit=ptx.
+FailureOr<std::string> getDeviceAssembly(ModuleOp module);
+
+/// LLVM IR of a module in the LLVM dialect (GPU binaries embedded).
+std::unique_ptr<llvm::Module> translateToLLVMIR(ModuleOp module,
+                                                llvm::LLVMContext &context);
+
+/// Writes a position-independent host object file for `module`.
+LogicalResult emitObjectFile(llvm::Module &module, StringRef path,
+                             std::string &error);
+
+/// Links `object` into the shared library `output` with the system C
+/// compiler driver (cc, gcc or clang).
+LogicalResult linkSharedLibrary(StringRef object, StringRef output,
+                                std::string &error);
+
+} // namespace mlir::teq
+
+#endif // TEQ_TARGET_ARTIFACT_H

@@ -1,0 +1,532 @@
+//===- QuantizeKernels.cpp - GPU kernels of teq.quantize ------------------===//
+//
+// Kernels are emitted as MLIR text specialised to one quantization, then
+// parsed into the module's gpu.module. `$NAME` tokens are substituted; loops
+// that must be unrolled (byte packing) are generated here.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantizeKernels.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+
+using namespace mlir::teq::kernels;
+
+namespace {
+
+const char *typeName(InputType t) {
+  switch (t) {
+  case InputType::F32:
+    return "f32";
+  case InputType::BF16:
+    return "bf16";
+  case InputType::F16:
+    return "f16";
+  }
+  return "bf16";
+}
+
+int64_t typeBytes(InputType t) { return t == InputType::F32 ? 4 : 2; }
+
+/// Replaces every `$KEY` of `vars` in `text` (longest keys first).
+std::string substitute(llvm::StringRef text,
+                       const std::map<std::string, std::string> &vars) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    if (text[i] == '$') {
+      const std::string *best = nullptr;
+      const std::string *value = nullptr;
+      for (const auto &[key, val] : vars)
+        if (text.substr(i + 1).starts_with(key) &&
+            (!best || key.size() > best->size())) {
+          best = &key;
+          value = &val;
+        }
+      if (best) {
+        out += *value;
+        i += 1 + best->size();
+        continue;
+      }
+    }
+    out += text[i++];
+  }
+  return out;
+}
+
+/// Exact decimal-free spelling of a float constant (hex bit pattern).
+std::string floatLiteral(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "0x";
+  os.write_hex(bits);
+  return s;
+}
+
+/// Shared pieces: reduce %VAL across the block into thread 0's %RES (f32,
+/// maxnumf) using workgroup memory %smem (8 x f32).
+const char *kBlockMaxReduce = R"(
+      %w32 = arith.constant 32 : i32
+      %o16 = arith.constant 16 : i32
+      %o8 = arith.constant 8 : i32
+      %o4 = arith.constant 4 : i32
+      %o2 = arith.constant 2 : i32
+      %o1 = arith.constant 1 : i32
+      %s16, %p16 = gpu.shuffle xor %acc, %o16, %w32 : f32
+      %a16 = arith.maxnumf %acc, %s16 : f32
+      %s8, %p8 = gpu.shuffle xor %a16, %o8, %w32 : f32
+      %a8 = arith.maxnumf %a16, %s8 : f32
+      %s4, %p4 = gpu.shuffle xor %a8, %o4, %w32 : f32
+      %a4 = arith.maxnumf %a8, %s4 : f32
+      %s2, %p2 = gpu.shuffle xor %a4, %o2, %w32 : f32
+      %a2 = arith.maxnumf %a4, %s2 : f32
+      %s1, %p1 = gpu.shuffle xor %a2, %o1, %w32 : f32
+      %a1 = arith.maxnumf %a2, %s1 : f32
+      %lane = arith.remui %tid, %c32 : index
+      %warp = arith.divui %tid, %c32 : index
+      %lane0 = arith.cmpi eq, %lane, %c0 : index
+      scf.if %lane0 {
+        memref.store %a1, %smem[%warp] : memref<8xf32, #gpu.address_space<workgroup>>
+      }
+      gpu.barrier
+      %t0 = arith.cmpi eq, %tid, %c0 : index
+)";
+
+} // namespace
+
+int64_t mlir::teq::kernels::amaxGridSize(int64_t numElements, InputType input) {
+  int64_t perVector = 16 / typeBytes(input);
+  int64_t vectors = numElements / perVector;
+  int64_t blocks = (vectors + kBlockSize - 1) / kBlockSize;
+  // Enough blocks to fill an H100 several times over, few enough partials
+  // for one block to reduce.
+  return std::clamp<int64_t>(blocks, 1, 1024);
+}
+
+std::string
+mlir::teq::kernels::perTensorAmaxKernel(const PerTensorFP8Spec &spec) {
+  int64_t n = spec.rows * spec.cols;
+  int64_t perVector = 16 / typeBytes(spec.input);
+  int64_t grid = amaxGridSize(n, spec.input);
+  std::map<std::string, std::string> vars = {
+      {"NAME", spec.prefix + "_amax"},
+      {"PARTIALS", spec.prefix + "_partials"},
+      {"N", std::to_string(n)},
+      {"T", typeName(spec.input)},
+      {"V", std::to_string(perVector)},
+      {"G", std::to_string(grid)},
+      {"NVEC", std::to_string(n / perVector)},
+      {"NTAIL", std::to_string(n % perVector)},
+      {"STRIDE", std::to_string(grid * kBlockSize)},
+      {"EXT", spec.input == InputType::F32
+                  ? "%vf = arith.addf %v, %vzero : vector<$Vxf32>"
+                  : "%vf = arith.extf %v : vector<$Vx$T> to vector<$Vxf32>"},
+      {"SEXT", spec.input == InputType::F32
+                   ? "%tf = arith.addf %t, %zero : f32"
+                   : "%tf = arith.extf %t : $T to f32"},
+  };
+  std::string text = R"(
+    gpu.func @$NAME(%x: memref<$Nx$T>)
+        workgroup(%smem: memref<8xf32, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %partials = memref.get_global @$PARTIALS : memref<$Gxf32, #gpu.address_space<global>>
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %c256 = arith.constant 256 : index
+      %cv = arith.constant $V : index
+      %nvec = arith.constant $NVEC : index
+      %ntail = arith.constant $NTAIL : index
+      %stride = arith.constant $STRIDE : index
+      %zero = arith.constant 0.0 : f32
+      %vzero = arith.constant dense<0.0> : vector<$Vxf32>
+      %tid = gpu.thread_id x
+      %bid = gpu.block_id x
+      %base = arith.muli %bid, %c256 : index
+      %start = arith.addi %base, %tid : index
+      %vacc = scf.for %i = %start to %nvec step %stride iter_args(%m = %zero) -> f32 {
+        %off = arith.muli %i, %cv : index
+        %v = vector.load %x[%off] {alignment = 16} : memref<$Nx$T>, vector<$Vx$T>
+        $EXT
+        %a = math.absf %vf : vector<$Vxf32>
+        %r = vector.reduction <maxnumf>, %a : vector<$Vxf32> into f32
+        %m2 = arith.maxnumf %m, %r : f32
+        scf.yield %m2 : f32
+      }
+      %tailstart = arith.muli %nvec, %cv : index
+      %istail = arith.cmpi ult, %start, %ntail : index
+      %acc = scf.if %istail -> f32 {
+        %ti = arith.addi %tailstart, %start : index
+        %t = memref.load %x[%ti] : memref<$Nx$T>
+        $SEXT
+        %ta = math.absf %tf : f32
+        %tm = arith.maxnumf %vacc, %ta : f32
+        scf.yield %tm : f32
+      } else {
+        scf.yield %vacc : f32
+      })";
+  text += kBlockMaxReduce;
+  text += R"(
+      scf.if %t0 {
+        %bm = scf.for %j = %c0 to %c8 step %c1 iter_args(%mm = %zero) -> f32 {
+          %e = memref.load %smem[%j] : memref<8xf32, #gpu.address_space<workgroup>>
+          %n = arith.maxnumf %mm, %e : f32
+          scf.yield %n : f32
+        }
+        memref.store %bm, %partials[%bid] : memref<$Gxf32, #gpu.address_space<global>>
+      }
+      gpu.return
+    }
+)";
+  // Two rounds: $EXT/$SEXT bring in $V/$T.
+  return substitute(substitute(text, vars), vars);
+}
+
+std::string
+mlir::teq::kernels::currentScalingScaleKernel(const PerTensorFP8Spec &spec) {
+  int64_t grid = amaxGridSize(spec.rows * spec.cols, spec.input);
+  std::map<std::string, std::string> vars = {
+      {"NAME", spec.prefix + "_scale"},
+      {"PARTIALS", spec.prefix + "_partials"},
+      {"SCALE", spec.prefix + "_scale_value"},
+      {"G", std::to_string(grid)},
+      {"FP8MAX", floatLiteral(spec.e5m2 ? 57344.0f : 448.0f)},
+      {"EPS", floatLiteral(spec.epsilon)},
+      {"POW2MASK", spec.forcePow2 ? "-8388608" : "-1"}, // 0xFF800000
+  };
+  std::string text = R"(
+    gpu.func @$NAME(%scale_inv: memref<1xf32>)
+        workgroup(%smem: memref<8xf32, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %partials = memref.get_global @$PARTIALS : memref<$Gxf32, #gpu.address_space<global>>
+      %scale = memref.get_global @$SCALE : memref<1xf32, #gpu.address_space<global>>
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %c256 = arith.constant 256 : index
+      %cg = arith.constant $G : index
+      %zero = arith.constant 0.0 : f32
+      %tid = gpu.thread_id x
+      %acc = scf.for %i = %tid to %cg step %c256 iter_args(%m = %zero) -> f32 {
+        %p = memref.load %partials[%i] : memref<$Gxf32, #gpu.address_space<global>>
+        %m2 = arith.maxnumf %m, %p : f32
+        scf.yield %m2 : f32
+      })";
+  text += kBlockMaxReduce;
+  text += R"(
+      scf.if %t0 {
+        %amax0 = scf.for %j = %c0 to %c8 step %c1 iter_args(%mm = %zero) -> f32 {
+          %e = memref.load %smem[%j] : memref<8xf32, #gpu.address_space<workgroup>>
+          %n = arith.maxnumf %mm, %e : f32
+          scf.yield %n : f32
+        }
+        // compute_scale_from_amax (te-semantics.md 5.1)
+        %eps = arith.constant $EPS : f32
+        %fp8max = arith.constant $FP8MAX : f32
+        %one = arith.constant 1.0 : f32
+        %inf = arith.constant 0x7F800000 : f32
+        %fltmax = arith.constant 0x7F7FFFFF : f32
+        %below = arith.cmpf olt, %amax0, %eps : f32
+        %amax = arith.select %below, %eps, %amax0 : f32
+        %absamax = math.absf %amax : f32
+        %isinf = arith.cmpf oeq, %absamax, %inf : f32
+        %iszero = arith.cmpf oeq, %amax, %zero : f32
+        %isnan = arith.cmpf uno, %amax, %amax : f32
+        %sp0 = arith.ori %isinf, %iszero : i1
+        %special = arith.ori %sp0, %isnan : i1
+        %q = arith.divf %fp8max, %amax : f32
+        %qinf = arith.cmpf oeq, %q, %inf : f32
+        %q1 = arith.select %qinf, %fltmax, %q : f32
+        %bits = arith.bitcast %q1 : f32 to i32
+        %mask = arith.constant $POW2MASK : i32
+        %mbits = arith.andi %bits, %mask : i32
+        %q2 = arith.bitcast %mbits : i32 to f32
+        %s = arith.select %special, %one, %q2 : f32
+        %inv = arith.divf %one, %s : f32
+        memref.store %s, %scale[%c0] : memref<1xf32, #gpu.address_space<global>>
+        memref.store %inv, %scale_inv[%c0] : memref<1xf32>
+      }
+      gpu.return
+    }
+)";
+  return substitute(text, vars);
+}
+
+namespace {
+
+/// Lines converting the f32 lanes %sv[0..n) (n even) into bytes packed in
+/// `vector<n x i8>` %bytes, with RNE + satfinite to E4M3/E5M2. The hardware
+/// conversion puts its first operand in the upper byte, so pairs go in as
+/// (odd, even) to land little-endian.
+std::string packFP8(int64_t n, bool e5m2) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  const char *ty = e5m2 ? "f8E5M2" : "f8E4M3FN";
+  for (int64_t j = 0; j < n; j += 2) {
+    os << "        %e" << j << " = vector.extract %sv[" << j
+       << "] : f32 from vector<" << n << "xf32>\n";
+    os << "        %e" << j + 1 << " = vector.extract %sv[" << j + 1
+       << "] : f32 from vector<" << n << "xf32>\n";
+    os << "        %h" << j / 2 << " = nvvm.convert.f32x2.to.f8x2 %e" << j + 1
+       << ", %e" << j << " {rnd = #nvvm.fp_rnd_mode<rn>, sat = "
+       << "#nvvm.sat_mode<satfinite>} : i16 (" << ty << ")\n";
+  }
+  os << "        %hv = vector.from_elements ";
+  for (int64_t j = 0; j < n / 2; ++j)
+    os << (j ? ", " : "") << "%h" << j;
+  os << " : vector<" << n / 2 << "xi16>\n";
+  os << "        %bytes = vector.bitcast %hv : vector<" << n / 2
+     << "xi16> to vector<" << n << "xi8>\n";
+  return s;
+}
+
+/// One scalar element: %sf (scaled f32) to the byte %b.
+std::string scalarFP8(bool e5m2) {
+  const char *ty = e5m2 ? "f8E5M2" : "f8E4M3FN";
+  return std::string("          %h = nvvm.convert.f32x2.to.f8x2 %fz, %sf "
+                     "{rnd = #nvvm.fp_rnd_mode<rn>, sat = "
+                     "#nvvm.sat_mode<satfinite>} : i16 (") +
+         ty + ")\n          %b = arith.trunci %h : i16 to i8\n";
+}
+
+} // namespace
+
+void mlir::teq::kernels::perTensorCastGrid(const PerTensorFP8Spec &spec,
+                                           int64_t &gridX, int64_t &gridY) {
+  if (spec.transpose) {
+    gridX = (spec.cols + 63) / 64;
+    gridY = (spec.rows + 63) / 64;
+    return;
+  }
+  int64_t chunks = (spec.rows * spec.cols + 15) / 16;
+  gridX = std::clamp<int64_t>((chunks + kBlockSize - 1) / kBlockSize, 1,
+                              132 * 16);
+  gridY = 1;
+}
+
+std::string
+mlir::teq::kernels::perTensorCastKernel(const PerTensorFP8Spec &spec) {
+  int64_t m = spec.rows, k = spec.cols, n = m * k;
+  std::map<std::string, std::string> vars = {
+      {"NAME", spec.prefix + "_cast"},
+      {"SCALE", spec.prefix + "_scale_value"},
+      {"N", std::to_string(n)},
+      {"M", std::to_string(m)},
+      {"K", std::to_string(k)},
+      {"T", typeName(spec.input)},
+      {"EXT16", spec.input == InputType::F32
+                    ? "%vf = arith.addf %v, %vzero : vector<16xf32>"
+                    : "%vf = arith.extf %v : vector<16x$T> to vector<16xf32>"},
+      {"SEXT", spec.input == InputType::F32
+                   ? "%xf = arith.addf %xs, %fz : f32"
+                   : "%xf = arith.extf %xs : $T to f32"},
+  };
+  std::string pack16 = packFP8(16, spec.e5m2);
+  std::string scalar = scalarFP8(spec.e5m2);
+  std::string args = "%x: memref<$Nx$T>";
+  if (spec.rowwise)
+    args += ", %data: memref<$Nxi8>";
+  if (spec.transpose)
+    args += ", %tdata: memref<$Nxi8>";
+
+  std::string text;
+  if (!spec.transpose) {
+    // Elementwise: 16 elements per thread and step, grid-stride.
+    int64_t gx, gy;
+    perTensorCastGrid(spec, gx, gy);
+    vars["NCHUNK"] = std::to_string(n / 16);
+    vars["STRIDE"] = std::to_string(gx * kBlockSize);
+    vars["TAIL0"] = std::to_string((n / 16) * 16);
+    text = R"(
+    gpu.func @$NAME()" + args + R"()
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %nchunk = arith.constant $NCHUNK : index
+      %stride = arith.constant $STRIDE : index
+      %tail0 = arith.constant $TAIL0 : index
+      %cn = arith.constant $N : index
+      %fz = arith.constant 0.0 : f32
+      %vzero = arith.constant dense<0.0> : vector<16xf32>
+      %scale = memref.get_global @$SCALE : memref<1xf32, #gpu.address_space<global>>
+      %s = memref.load %scale[%c0] : memref<1xf32, #gpu.address_space<global>>
+      %sb = vector.broadcast %s : f32 to vector<16xf32>
+      %tid = gpu.thread_id x
+      %bid = gpu.block_id x
+      %base = arith.muli %bid, %c256 : index
+      %start = arith.addi %base, %tid : index
+      scf.for %i = %start to %nchunk step %stride {
+        %off = arith.muli %i, %c16 : index
+        %v = vector.load %x[%off] {alignment = 16} : memref<$Nx$T>, vector<16x$T>
+        $EXT16
+        %sv = arith.mulf %vf, %sb : vector<16xf32>
+)" + pack16 + R"(
+        vector.store %bytes, %data[%off] {alignment = 16} : memref<$Nxi8>, vector<16xi8>
+      }
+      %ti = arith.addi %tail0, %start : index
+      %intail = arith.cmpi ult, %ti, %cn : index
+      scf.if %intail {
+          %xs = memref.load %x[%ti] : memref<$Nx$T>
+          $SEXT
+          %sf = arith.mulf %xf, %s : f32
+)" + scalar + R"(
+          memref.store %b, %data[%ti] : memref<$Nxi8>
+      }
+      gpu.return
+    }
+)";
+    return substitute(substitute(text, vars), vars);
+  }
+
+  // Cast + transpose: one 64x64 tile per block. Phase 1: thread t converts
+  // 16 elements of tile row t/4 (16-byte loads where the row is aligned and
+  // complete), writes them rowwise and into shared memory. Phase 2: thread t
+  // gathers 16 bytes of tile column t/4 and writes them as one row of the
+  // transposed copy.
+  bool vecIn = k % 16 == 0;  // every 16-element chunk is 16-byte aligned
+  bool vecOut = m % 16 == 0; // every transposed 16-byte run is aligned
+  std::string storeRow =
+      spec.rowwise
+          ? "        vector.store %bytes, %data[%goff] {alignment = 16} : "
+            "memref<$Nxi8>, vector<16xi8>\n"
+          : "";
+  std::string storeRowScalar =
+      spec.rowwise ? "            memref.store %b, %data[%go] : memref<$Nxi8>\n"
+                   : "";
+  text = R"(
+    gpu.func @$NAME()" + args + R"()
+        workgroup(%tile: memref<5120xi8, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %c16 = arith.constant 16 : index
+      %c64 = arith.constant 64 : index
+      %c80 = arith.constant 80 : index
+      %cm = arith.constant $M : index
+      %ck = arith.constant $K : index
+      %fz = arith.constant 0.0 : f32
+      %vzero = arith.constant dense<0.0> : vector<16xf32>
+      %scale = memref.get_global @$SCALE : memref<1xf32, #gpu.address_space<global>>
+      %s = memref.load %scale[%c0] : memref<1xf32, #gpu.address_space<global>>
+      %sb = vector.broadcast %s : f32 to vector<16xf32>
+      %tid = gpu.thread_id x
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %k0 = arith.muli %bx, %c64 : index
+      %m0 = arith.muli %by, %c64 : index
+      %r = arith.divui %tid, %c4 : index
+      %q = arith.remui %tid, %c4 : index
+      %c = arith.muli %q, %c16 : index
+      %gm = arith.addi %m0, %r : index
+      %gk = arith.addi %k0, %c : index
+      %soff0 = arith.muli %r, %c80 : index
+      %soff = arith.addi %soff0, %c : index
+      %rowok = arith.cmpi ult, %gm, %cm : index
+      %kend = arith.addi %gk, %c16 : index
+      %fullk = arith.cmpi ule, %kend, %ck : index
+      %vecok0 = arith.andi %rowok, %fullk : i1
+      %vecin = arith.constant )" +
+         std::string(vecIn ? "true" : "false") + R"(
+      %vecok = arith.andi %vecok0, %vecin : i1
+      %growb = arith.muli %gm, %ck : index
+      %goff = arith.addi %growb, %gk : index
+      scf.if %vecok {
+        %v = vector.load %x[%goff] {alignment = 16} : memref<$Nx$T>, vector<16x$T>
+        $EXT16
+        %sv = arith.mulf %vf, %sb : vector<16xf32>
+)" + pack16 + storeRow + R"(
+        vector.store %bytes, %tile[%soff] {alignment = 16} : memref<5120xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+      } else {
+        scf.for %e = %c0 to %c16 step %c1 {
+          %kk = arith.addi %gk, %e : index
+          %kin = arith.cmpi ult, %kk, %ck : index
+          %ok = arith.andi %rowok, %kin : i1
+          scf.if %ok {
+            %go = arith.addi %growb, %kk : index
+            %xs = memref.load %x[%go] : memref<$Nx$T>
+            $SEXT
+            %sf = arith.mulf %xf, %s : f32
+)" + scalar + storeRowScalar + R"(
+            %so = arith.addi %soff, %e : index
+            memref.store %b, %tile[%so] : memref<5120xi8, #gpu.address_space<workgroup>>
+          }
+        }
+      }
+      gpu.barrier
+      // Phase 2: tile column %r (global k), 16 rows from %c (global m).
+      %tk = arith.addi %k0, %r : index
+      %tm = arith.addi %m0, %c : index
+      %kok = arith.cmpi ult, %tk, %ck : index
+      %mend = arith.addi %tm, %c16 : index
+      %fullm = arith.cmpi ule, %mend, %cm : index
+      %tvec0 = arith.andi %kok, %fullm : i1
+      %vecout = arith.constant )" +
+         std::string(vecOut ? "true" : "false") + R"(
+      %tvec = arith.andi %tvec0, %vecout : i1
+      %trow = arith.muli %tk, %cm : index
+      %toff = arith.addi %trow, %tm : index
+)";
+  // Gather the 16 bytes of the column (rows %c .. %c+15 of the tile).
+  {
+    // Constants for the row offsets.
+    std::string consts;
+    llvm::raw_string_ostream cs(consts);
+    for (int j = 0; j < 16; ++j)
+      cs << "      %c1_" << j << " = arith.constant " << j << " : index\n";
+    std::string loads;
+    llvm::raw_string_ostream ls(loads);
+    for (int j = 0; j < 16; ++j) {
+      ls << "      %ga" << j << " = arith.addi %c, %c1_" << j << " : index\n";
+      ls << "      %gb" << j << " = arith.muli %ga" << j << ", %c80 : index\n";
+      ls << "      %gc" << j << " = arith.addi %gb" << j << ", %r : index\n";
+      ls << "      %gv" << j << " = memref.load %tile[%gc" << j
+         << "] : memref<5120xi8, #gpu.address_space<workgroup>>\n";
+    }
+    ls << "      %col = vector.from_elements ";
+    for (int j = 0; j < 16; ++j)
+      ls << (j ? ", " : "") << "%gv" << j;
+    ls << " : vector<16xi8>\n";
+    text += consts + loads;
+  }
+  text += R"(
+      scf.if %tvec {
+        vector.store %col, %tdata[%toff] {alignment = 16} : memref<$Nxi8>, vector<16xi8>
+      } else {
+        scf.if %kok {
+          scf.for %e = %c0 to %c16 step %c1 {
+            %mm = arith.addi %tm, %e : index
+            %min = arith.cmpi ult, %mm, %cm : index
+            scf.if %min {
+              %to = arith.addi %trow, %mm : index
+              %b = vector.extract %col[%e] : i8 from vector<16xi8>
+              memref.store %b, %tdata[%to] : memref<$Nxi8>
+            }
+          }
+        }
+      }
+      gpu.return
+    }
+)";
+  return substitute(substitute(text, vars), vars);
+}
+
+std::string mlir::teq::kernels::perTensorGlobals(const PerTensorFP8Spec &spec) {
+  int64_t grid = amaxGridSize(spec.rows * spec.cols, spec.input);
+  return "    memref.global \"private\" @" + spec.prefix + "_partials : memref<" +
+         std::to_string(grid) +
+         "xf32, #gpu.address_space<global>>\n"
+         "    memref.global \"private\" @" +
+         spec.prefix +
+         "_scale_value : memref<1xf32, #gpu.address_space<global>>\n";
+}

@@ -1,0 +1,66 @@
+//===- QuantizeKernels.h - GPU kernels of teq.quantize ----------*- C++ -*-===//
+//
+// The device code of one quantization, as `gpu.func` kernels specialised to
+// its static shape, dtype and quantizer: written in MLIR (gpu, arith, math,
+// vector, memref, scf and nvvm ops) and lowered by MLIR's NVVM path like any
+// other kernel. Shapes are compile-time constants, so every kernel knows
+// which accesses can be 16-byte vectors and which need bounds checks.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TEQ_LIB_CONVERSION_TEQTOGPU_QUANTIZEKERNELS_H
+#define TEQ_LIB_CONVERSION_TEQTOGPU_QUANTIZEKERNELS_H
+
+#include <cstdint>
+#include <string>
+
+namespace mlir::teq::kernels {
+
+/// Threads per block of every kernel here.
+constexpr int64_t kBlockSize = 256;
+
+enum class InputType { F32, BF16, F16 };
+
+/// Description of a per-tensor FP8 quantization (current or delayed).
+struct PerTensorFP8Spec {
+  std::string prefix;   ///< Kernel name prefix, unique in the module.
+  int64_t rows = 1;     ///< M: product of the leading dimensions.
+  int64_t cols = 1;     ///< K: the last dimension.
+  InputType input = InputType::BF16;
+  bool e5m2 = false;    ///< E5M2 instead of E4M3.
+  bool rowwise = true;  ///< Write `data` [M, K].
+  bool transpose = false; ///< Write `transpose` [K, M] (non-TN targets).
+  // Current scaling (te-semantics.md §5.1).
+  bool forcePow2 = false;
+  float epsilon = 0.0f;
+};
+
+/// Blocks of the amax kernel for `numElements` inputs (one partial each).
+int64_t amaxGridSize(int64_t numElements, InputType input);
+
+/// Device globals the kernels below share: `@<prefix>_partials` (one amax
+/// per amax block) and `@<prefix>_scale_value`. Entries run in order on one
+/// stream, so static device memory is the whole memory plan for them.
+std::string perTensorGlobals(const PerTensorFP8Spec &spec);
+
+/// `gpu.func @<prefix>_amax(%x: memref<N x T>)`: per-block max|x|
+/// (NaN-ignoring, like fmaxf) into `@<prefix>_partials`.
+std::string perTensorAmaxKernel(const PerTensorFP8Spec &spec);
+
+/// `gpu.func @<prefix>_scale(%scale_inv: memref<1xf32>)`: one block; the
+/// amax of the partials and compute_scale_from_amax into
+/// `@<prefix>_scale_value` and `%scale_inv`.
+std::string currentScalingScaleKernel(const PerTensorFP8Spec &spec);
+
+/// `gpu.func @<prefix>_cast(%x, [%data], [%transpose])`:
+/// q = fp8_satfinite_rne(x * scale), rowwise and/or transposed in one pass
+/// (64x64 tiles through shared memory when transposing).
+std::string perTensorCastKernel(const PerTensorFP8Spec &spec);
+
+/// Grid of the cast kernel.
+void perTensorCastGrid(const PerTensorFP8Spec &spec, int64_t &gridX,
+                       int64_t &gridY);
+
+} // namespace mlir::teq::kernels
+
+#endif // TEQ_LIB_CONVERSION_TEQTOGPU_QUANTIZEKERNELS_H

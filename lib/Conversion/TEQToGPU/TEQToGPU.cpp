@@ -1,0 +1,443 @@
+//===- TEQToGPU.cpp - teq entry functions to kernels + launches -----------===//
+
+#include "QuantizeKernels.h"
+#include "teq/Conversion/Passes.h"
+#include "teq/Dialect/TEQ/IR/TEQDialect.h"
+#include "teq/Dialect/TEQ/IR/TEQOps.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/JSON.h"
+
+namespace mlir::teq {
+#define GEN_PASS_DEF_CONVERTTEQTOGPU
+#include "teq/Conversion/Passes.h.inc"
+} // namespace mlir::teq
+
+using namespace mlir;
+using namespace mlir::teq;
+namespace layout = ::mlir::teq::layout;
+
+namespace {
+
+constexpr llvm::StringLiteral kKernelModule = "teq_kernels";
+
+/// One device buffer of an entry argument.
+struct Buffer {
+  std::string name;
+  MemRefType type;
+  int64_t bytes;
+  llvm::json::Object describe;
+};
+
+std::string dtypeName(Type t) {
+  if (t.isBF16())
+    return "bf16";
+  if (t.isF16())
+    return "f16";
+  if (t.isF32())
+    return "f32";
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << t;
+  return s;
+}
+
+llvm::json::Array jsonShape(ArrayRef<int64_t> shape) {
+  llvm::json::Array a;
+  for (int64_t d : shape)
+    a.push_back(d);
+  return a;
+}
+
+/// The buffers of a tensor or quantized-tensor type on `target`.
+FailureOr<SmallVector<Buffer>> buffersOf(Type type, TargetAttr target,
+                                         Location loc) {
+  MLIRContext *ctx = type.getContext();
+  SmallVector<Buffer> buffers;
+  if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+    Type element = tensor.getElementType();
+    if (!element.isBF16() && !element.isF16() && !element.isF32())
+      return emitError(loc) << "entry tensors must be bf16, f16 or f32, got "
+                            << tensor;
+    int64_t bytes = tensor.getNumElements() * element.getIntOrFloatBitWidth() / 8;
+    buffers.push_back({"tensor",
+                       MemRefType::get({tensor.getNumElements()}, element),
+                       bytes, {}});
+    return buffers;
+  }
+  auto proto = dyn_cast<TensorProtoType>(type);
+  if (!proto)
+    return emitError(loc) << "entry arguments and results must be tensors or "
+                             "!teq.proto, got "
+                          << type;
+  for (const layout::BufferDesc &desc : proto.getBuffers(target)) {
+    Type element = desc.encoding == layout::Encoding::F32
+                       ? Type(Float32Type::get(ctx))
+                       : Type(IntegerType::get(ctx, 8));
+    llvm::json::Object d{{"name", desc.name},
+                         {"encoding", layout::stringifyEncoding(desc.encoding)},
+                         {"shape", jsonShape(desc.shape)},
+                         {"valid_shape", jsonShape(desc.validShape)},
+                         {"bytes", desc.sizeInBytes()}};
+    if (desc.transposed)
+      d["transposed"] = true;
+    if (desc.scaleLayout)
+      d["scale_layout"] = *desc.scaleLayout == layout::ScaleLayout::GemmSwizzled
+                              ? "gemm_swizzled"
+                              : "compact";
+    buffers.push_back({desc.name, MemRefType::get({desc.numElements()}, element),
+                       desc.sizeInBytes(), std::move(d)});
+  }
+  return buffers;
+}
+
+llvm::json::Object describeQuantizer(QuantizerAttrInterface q) {
+  auto fp8 = [](Type t) { return isa<Float8E5M2Type>(t) ? "e5m2" : "e4m3"; };
+  if (auto cs = dyn_cast<Float8CurrentScalingQuantizerAttr>(q))
+    return llvm::json::Object{{"kind", "float8_current_scaling"},
+            {"fp8_dtype", fp8(cs.getFp8Dtype())},
+            {"with_amax_reduction", cs.getWithAmaxReduction()},
+            {"force_pow_2_scales", cs.getForcePow_2Scales()},
+            {"amax_epsilon", cs.getAmaxEpsilon().convertToDouble()}};
+  if (auto d = dyn_cast<Float8QuantizerAttr>(q))
+    return llvm::json::Object{{"kind", "float8_delayed"},
+                              {"fp8_dtype", fp8(d.getFp8Dtype())}};
+  if (auto b = dyn_cast<Float8BlockQuantizerAttr>(q))
+    return llvm::json::Object{{"kind", "float8_block"},
+            {"fp8_dtype", fp8(b.getFp8Dtype())},
+            {"block_scaling_dim", b.getBlockScalingDim()},
+            {"force_pow_2_scales", b.getForcePow_2Scales()},
+            {"amax_epsilon", b.getAmaxEpsilon().convertToDouble()}};
+  if (auto mx = dyn_cast<MXFP8QuantizerAttr>(q))
+    return llvm::json::Object{{"kind", "mxfp8"},
+            {"fp8_dtype", fp8(mx.getFp8Dtype())},
+            {"with_2d_quantization", mx.getWith_2dQuantization()}};
+  auto nv = cast<NVFP4QuantizerAttr>(q);
+  return llvm::json::Object{{"kind", "nvfp4"},
+          {"with_rht", nv.getWithRht()},
+          {"with_2d_quantization", nv.getWith_2dQuantization()},
+          {"stochastic_rounding", nv.getStochasticRounding()},
+          {"row_scaled_nvfp4", nv.getRowScaledNvfp4()},
+          {"with_amax_reduction", nv.getWithAmaxReduction()}};
+}
+
+/// The entry argument description for the manifest.
+llvm::json::Object describeArgument(StringRef name, StringRef kind, Type type,
+                                    ArrayRef<Buffer> buffers) {
+  llvm::json::Object arg{{"name", name.str()}, {"kind", kind.str()}};
+  if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+    arg["tensor"] = llvm::json::Object{
+        {"dtype", dtypeName(tensor.getElementType())},
+        {"shape", jsonShape(tensor.getShape())}};
+    return arg;
+  }
+  auto proto = cast<TensorProtoType>(type);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << proto;
+  arg["proto"] = llvm::json::Object{
+      {"dtype", dtypeName(proto.getElementType())},
+      {"shape", jsonShape(proto.getShape())},
+      {"quantizer", describeQuantizer(proto.getQuantizer())},
+      {"usage", stringifyUsage(proto.getUsage())},
+      {"scale_layout", stringifyScaleLayout(proto.getScaleLayout()).str()},
+      {"text", text}};
+  llvm::json::Array list;
+  for (const Buffer &b : buffers)
+    list.push_back(llvm::json::Object(b.describe));
+  arg["buffers"] = std::move(list);
+  return arg;
+}
+
+kernels::InputType inputTypeOf(Type element) {
+  if (element.isF32())
+    return kernels::InputType::F32;
+  if (element.isF16())
+    return kernels::InputType::F16;
+  return kernels::InputType::BF16;
+}
+
+/// The op's lowering, or an error naming what is not supported yet.
+LogicalResult checkLowerable(Operation &op) {
+  if (isa<func::ReturnOp>(op))
+    return success();
+  auto quantize = dyn_cast<QuantizeOp>(op);
+  if (!quantize)
+    return op.emitOpError("has no GPU lowering yet; convert-teq-to-gpu "
+                          "lowers teq.quantize (per-tensor FP8 current "
+                          "scaling) in this version");
+  QuantizerAttrInterface q = quantize.getResult().getType().getQuantizer();
+  auto cs = dyn_cast<Float8CurrentScalingQuantizerAttr>(q);
+  if (!cs)
+    return op.emitOpError("quantizing with ")
+           << q.getQuantizerName()
+           << " has no GPU lowering yet (this version lowers "
+              "Float8CurrentScalingQuantizer)";
+  if (cs.getWithAmaxReduction())
+    return op.emitOpError("amax reduction over a process group has no GPU "
+                          "lowering yet");
+  return success();
+}
+
+class EntryLowering {
+public:
+  EntryLowering(func::FuncOp func, TargetAttr target,
+                gpu::GPUModuleOp kernelModule, int &kernelCounter)
+      : func(func), target(target), kernelModule(kernelModule),
+        kernelCounter(kernelCounter) {}
+
+  FailureOr<llvm::json::Object> run();
+
+private:
+  LogicalResult emitKernels(StringRef text, Location loc);
+  LogicalResult lowerQuantize(OpBuilder &b, QuantizeOp op,
+                              ArrayRef<Value> outputs, Value &token);
+
+  func::FuncOp func;
+  TargetAttr target;
+  gpu::GPUModuleOp kernelModule;
+  int &kernelCounter;
+  DenseMap<Value, SmallVector<Value>> buffersOfValue;
+};
+
+LogicalResult EntryLowering::emitKernels(StringRef text, Location loc) {
+  MLIRContext *ctx = func.getContext();
+  std::string source = "gpu.module @fragment {\n" + text.str() + "}\n";
+  ParserConfig config(ctx);
+  OwningOpRef<ModuleOp> parsed = parseSourceString<ModuleOp>(source, config);
+  if (!parsed)
+    return emitError(loc) << "internal error: generated kernel text does not "
+                             "parse (see the diagnostics above)";
+  auto fragment = cast<gpu::GPUModuleOp>(parsed->getBody()->front());
+  Block &dest = kernelModule.getBodyRegion().front();
+  for (Operation &op : llvm::make_early_inc_range(fragment.getBody()->getOperations()))
+    op.moveBefore(&dest, dest.end());
+  return success();
+}
+
+LogicalResult EntryLowering::lowerQuantize(OpBuilder &b, QuantizeOp op,
+                                           ArrayRef<Value> outputs,
+                                           Value &token) {
+  TensorProtoType proto = op.getResult().getType();
+  auto cs = cast<Float8CurrentScalingQuantizerAttr>(proto.getQuantizer());
+  layout::Flat2D flat = layout::flatten2D(
+      std::vector<int64_t>(proto.getShape().begin(), proto.getShape().end()));
+  kernels::PerTensorFP8Spec spec;
+  spec.prefix = "q" + std::to_string(kernelCounter++);
+  spec.rows = flat.m;
+  spec.cols = flat.k;
+  spec.input = inputTypeOf(proto.getElementType());
+  spec.e5m2 = isa<Float8E5M2Type>(cs.getFp8Dtype());
+  spec.forcePow2 = cs.getForcePow_2Scales();
+  spec.epsilon = static_cast<float>(cs.getAmaxEpsilon().convertToDouble());
+  // Which buffers exist follows the layout (data, transpose, scale_inv).
+  std::vector<layout::BufferDesc> descs = proto.getBuffers(target);
+  Value data, transpose, scaleInv;
+  for (auto [desc, value] : llvm::zip(descs, outputs)) {
+    if (desc.name == "data")
+      data = value;
+    else if (desc.name == "transpose")
+      transpose = value;
+    else if (desc.name == "scale_inv")
+      scaleInv = value;
+  }
+  spec.rowwise = static_cast<bool>(data);
+  spec.transpose = static_cast<bool>(transpose);
+
+  std::string text = kernels::perTensorGlobals(spec) +
+                     kernels::perTensorAmaxKernel(spec) +
+                     kernels::currentScalingScaleKernel(spec) +
+                     kernels::perTensorCastKernel(spec);
+  if (failed(emitKernels(text, op.getLoc())))
+    return failure();
+
+  Value x = buffersOfValue.lookup(op.getInput()).front();
+  Location loc = op.getLoc();
+  auto launch = [&](StringRef kernel, int64_t gx, int64_t gy,
+                    ValueRange args) {
+    auto c = [&](int64_t v) {
+      return arith::ConstantIndexOp::create(b, loc, v).getResult();
+    };
+    auto symbol = SymbolRefAttr::get(
+        b.getStringAttr(kKernelModule),
+        {FlatSymbolRefAttr::get(b.getStringAttr(kernel))});
+    auto launchOp = gpu::LaunchFuncOp::create(
+        b, loc, symbol, gpu::KernelDim3{c(gx), c(gy), c(1)},
+        gpu::KernelDim3{c(kernels::kBlockSize), c(1), c(1)},
+        /*dynamicSharedMemorySize=*/Value(), args,
+        b.getType<gpu::AsyncTokenType>(), ValueRange{token});
+    token = launchOp.getAsyncToken();
+  };
+  int64_t grid = kernels::amaxGridSize(flat.m * flat.k, spec.input);
+  launch(spec.prefix + "_amax", grid, 1, {x});
+  launch(spec.prefix + "_scale", 1, 1, {scaleInv});
+  int64_t gx, gy;
+  kernels::perTensorCastGrid(spec, gx, gy);
+  SmallVector<Value> castArgs{x};
+  if (data)
+    castArgs.push_back(data);
+  if (transpose)
+    castArgs.push_back(transpose);
+  launch(spec.prefix + "_cast", gx, gy, castArgs);
+  return success();
+}
+
+FailureOr<llvm::json::Object> EntryLowering::run() {
+  Location loc = func.getLoc();
+  for (Block &block : func.getBody())
+    for (Operation &op : block)
+      if (failed(checkLowerable(op)))
+        return failure();
+  if (!func.getBody().hasOneBlock())
+    return func.emitOpError("entry functions must be one block");
+
+  // Flat buffer list: arguments, then results (written by the entry).
+  SmallVector<Type> memrefs;
+  SmallVector<SmallVector<Buffer>> argBuffers, resultBuffers;
+  llvm::json::Array args;
+  for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+    FailureOr<SmallVector<Buffer>> buffers = buffersOf(type, target, loc);
+    if (failed(buffers))
+      return failure();
+    args.push_back(describeArgument("arg" + std::to_string(i), "input", type,
+                                    *buffers));
+    for (const Buffer &b : *buffers)
+      memrefs.push_back(b.type);
+    argBuffers.push_back(std::move(*buffers));
+  }
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  for (auto [i, type] : llvm::enumerate(func.getResultTypes())) {
+    FailureOr<SmallVector<Buffer>> buffers = buffersOf(type, target, loc);
+    if (failed(buffers))
+      return failure();
+    llvm::json::Object arg = describeArgument("result" + std::to_string(i),
+                                              "output", type, *buffers);
+    if (auto quantize = ret.getOperand(i).getDefiningOp<QuantizeOp>())
+      if (auto input = dyn_cast<BlockArgument>(quantize.getInput()))
+        arg["computed_by"] = llvm::json::Object{
+            {"op", "quantize"},
+            {"input", "arg" + std::to_string(input.getArgNumber())}};
+    args.push_back(std::move(arg));
+    for (const Buffer &b : *buffers)
+      memrefs.push_back(b.type);
+    resultBuffers.push_back(std::move(*buffers));
+  }
+
+  // The lowered function replaces the original under the same name.
+  OpBuilder b(func);
+  std::string name = func.getSymName().str();
+  auto lowered = func::FuncOp::create(
+      b, loc, name + ".lowered", b.getFunctionType(memrefs, {}));
+  lowered->setAttr(TEQDialect::getEntryAttrName(), b.getUnitAttr());
+  Block *body = lowered.addEntryBlock();
+  b.setInsertionPointToStart(body);
+  unsigned next = 0;
+  for (auto [arg, buffers] : llvm::zip(func.getArguments(), argBuffers))
+    for (size_t j = 0; j < buffers.size(); ++j)
+      buffersOfValue[arg].push_back(body->getArgument(next++));
+  SmallVector<SmallVector<Value>> resultValues;
+  for (const auto &buffers : resultBuffers) {
+    resultValues.emplace_back();
+    for (size_t j = 0; j < buffers.size(); ++j)
+      resultValues.back().push_back(body->getArgument(next++));
+  }
+
+  Value token =
+      gpu::WaitOp::create(b, loc, b.getType<gpu::AsyncTokenType>(), ValueRange{})
+          .getAsyncToken();
+  for (Operation &op : func.getBody().front()) {
+    auto quantize = dyn_cast<QuantizeOp>(op);
+    if (!quantize)
+      continue;
+    // Results are computed straight into the caller's buffers.
+    std::optional<unsigned> resultIndex;
+    for (OpOperand &use : quantize.getResult().getUses())
+      if (use.getOwner() == ret)
+        resultIndex = use.getOperandNumber();
+    if (!resultIndex || !quantize.getResult().hasOneUse())
+      return quantize.emitOpError(
+          "must be returned exactly once by its entry function: quantized "
+          "temporaries have no GPU lowering yet");
+    if (!buffersOfValue.count(quantize.getInput()))
+      return quantize.emitOpError("must quantize an argument of its entry "
+                                  "function in this version");
+    if (failed(lowerQuantize(b, quantize, resultValues[*resultIndex], token)))
+      return failure();
+  }
+  gpu::WaitOp::create(b, loc, Type(), ValueRange{token});
+  func::ReturnOp::create(b, loc);
+
+  llvm::json::Object entry{{"name", name},
+                           {"symbol", "teq_entry_" + name},
+                           {"args", std::move(args)}};
+  func.erase();
+  lowered.setSymName(name);
+  return entry;
+}
+
+std::string ptxFeatures(TargetAttr target) {
+  if (target.getSm() >= 120)
+    return "+ptx87";
+  if (target.getSm() >= 100)
+    return "+ptx86";
+  return "+ptx80";
+}
+
+struct ConvertTEQToGPUPass
+    : public mlir::teq::impl::ConvertTEQToGPUBase<ConvertTEQToGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = module.getContext();
+    TargetAttr target = TargetAttr::lookup(module);
+    if (!target) {
+      module.emitError() << "no #teq.target on the module: kernels are "
+                            "generated for one GPU; add attributes "
+                            "{teq.target = #teq.target<sm_90>}";
+      return signalPassFailure();
+    }
+    if (target.getSm() < 89) {
+      module.emitError() << "FP8 kernels need sm_89 or newer, the module "
+                            "targets "
+                         << target.getChip();
+      return signalPassFailure();
+    }
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    UnitAttr::get(ctx));
+    OpBuilder b(module.getBodyRegion());
+    auto nvvmTarget = parseAttribute(
+        ("#nvvm.target<chip = \"" + target.getChip() + "\", features = \"" +
+         ptxFeatures(target) + "\">"),
+        ctx);
+    auto kernelModule = gpu::GPUModuleOp::create(
+        b, module.getLoc(), kKernelModule, b.getArrayAttr(ArrayRef<Attribute>{nvvmTarget}));
+
+    SmallVector<func::FuncOp> entries;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (func.isPublic() && !func.isExternal())
+        entries.push_back(func);
+    llvm::json::Array entryList;
+    int kernelCounter = 0;
+    for (func::FuncOp func : entries) {
+      EntryLowering lowering(func, target, kernelModule, kernelCounter);
+      FailureOr<llvm::json::Object> entry = lowering.run();
+      if (failed(entry))
+        return signalPassFailure();
+      entryList.push_back(std::move(*entry));
+    }
+    llvm::json::Object manifest{{"format", "teq-artifact"},
+                                {"version", 1},
+                                {"target", target.getChip()},
+                                {"entries", std::move(entryList)}};
+    std::string json;
+    llvm::raw_string_ostream os(json);
+    os << llvm::json::Value(std::move(manifest));
+    module->setAttr(TEQDialect::getManifestAttrName(), b.getStringAttr(json));
+  }
+};
+
+} // namespace

@@ -1,0 +1,363 @@
+//===- Artifact.cpp - Loading and calling a TEQ artifact ------------------===//
+
+#include "teq/Runtime/Artifact.h"
+
+#include "teq/Runtime/Mgpu.h"
+
+#include "Driver.h"
+#include "Internal.h"
+
+#include <dlfcn.h>
+
+#include <climits>
+#include <cstdlib>
+#include <mutex>
+#include <set>
+
+namespace mlir::teq::runtime {
+
+using detail::checkCU;
+using detail::describeCUresult;
+using detail::getDriver;
+using detail::MgpuScope;
+
+namespace {
+
+std::string artifactPrefix(const std::string &path) {
+  return "artifact '" + path + "'";
+}
+
+/// dlopen searches the library path for names without a slash; an artifact
+/// path is a file path.
+std::string dlopenPath(const std::string &path) {
+  if (path.find('/') == std::string::npos)
+    return "./" + path;
+  return path;
+}
+
+/// Puts libteq_runtime.so (already loaded: this code is in it) into the
+/// global symbol scope, so that the artifact's undefined mgpu* references
+/// resolve even when the runtime was loaded RTLD_LOCAL (as a dependency of a
+/// Python extension module). Best effort: if it fails, dlopen of the artifact
+/// reports the unresolved symbol.
+void promoteRuntimeToGlobalScope() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    Dl_info info;
+    if (!dladdr(reinterpret_cast<void *>(&mgpuModuleLoadJIT), &info) ||
+        !info.dli_fname)
+      return;
+    // The handle is kept: the runtime stays loaded for the process.
+    (void)dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL);
+    (void)dlerror();
+  });
+}
+
+struct Opened {
+  void *handle = nullptr;
+  std::string error; ///< dlerror() if handle is null.
+};
+
+Opened openLibrary(const std::string &path) {
+  promoteRuntimeToGlobalScope();
+  (void)dlerror();
+  Opened opened;
+  opened.handle = dlopen(dlopenPath(path).c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!opened.handle) {
+    const char *message = dlerror();
+    opened.error = message ? message : "unknown dlopen error";
+    if (opened.error.find("undefined symbol: mgpu") != std::string::npos)
+      opened.error += " (the artifact calls a runtime function this runtime "
+                      "does not provide, or libteq_runtime.so is not in the "
+                      "global symbol scope)";
+  }
+  return opened;
+}
+
+/// The canonical path of `path` (for identifying a library), or `path`.
+std::string canonicalPath(const std::string &path) {
+  char resolved[PATH_MAX];
+  if (realpath(dlopenPath(path).c_str(), resolved))
+    return resolved;
+  return path;
+}
+
+/// Libraries that inspect() loaded with their device-code loading turned off
+/// and that stayed resident after dlclose (linked with -z nodelete, say):
+/// their module constructors will not run again in this process, so open()
+/// must refuse them.
+struct StuckLibraries {
+  std::mutex mutex;
+  std::set<std::string> paths;
+};
+
+StuckLibraries &stuckLibraries() {
+  static StuckLibraries *stuck = new StuckLibraries();
+  return *stuck;
+}
+
+StatusOr<Manifest> readManifest(void *handle, const std::string &path) {
+  (void)dlerror();
+  void *symbol = dlsym(handle, "teq_artifact_manifest");
+  if (!symbol)
+    return Status::error(artifactPrefix(path) +
+                         ": not a TEQ artifact (no teq_artifact_manifest)");
+  auto manifestFunction = reinterpret_cast<const char *(*)()>(symbol);
+  const char *text = manifestFunction();
+  if (!text)
+    return Status::error(artifactPrefix(path) +
+                         ": teq_artifact_manifest returned null");
+  auto manifest = parseManifest(text);
+  if (!manifest.ok())
+    return manifest.status().withPrefix(artifactPrefix(path));
+  return manifest;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Artifact
+//===----------------------------------------------------------------------===//
+
+StatusOr<Manifest> Artifact::inspect(const std::string &path) {
+  // Already loaded (opened by this process): read it where it is.
+  if (void *resident =
+          dlopen(dlopenPath(path).c_str(), RTLD_NOW | RTLD_NOLOAD)) {
+    auto manifest = readManifest(resident, path);
+    dlclose(resident);
+    return manifest;
+  }
+  (void)dlerror();
+
+  Opened opened;
+  {
+    MgpuScope scope(nullptr, /*inspectOnly=*/true);
+    opened = openLibrary(path);
+  }
+  if (!opened.handle)
+    return Status::error(artifactPrefix(path) + ": cannot load: " +
+                         opened.error);
+  auto manifest = readManifest(opened.handle, path);
+  {
+    MgpuScope scope(nullptr, /*inspectOnly=*/true);
+    dlclose(opened.handle);
+  }
+  if (void *still = dlopen(dlopenPath(path).c_str(), RTLD_NOW | RTLD_NOLOAD)) {
+    dlclose(still);
+    StuckLibraries &stuck = stuckLibraries();
+    std::lock_guard<std::mutex> lock(stuck.mutex);
+    stuck.paths.insert(canonicalPath(path));
+  }
+  (void)dlerror();
+  return manifest;
+}
+
+StatusOr<std::unique_ptr<Artifact>>
+Artifact::open(const std::string &path, std::shared_ptr<Context> context) {
+  const std::string prefix = artifactPrefix(path);
+  {
+    StuckLibraries &stuck = stuckLibraries();
+    std::lock_guard<std::mutex> lock(stuck.mutex);
+    if (stuck.paths.count(canonicalPath(path)))
+      return Status::error(
+          prefix + ": was inspected in this process without loading its "
+                   "device code and could not be unloaded again (linked "
+                   "with -z nodelete?); open it before inspecting it, or in "
+                   "another process");
+  }
+  if (!context)
+    return Status::error(prefix + ": no CUDA context given");
+  TEQ_RETURN_IF_ERROR(context->makeCurrent().withPrefix(prefix));
+
+  // Module constructors run inside dlopen: they load the device code through
+  // mgpuModuleLoad[JIT] and record the first failure.
+  clearMgpuError();
+  Opened opened;
+  {
+    MgpuScope scope(context->stream(), /*inspectOnly=*/false);
+    opened = openLibrary(path);
+  }
+  Status constructorError = takeMgpuError();
+  if (!opened.handle)
+    return Status::error(prefix + ": cannot load: " + opened.error);
+
+  std::unique_ptr<Artifact> artifact(new Artifact());
+  artifact->path_ = path;
+  artifact->context_ = context;
+  artifact->handle_ = opened.handle; // closed by ~Artifact from here on
+
+  auto manifest = readManifest(opened.handle, path);
+  if (!manifest.ok())
+    return manifest.status();
+  artifact->manifest_ = std::move(*manifest);
+  const Manifest &m = artifact->manifest_;
+
+  // A target mismatch explains a JIT failure better than the JIT log does.
+  const DeviceInfo &device = context->device();
+  if (!isTargetCompatible(m.target, m.deviceCode, device.computeCapability)) {
+    std::string why;
+    if (m.target.suffix == 'a')
+      why = "; architecture-specific ('a') code runs only on " +
+            m.target.name.substr(0, m.target.name.size() - 1);
+    else if (m.deviceCode == DeviceCodeKind::Cubin ||
+             m.target.suffix == 'f')
+      why = "; " + std::string(m.target.suffix == 'f' ? "family ('f') code"
+                                                       : "cubin") +
+            " runs only on the same major compute capability";
+    return Status::error(prefix + " targets " + m.target.name +
+                         " but the device is " + device.smName() + " (" +
+                         device.name + ")" + why);
+  }
+  if (!constructorError.ok())
+    return constructorError.withPrefix(prefix);
+
+  artifact->entries_.reserve(m.entries.size());
+  for (const EntrySpec &spec : m.entries) {
+    (void)dlerror();
+    void *symbol = dlsym(opened.handle, spec.symbol.c_str());
+    if (!symbol)
+      return Status::error(prefix + ": entry '" + spec.name + "': symbol '" +
+                           spec.symbol + "' not found");
+    Entry entry;
+    entry.artifact_ = artifact.get();
+    entry.spec_ = &spec;
+    entry.function_ = reinterpret_cast<Entry::EntryFunction>(symbol);
+    artifact->entries_.push_back(entry);
+  }
+  return artifact;
+}
+
+Artifact::~Artifact() {
+  if (!handle_)
+    return;
+  // Module destructors unload the device code: the context must be current.
+  if (context_)
+    (void)context_->makeCurrent();
+  MgpuScope scope(context_ ? context_->stream() : nullptr,
+                  /*inspectOnly=*/false);
+  dlclose(handle_);
+}
+
+const Entry *Artifact::findEntry(std::string_view name) const {
+  for (const Entry &entry : entries_)
+    if (entry.name() == name)
+      return &entry;
+  return nullptr;
+}
+
+StatusOr<const Entry *> Artifact::entry(std::string_view name) const {
+  if (const Entry *found = findEntry(name))
+    return found;
+  std::string names;
+  for (const Entry &entry : entries_)
+    names += (names.empty() ? "" : ", ") + entry.name();
+  return Status::error(artifactPrefix(path_) + ": no entry '" +
+                       std::string(name) + "' (entries: " +
+                       (names.empty() ? "none" : names) + ")");
+}
+
+//===----------------------------------------------------------------------===//
+// Entry
+//===----------------------------------------------------------------------===//
+
+Status Entry::validate(const std::vector<DevicePtr> &buffers) const {
+  const std::string prefix = "entry '" + spec_->name + "'";
+  if (buffers.size() != spec_->numBuffers())
+    return Status::error(prefix + ": expected " +
+                         std::to_string(spec_->numBuffers()) + " buffers, got " +
+                         std::to_string(buffers.size()));
+  const std::shared_ptr<Context> &context = artifact_->context();
+  TEQ_RETURN_IF_ERROR(context->makeCurrent().withPrefix(prefix));
+  auto driverOr = getDriver();
+  if (!driverOr.ok())
+    return driverOr.status().withPrefix(prefix);
+  const detail::Driver &cu = **driverOr;
+
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    const BufferRef &ref = spec_->flatBuffers[i];
+    const ArgSpec &arg = spec_->args[ref.arg];
+    const BufferSpec &buffer = arg.buffers[ref.buffer];
+    if (buffer.bytes == 0)
+      continue;
+    const std::string bufferName =
+        arg.isProto ? " buffer " + std::to_string(ref.buffer) + " ('" +
+                          buffer.name + "')"
+                    : std::string();
+    const std::string pointerFor =
+        prefix + ": pointer for argument '" + arg.name + "'" + bufferName;
+    const DevicePtr ptr = buffers[i];
+    if (ptr == 0)
+      return Status::error(pointerFor + " is null");
+
+    CUdeviceptr cuPtr = static_cast<CUdeviceptr>(ptr);
+    unsigned int memoryType = 0;
+    CUresult result = cu.cuPointerGetAttribute(
+        &memoryType, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, cuPtr);
+    if (result != CUDA_SUCCESS ||
+        (memoryType != CU_MEMORYTYPE_DEVICE &&
+         memoryType != CU_MEMORYTYPE_UNIFIED))
+      return Status::error(pointerFor + " is not device memory");
+    int ordinal = -1;
+    result = cu.cuPointerGetAttribute(
+        &ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, cuPtr);
+    if (result == CUDA_SUCCESS && ordinal != context->device().ordinal)
+      return Status::error(pointerFor + " is memory of CUDA device " +
+                           std::to_string(ordinal) +
+                           ", but the artifact runs on device " +
+                           std::to_string(context->device().ordinal));
+
+    CUdeviceptr base = 0;
+    size_t size = 0;
+    result = cu.cuMemGetAddressRange(&base, &size, cuPtr);
+    if (result != CUDA_SUCCESS)
+      return Status::error(pointerFor + ": cannot get its allocation: " +
+                           describeCUresult(result));
+    const uint64_t available = static_cast<uint64_t>(base) + size - ptr;
+    if (available < static_cast<uint64_t>(buffer.bytes))
+      return Status::error(prefix + ": argument '" + arg.name + "' buffer " +
+                           std::to_string(ref.buffer) +
+                           (arg.isProto ? " ('" + buffer.name + "')" : "") +
+                           ": " + std::to_string(buffer.bytes) +
+                           " bytes needed, " + std::to_string(available) +
+                           " given");
+  }
+  return Status::success();
+}
+
+Status Entry::run(const std::vector<DevicePtr> &buffers,
+                  const RunOptions &options) const {
+  const std::string prefix = "entry '" + spec_->name + "'";
+  if (buffers.size() != spec_->numBuffers())
+    return Status::error(prefix + ": expected " +
+                         std::to_string(spec_->numBuffers()) + " buffers, got " +
+                         std::to_string(buffers.size()));
+  if (options.validate)
+    TEQ_RETURN_IF_ERROR(validate(buffers));
+  const std::shared_ptr<Context> &context = artifact_->context();
+  TEQ_RETURN_IF_ERROR(context->makeCurrent().withPrefix(prefix));
+
+  std::vector<void *> pointers(buffers.size());
+  for (size_t i = 0; i < buffers.size(); ++i)
+    pointers[i] = reinterpret_cast<void *>(static_cast<uintptr_t>(buffers[i]));
+
+  clearMgpuError();
+  {
+    MgpuScope scope(context->stream(), /*inspectOnly=*/false);
+    function_(pointers.data());
+  }
+  const std::string lastKernel = detail::lastLaunchedKernel();
+  TEQ_RETURN_IF_ERROR(takeMgpuError().withPrefix(prefix));
+
+  if (options.synchronize) {
+    Status status = context->synchronize();
+    if (!status.ok())
+      return Status::error(prefix + ": execution failed: " + status.message() +
+                           (lastKernel.empty()
+                                ? std::string()
+                                : " (last kernel launched: '" + lastKernel +
+                                      "')"));
+  }
+  return Status::success();
+}
+
+} // namespace mlir::teq::runtime

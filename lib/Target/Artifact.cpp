@@ -1,0 +1,218 @@
+//===- Artifact.cpp - From lowered teq IR to a native artifact ------------===//
+
+#include "teq/Target/Artifact.h"
+#include "teq/Dialect/TEQ/IR/TEQDialect.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Transforms/Passes.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"
+
+using namespace mlir;
+using namespace mlir::teq;
+
+void mlir::teq::buildGPUToLLVMPipeline(OpPassManager &pm,
+                                       DeviceCode deviceCode) {
+  // Device side: kernels to NVVM with bare pointers (static shapes).
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createSCFToControlFlowPass());
+  ConvertGpuOpsToNVVMOpsOptions nvvm;
+  nvvm.indexBitwidth = 64;
+  nvvm.useBarePtrCallConv = true;
+  kernels.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createCSEPass());
+  // Host side: entries to the LLVM dialect, launches to mgpu* calls.
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  ConvertFuncToLLVMPassOptions func;
+  func.useBarePtrCallConv = true;
+  pm.addPass(createConvertFuncToLLVMPass(func));
+  GpuToLLVMConversionPassOptions gpu;
+  gpu.hostBarePtrCallConv = true;
+  gpu.kernelBarePtrCallConv = true;
+  pm.addPass(createGpuToLLVMConversionPass(gpu));
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = deviceCode == DeviceCode::Cubin ? "bin" : "isa";
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
+LogicalResult mlir::teq::emitArtifactABI(ModuleOp module,
+                                         DeviceCode deviceCode) {
+  MLIRContext *ctx = module.getContext();
+  OpBuilder b(ctx);
+  b.setInsertionPointToEnd(module.getBody());
+  Location loc = module.getLoc();
+  auto ptr = LLVM::LLVMPointerType::get(ctx);
+
+  // void teq_entry_<name>(void **buffers): unpack and call the entry.
+  SmallVector<LLVM::LLVMFuncOp> entries;
+  module.walk([&](LLVM::LLVMFuncOp f) {
+    if (f->hasAttr(TEQDialect::getEntryAttrName()))
+      entries.push_back(f);
+  });
+  for (LLVM::LLVMFuncOp entry : entries) {
+    LLVM::LLVMFunctionType type = entry.getFunctionType();
+    for (Type param : type.getParams())
+      if (!isa<LLVM::LLVMPointerType>(param))
+        return entry.emitError("artifact entries take device pointers only; "
+                               "parameter of type ")
+               << param << " is not one";
+    auto wrapper = LLVM::LLVMFuncOp::create(
+        b, loc, ("teq_entry_" + entry.getName()).str(),
+        LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {ptr}));
+    Block *body = wrapper.addEntryBlock(b);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(body);
+    SmallVector<Value> args;
+    for (unsigned i = 0; i < type.getNumParams(); ++i) {
+      auto slot = LLVM::GEPOp::create(b, loc, ptr, ptr, body->getArgument(0),
+                                      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+      args.push_back(LLVM::LoadOp::create(b, loc, ptr, slot));
+    }
+    LLVM::CallOp::create(b, loc, entry, args);
+    LLVM::ReturnOp::create(b, loc, ValueRange{});
+  }
+
+  // const char *teq_artifact_manifest(void).
+  auto manifestAttr =
+      module->getAttrOfType<StringAttr>(TEQDialect::getManifestAttrName());
+  if (!manifestAttr)
+    return module.emitError("no teq.manifest: run convert-teq-to-gpu first");
+  llvm::Expected<llvm::json::Value> manifest =
+      llvm::json::parse(manifestAttr.getValue());
+  if (!manifest)
+    return module.emitError("internal error: teq.manifest is not JSON: ")
+           << llvm::toString(manifest.takeError());
+  manifest->getAsObject()->insert(
+      {"device_code", deviceCode == DeviceCode::Cubin ? "cubin" : "ptx"});
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << *manifest;
+  text.push_back('\0');
+  auto arrayType = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8),
+                                            text.size());
+  LLVM::GlobalOp::create(b, loc, arrayType, /*isConstant=*/true,
+                         LLVM::Linkage::Internal, "teq_manifest_text",
+                         b.getStringAttr(text));
+  auto getter = LLVM::LLVMFuncOp::create(
+      b, loc, "teq_artifact_manifest", LLVM::LLVMFunctionType::get(ptr, {}));
+  Block *body = getter.addEntryBlock(b);
+  b.setInsertionPointToStart(body);
+  Value address =
+      LLVM::AddressOfOp::create(b, loc, ptr, "teq_manifest_text");
+  LLVM::ReturnOp::create(b, loc, address);
+  module->removeAttr(TEQDialect::getManifestAttrName());
+  return success();
+}
+
+FailureOr<std::string> mlir::teq::getDeviceAssembly(ModuleOp module) {
+  std::string text;
+  WalkResult result = module.walk([&](gpu::BinaryOp binary) {
+    for (Attribute object : binary.getObjects()) {
+      auto obj = cast<gpu::ObjectAttr>(object);
+      if (obj.getFormat() != gpu::CompilationTarget::Assembly) {
+        binary.emitError("device code is not assembly; use --device-code=ptx "
+                         "with --emit=ptx");
+        return WalkResult::interrupt();
+      }
+      text += obj.getObject().getValue().str();
+    }
+    return WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    return failure();
+  return text;
+}
+
+std::unique_ptr<llvm::Module>
+mlir::teq::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &context) {
+  return translateModuleToLLVMIR(module, context, "teq_artifact");
+}
+
+LogicalResult mlir::teq::emitObjectFile(llvm::Module &module, StringRef path,
+                                        std::string &error) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  std::string triple = llvm::sys::getDefaultTargetTriple();
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(llvm::Triple(triple), error);
+  if (!target)
+    return failure();
+  llvm::TargetOptions options;
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      llvm::Triple(triple), "generic", "", options, llvm::Reloc::PIC_,
+      std::nullopt, llvm::CodeGenOptLevel::Default));
+  module.setTargetTriple(llvm::Triple(triple));
+  module.setDataLayout(machine->createDataLayout());
+  std::error_code ec;
+  llvm::raw_fd_ostream out(path, ec, llvm::sys::fs::OF_None);
+  if (ec) {
+    error = "cannot write '" + path.str() + "': " + ec.message();
+    return failure();
+  }
+  llvm::legacy::PassManager pm;
+  if (machine->addPassesToEmitFile(pm, out, nullptr,
+                                   llvm::CodeGenFileType::ObjectFile)) {
+    error = "the host target cannot emit object files";
+    return failure();
+  }
+  pm.run(module);
+  return success();
+}
+
+LogicalResult mlir::teq::linkSharedLibrary(StringRef object, StringRef output,
+                                           std::string &error) {
+  std::string driver;
+  for (StringRef name : {"cc", "gcc", "clang"})
+    if (llvm::ErrorOr<std::string> path = llvm::sys::findProgramByName(name)) {
+      driver = *path;
+      break;
+    }
+  if (driver.empty()) {
+    error = "no C compiler driver (cc, gcc or clang) in PATH to link the "
+            "shared library; use --emit=obj and link it yourself";
+    return failure();
+  }
+  SmallVector<StringRef> args{driver, "-shared", "-o", output, object};
+  std::string message;
+  int rc = llvm::sys::ExecuteAndWait(driver, args, std::nullopt, {}, 0, 0,
+                                     &message);
+  if (rc != 0) {
+    error = "linking '" + output.str() + "' with " + driver + " failed" +
+            (message.empty() ? "" : ": " + message);
+    return failure();
+  }
+  return success();
+}

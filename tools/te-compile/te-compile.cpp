@@ -1,0 +1,169 @@
+//===- te-compile.cpp - Compile a teq program into a native artifact ------===//
+//
+//   te-compile model.mlir --target=sm_90 -o model.so
+//   te-compile model.mlir --target=sm_90 --emit=ptx -o -
+//
+// Runs the teq pipeline (recipe checks, autocast resolution, prototypes,
+// dedupe, Linear decomposition), lowers teq to GPU kernels and host launches,
+// NVVM to PTX (or cubin), host code to LLVM, and links the shared library
+// described in docs/Artifact.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "teq/Conversion/Passes.h"
+#include "teq/Dialect/TEQ/Transforms/Pipelines.h"
+#include "teq/Registration.h"
+#include "teq/Target/Artifact.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+namespace {
+enum class Emit { MLIR, LLVM, PTX, Obj, Lib };
+
+llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
+                                     llvm::cl::desc("<input .mlir>"),
+                                     llvm::cl::Required);
+llvm::cl::opt<std::string> outputFile("o", llvm::cl::desc("output file"),
+                                      llvm::cl::value_desc("path"),
+                                      llvm::cl::init(""));
+llvm::cl::opt<std::string>
+    target("target",
+           llvm::cl::desc("GPU to compile for (sm_89, sm_90, sm_100, ...); "
+                          "the module's #teq.target when not given"),
+           llvm::cl::init(""));
+llvm::cl::opt<Emit> emit(
+    "emit", llvm::cl::desc("what to produce"), llvm::cl::init(Emit::Lib),
+    llvm::cl::values(
+        clEnumValN(Emit::MLIR, "mlir", "MLIR after lowering teq to GPU"),
+        clEnumValN(Emit::LLVM, "llvm", "host LLVM IR (device code embedded)"),
+        clEnumValN(Emit::PTX, "ptx", "device code as PTX"),
+        clEnumValN(Emit::Obj, "obj", "host object file"),
+        clEnumValN(Emit::Lib, "lib", "shared library (the artifact)")));
+llvm::cl::opt<mlir::teq::DeviceCode> deviceCode(
+    "device-code", llvm::cl::desc("device code embedded in the artifact"),
+    llvm::cl::init(mlir::teq::DeviceCode::PTX),
+    llvm::cl::values(
+        clEnumValN(mlir::teq::DeviceCode::PTX, "ptx",
+                   "PTX, JIT-compiled by the driver when loaded"),
+        clEnumValN(mlir::teq::DeviceCode::Cubin, "cubin",
+                   "cubin (needs ptxas at compile time)")));
+
+int fail(const llvm::Twine &message) {
+  llvm::errs() << "te-compile: error: " << message << "\n";
+  return 1;
+}
+
+std::string defaultOutput() {
+  llvm::SmallString<128> path(inputFile == "-" ? "out" : inputFile.getValue());
+  llvm::sys::path::replace_extension(path, "");
+  switch (emit) {
+  case Emit::MLIR:
+  case Emit::LLVM:
+  case Emit::PTX:
+    return "-";
+  case Emit::Obj:
+    return (path + ".o").str();
+  case Emit::Lib:
+    return (path + ".so").str();
+  }
+  return "-";
+}
+
+LogicalResult writeText(StringRef path, const std::function<void(raw_ostream &)> &write) {
+  std::string error;
+  auto out = openOutputFile(path, &error);
+  if (!out) {
+    llvm::errs() << "te-compile: error: " << error << "\n";
+    return failure();
+  }
+  write(out->os());
+  out->keep();
+  return success();
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
+    os << mlir::teq::getVersionString() << "\n";
+  });
+  llvm::cl::ParseCommandLineOptions(
+      argc, argv, "te-compile: compile a teq program into a native artifact\n");
+  std::string output = outputFile.empty() ? defaultOutput() : outputFile;
+
+  DialectRegistry registry;
+  mlir::teq::registerAllDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(inputFile, &error);
+  if (!input)
+    return fail(error);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1; // the parser reported why
+
+  PassManager teqPasses(&context);
+  mlir::teq::FrontendPipelineOptions options;
+  options.target = target;
+  mlir::teq::buildLowerToGemmPipeline(teqPasses, options);
+  teqPasses.addPass(mlir::teq::createConvertTEQToGPU());
+  if (failed(teqPasses.run(*module)))
+    return 1;
+  if (emit == Emit::MLIR)
+    return failed(writeText(output, [&](raw_ostream &os) { module->print(os); }));
+
+  PassManager lowering(&context);
+  mlir::teq::buildGPUToLLVMPipeline(lowering, deviceCode);
+  if (failed(lowering.run(*module)))
+    return 1;
+  if (emit == Emit::PTX) {
+    FailureOr<std::string> ptx = mlir::teq::getDeviceAssembly(*module);
+    if (failed(ptx))
+      return 1;
+    return failed(writeText(output, [&](raw_ostream &os) { os << *ptx; }));
+  }
+  if (failed(mlir::teq::emitArtifactABI(*module, deviceCode)))
+    return 1;
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      mlir::teq::translateToLLVMIR(*module, llvmContext);
+  if (!llvmModule)
+    return fail("translation to LLVM IR failed");
+  if (emit == Emit::LLVM)
+    return failed(
+        writeText(output, [&](raw_ostream &os) { llvmModule->print(os, nullptr); }));
+
+  std::string object = emit == Emit::Obj ? output : output + ".o";
+  if (failed(mlir::teq::emitObjectFile(*llvmModule, object, error)))
+    return fail(error);
+  if (emit == Emit::Obj)
+    return 0;
+  LogicalResult linked = mlir::teq::linkSharedLibrary(object, output, error);
+  llvm::sys::fs::remove(object);
+  if (failed(linked))
+    return fail(error);
+  return 0;
+}

@@ -1,0 +1,84 @@
+//===- Check.h - te-run's comparison against the CPU reference --*- C++ -*-===//
+//
+// `te-run --check` recomputes each output the manifest describes with
+// "computed_by" on the CPU (lib/Reference) from the very inputs the GPU got,
+// and compares the buffers byte for byte (quantized data, scales, amaxes and
+// padding: TEQ kernels must match the reference bit for bit).
+//
+// What the reference can recompute today (op "quantize" from a tensor input;
+// quantizer kinds as lib/Conversion/TEQToGPU writes them):
+//   float8_current_scaling  per-tensor FP8, current scaling
+//   float8_block            FP8 block scaling, 1x128 / 128x128
+//   mxfp8                   MXFP8, 1D / 2D
+//   nvfp4                   NVFP4 1D / 2D; with RHT only if the quantizer
+//                           says with_post_rht_amax and with_random_sign_mask
+//                           (the reference's definition); not stochastic
+//                           rounding (no seed in the manifest), row-scaled
+//                           or 4over6
+// Not float8_delayed: its scale is recipe state the manifest does not name.
+// (a "_quantizer" suffix on the kind is accepted). Anything else is reported
+// as "check not available for ..." and fails the check.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TEQ_TOOLS_TE_RUN_CHECK_H
+#define TEQ_TOOLS_TE_RUN_CHECK_H
+
+#include "teq/Runtime/Manifest.h"
+#include "teq/Runtime/Status.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlir::teq::terun {
+
+using runtime::ArgSpec;
+using runtime::EntrySpec;
+using runtime::Manifest;
+using runtime::Status;
+using runtime::StatusOr;
+
+/// Host bytes of every buffer of one entry, indexed by flat buffer index
+/// (EntrySpec::flatBuffers order).
+using HostBuffers = std::vector<std::vector<uint8_t>>;
+
+/// The flat index of buffer `buffer` of argument `arg`.
+size_t flatIndex(const EntrySpec &entry, size_t arg, size_t buffer);
+
+/// The comparison of one output buffer.
+struct BufferCheck {
+  std::string arg;
+  std::string buffer;
+  bool ok = true;
+  int64_t elements = 0;          ///< Compared elements (4 bytes for f32).
+  int64_t mismatches = 0;        ///< Differing elements...
+  int64_t paddingMismatches = 0; ///< ...of which outside the valid region.
+  std::string message; ///< "OK" or where the first difference is.
+};
+
+struct CheckReport {
+  bool passed = true;
+  std::vector<BufferCheck> buffers;
+  /// Outputs that could not be checked, and why ("check not available for
+  /// ..."); each one fails the check.
+  std::vector<std::string> errors;
+};
+
+/// Compares every output and inout argument of `entry` after a run
+/// (`after`) with the reference computed from the inputs of that run
+/// (`before`, which holds the bytes uploaded for every read argument).
+CheckReport checkOutputs(const Manifest &manifest, const EntrySpec &entry,
+                         const HostBuffers &before, const HostBuffers &after);
+
+/// The buffers of proto argument `arg` holding `values` (logical shape and
+/// dtype of arg.proto, row-major, already rounded to that dtype) quantized by
+/// the reference: how te-run makes valid quantized inputs. Fails with "check
+/// not available ..." for quantizers the reference cannot do.
+StatusOr<std::vector<std::vector<uint8_t>>>
+quantizeWithReference(const Manifest &manifest, const ArgSpec &arg,
+                      const std::vector<float> &values);
+
+} // namespace mlir::teq::terun
+
+#endif // TEQ_TOOLS_TE_RUN_CHECK_H

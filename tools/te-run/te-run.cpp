@@ -1,0 +1,761 @@
+//===- te-run.cpp - Run a TEQ artifact on the GPU -------------------------===//
+//
+//   te-run ARTIFACT [--entry NAME] [--device N] [--seed N] [--inputs DIR]
+//          [--outputs DIR] [--check] [--bench] [--warmup N] [--iters N]
+//          [--json] [--list]
+//
+// Loads an artifact (docs/Artifact.md), allocates every buffer of the chosen
+// entries (all of them without --entry), fills the inputs with seeded random
+// values or reads them from --inputs, runs each entry once (checking its
+// errors and waiting for it), then optionally compares the outputs with the
+// CPU reference (--check) and times it (--bench). Every failure is printed
+// ("te-run: error: ...") and makes the exit status non-zero.
+//
+// Inputs (deterministic for a given --seed):
+//   input tensors (f32/bf16/f16)  N(0, 1), rounded to the dtype
+//   inout tensors (recipe state)  |N(0, 1)| (positive scales and amaxes)
+//   proto inputs                  N(0, 1) quantized by the CPU reference
+//                                 (random valid codes if it cannot)
+//   outputs                       pre-filled with 0xA5 bytes, so --check
+//                                 sees bytes the entry failed to write
+// --inputs DIR reads <arg>.bin (tensors) or <arg>.<buffer>.bin (proto
+// buffers) for every input and inout argument instead: raw bytes, exactly the
+// buffer's size. --outputs DIR writes every output and inout buffer after the
+// first run under the same names.
+//
+// --bench: --warmup runs, then --iters runs each timed with CUDA events on
+// the runtime's stream; reports the median (and min/max) and GB/s, where the
+// bytes are those of all buffers read plus all buffers written (inputs once,
+// outputs once, inout twice; from the manifest).
+//
+// --list prints the manifest's entries and arguments. It works without a GPU
+// or a driver: the artifact is opened with its device-code loading turned off.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Check.h"
+
+#include "teq/Reference/Numerics.h"
+#include "teq/Runtime/Artifact.h"
+#include "teq/Runtime/Context.h"
+#include "teq/Runtime/DeviceBuffer.h"
+#include "teq/Runtime/Json.h"
+#include "teq/Runtime/Manifest.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+using namespace mlir::teq;
+using namespace mlir::teq::runtime;
+using namespace mlir::teq::terun;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Command line
+//===----------------------------------------------------------------------===//
+
+const char *kUsage =
+    "usage: te-run ARTIFACT [options]\n"
+    "\n"
+    "Runs the entries of a TEQ artifact (a shared library from te-compile).\n"
+    "\n"
+    "  --entry NAME   run only this entry (default: every entry)\n"
+    "  --device N     CUDA device ordinal (default 0)\n"
+    "  --seed N       seed of the random inputs (default 0)\n"
+    "  --inputs DIR   read inputs from DIR/<arg>.bin, DIR/<arg>.<buffer>.bin\n"
+    "  --outputs DIR  write outputs to DIR/<arg>.bin, DIR/<arg>.<buffer>.bin\n"
+    "  --check        compare the outputs with the CPU reference\n"
+    "  --bench        time the entries (CUDA events, median)\n"
+    "  --warmup N     untimed runs before timing (default 10)\n"
+    "  --iters N      timed runs (default 100)\n"
+    "  --json         print the results as JSON\n"
+    "  --list         print the entries and their arguments (no GPU needed)\n"
+    "  --help         print this help\n";
+
+struct Options {
+  std::string artifact;
+  std::string entry;
+  int device = 0;
+  uint64_t seed = 0;
+  std::string inputsDir;
+  std::string outputsDir;
+  bool check = false;
+  bool bench = false;
+  int warmup = 10;
+  int iters = 100;
+  bool json = false;
+  bool list = false;
+  bool help = false;
+};
+
+StatusOr<uint64_t> parseUnsigned(const std::string &option,
+                                 const std::string &text) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+    return Status::error(option + " expects a non-negative integer, got '" +
+                         text + "'");
+  errno = 0;
+  unsigned long long value = std::strtoull(text.c_str(), nullptr, 10);
+  if (errno != 0)
+    return Status::error(option + ": '" + text + "' is out of range");
+  return static_cast<uint64_t>(value);
+}
+
+StatusOr<Options> parseOptions(int argc, char **argv) {
+  Options options;
+  std::vector<std::string> args(argv + 1, argv + argc);
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string arg = args[i];
+    std::string value;
+    bool hasInlineValue = false;
+    if (arg.rfind("--", 0) == 0) {
+      size_t eq = arg.find('=');
+      if (eq != std::string::npos) {
+        value = arg.substr(eq + 1);
+        arg = arg.substr(0, eq);
+        hasInlineValue = true;
+      }
+    }
+    auto takeValue = [&]() -> StatusOr<std::string> {
+      if (hasInlineValue)
+        return value;
+      if (i + 1 >= args.size())
+        return Status::error(arg + " expects a value");
+      return args[++i];
+    };
+    auto flag = [&](bool &target) -> Status {
+      if (hasInlineValue)
+        return Status::error(arg + " takes no value");
+      target = true;
+      return Status::success();
+    };
+    auto number = [&](uint64_t max, auto &target) -> Status {
+      auto text = takeValue();
+      if (!text.ok())
+        return text.status();
+      auto parsed = parseUnsigned(arg, *text);
+      if (!parsed.ok())
+        return parsed.status();
+      if (*parsed > max)
+        return Status::error(arg + ": " + *text + " is too large");
+      target = static_cast<std::remove_reference_t<decltype(target)>>(*parsed);
+      return Status::success();
+    };
+
+    if (arg == "--help" || arg == "-h") {
+      TEQ_RETURN_IF_ERROR(flag(options.help));
+    } else if (arg == "--entry") {
+      auto text = takeValue();
+      if (!text.ok())
+        return text.status();
+      options.entry = *text;
+    } else if (arg == "--inputs") {
+      auto text = takeValue();
+      if (!text.ok())
+        return text.status();
+      options.inputsDir = *text;
+    } else if (arg == "--outputs") {
+      auto text = takeValue();
+      if (!text.ok())
+        return text.status();
+      options.outputsDir = *text;
+    } else if (arg == "--device") {
+      TEQ_RETURN_IF_ERROR(number(1024, options.device));
+    } else if (arg == "--seed") {
+      TEQ_RETURN_IF_ERROR(number(UINT64_MAX, options.seed));
+    } else if (arg == "--warmup") {
+      TEQ_RETURN_IF_ERROR(number(1000000, options.warmup));
+    } else if (arg == "--iters") {
+      TEQ_RETURN_IF_ERROR(number(1000000, options.iters));
+    } else if (arg == "--check") {
+      TEQ_RETURN_IF_ERROR(flag(options.check));
+    } else if (arg == "--bench") {
+      TEQ_RETURN_IF_ERROR(flag(options.bench));
+    } else if (arg == "--json") {
+      TEQ_RETURN_IF_ERROR(flag(options.json));
+    } else if (arg == "--list") {
+      TEQ_RETURN_IF_ERROR(flag(options.list));
+    } else if (arg.rfind("-", 0) == 0 && arg != "-") {
+      return Status::error("unknown option '" + arg + "'");
+    } else if (options.artifact.empty()) {
+      options.artifact = arg;
+    } else {
+      return Status::error("unexpected argument '" + arg +
+                           "' (one artifact at a time)");
+    }
+  }
+  if (options.help)
+    return options;
+  if (options.artifact.empty())
+    return Status::error("no artifact given");
+  if (options.bench && options.iters == 0)
+    return Status::error("--iters must be at least 1");
+  return options;
+}
+
+//===----------------------------------------------------------------------===//
+// Formatting
+//===----------------------------------------------------------------------===//
+
+std::string formatShape(const std::vector<int64_t> &shape) {
+  std::string text = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    text += (i ? "," : "") + std::to_string(shape[i]);
+  return text + "]";
+}
+
+std::string padRight(std::string text, size_t width) {
+  if (text.size() < width)
+    text.append(width - text.size(), ' ');
+  return text;
+}
+
+void printList(const std::string &path, const Manifest &manifest) {
+  std::printf("artifact %s: target %s, device code %s, %zu %s\n", path.c_str(),
+              manifest.target.name.c_str(),
+              stringifyDeviceCode(manifest.deviceCode), manifest.entries.size(),
+              manifest.entries.size() == 1 ? "entry" : "entries");
+  for (const EntrySpec &entry : manifest.entries) {
+    std::printf("\nentry %s (symbol %s): %zu buffers, %lld bytes moved per "
+                "call\n",
+                entry.name.c_str(), entry.symbol.c_str(), entry.numBuffers(),
+                static_cast<long long>(entry.bytesMoved()));
+    for (const ArgSpec &arg : entry.args) {
+      std::string type;
+      if (arg.isProto) {
+        type = "proto " + arg.proto.dtype + formatShape(arg.proto.shape) +
+               " " + arg.proto.quantizerKind + " " + arg.proto.usage;
+        if (!arg.proto.scaleLayout.empty())
+          type += " " + arg.proto.scaleLayout;
+      } else {
+        type = "tensor " + arg.tensor.dtype + formatShape(arg.tensor.shape);
+      }
+      std::string computed;
+      if (!arg.computedBy.isNull())
+        computed = "  = " + arg.computedBy.serialize();
+      std::printf("  %s %s %s  %lld bytes%s\n",
+                  padRight(stringifyArgKind(arg.kind), 6).c_str(),
+                  padRight(arg.name, 12).c_str(), type.c_str(),
+                  static_cast<long long>(arg.totalBytes()), computed.c_str());
+      if (!arg.isProto)
+        continue;
+      for (const BufferSpec &buffer : arg.buffers) {
+        std::string layout = buffer.encoding + formatShape(buffer.shape);
+        if (buffer.validShape != buffer.shape)
+          layout += " valid " + formatShape(buffer.validShape);
+        if (buffer.transposed)
+          layout += " transposed";
+        if (!buffer.scaleLayout.empty())
+          layout += " " + buffer.scaleLayout;
+        std::printf("           %s %s  %lld bytes\n",
+                    padRight(buffer.name, 22).c_str(), layout.c_str(),
+                    static_cast<long long>(buffer.bytes));
+      }
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Random inputs
+//===----------------------------------------------------------------------===//
+
+/// splitmix64: a small, well-mixed, portable generator (std::normal_
+/// distribution differs between standard libraries; this does not).
+class Random {
+public:
+  explicit Random(uint64_t seed) : state_(seed) {}
+  uint64_t next() {
+    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  /// Uniform in (0, 1].
+  double uniform() { return (static_cast<double>(next() >> 11) + 1.0) * 0x1p-53; }
+  /// N(0, 1), Box-Muller.
+  float normal() {
+    if (hasSpare_) {
+      hasSpare_ = false;
+      return spare_;
+    }
+    double radius = std::sqrt(-2.0 * std::log(uniform()));
+    double angle = 2.0 * M_PI * uniform();
+    spare_ = static_cast<float>(radius * std::sin(angle));
+    hasSpare_ = true;
+    return static_cast<float>(radius * std::cos(angle));
+  }
+
+private:
+  uint64_t state_;
+  bool hasSpare_ = false;
+  float spare_ = 0.0f;
+};
+
+/// The seed of argument `argIndex` of entry `entryName`.
+uint64_t argSeed(uint64_t seed, const std::string &entryName, size_t argIndex) {
+  uint64_t h = 1469598103934665603ull; // FNV-1a of the entry name
+  for (char c : entryName)
+    h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  Random mix(seed ^ h ^ (0x9E3779B97F4A7C15ull * (argIndex + 1)));
+  return mix.next();
+}
+
+std::vector<uint8_t> encodeTensor(const std::string &dtype,
+                                  const std::vector<float> &values) {
+  std::vector<uint8_t> bytes;
+  if (dtype == "f32") {
+    bytes.resize(values.size() * 4);
+    std::memcpy(bytes.data(), values.data(), bytes.size());
+    return bytes;
+  }
+  bytes.resize(values.size() * 2);
+  for (size_t i = 0; i < values.size(); ++i) {
+    uint16_t bits = dtype == "bf16" ? reference::floatToBF16(values[i])
+                                    : reference::floatToF16(values[i]);
+    std::memcpy(bytes.data() + 2 * i, &bits, 2);
+  }
+  return bytes;
+}
+
+int64_t elementCount(const std::vector<int64_t> &shape) {
+  int64_t count = 1;
+  for (int64_t dim : shape)
+    count *= dim;
+  return count;
+}
+
+/// Random bytes that decode to finite, non-NaN values of `encoding` (for
+/// proto inputs the reference cannot quantize).
+std::vector<uint8_t> randomCodes(const BufferSpec &buffer, Random &random) {
+  std::vector<uint8_t> bytes(static_cast<size_t>(buffer.bytes));
+  if (buffer.encoding == "f32") {
+    for (size_t i = 0; i + 4 <= bytes.size(); i += 4) {
+      // Positive powers of two near 1: plausible scales.
+      float value = std::ldexp(1.0f, static_cast<int>(random.next() % 9) - 4);
+      std::memcpy(bytes.data() + i, &value, 4);
+    }
+    return bytes;
+  }
+  for (uint8_t &byte : bytes) {
+    uint8_t code = static_cast<uint8_t>(random.next());
+    if (buffer.encoding == "e4m3" && (code & 0x7F) == 0x7F)
+      code &= 0xFE; // not NaN
+    else if (buffer.encoding == "e5m2" && (code & 0x7C) == 0x7C)
+      code &= 0xFB; // not inf/NaN
+    else if (buffer.encoding == "e8m0")
+      code = static_cast<uint8_t>(120 + code % 15); // 2^-7 .. 2^7
+    byte = code;
+  }
+  return bytes;
+}
+
+/// DIR/<arg>.bin for tensors, DIR/<arg>.<buffer>.bin for proto buffers.
+std::string bufferFile(const std::string &dir, const ArgSpec &arg,
+                       size_t buffer) {
+  return dir + "/" + arg.name +
+         (arg.isProto ? "." + arg.buffers[buffer].name : "") + ".bin";
+}
+
+Status writeFile(const std::string &path, const std::vector<uint8_t> &bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out)
+    return Status::error("cannot create output file '" + path + "'");
+  out.write(reinterpret_cast<const char *>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
+  if (!out)
+    return Status::error("cannot write output file '" + path + "'");
+  return Status::success();
+}
+
+StatusOr<std::vector<uint8_t>> readFile(const std::string &path,
+                                        int64_t expectedBytes) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return Status::error("cannot open input file '" + path + "'");
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
+  if (static_cast<int64_t>(bytes.size()) != expectedBytes)
+    return Status::error("input file '" + path + "' has " +
+                         std::to_string(bytes.size()) + " bytes, expected " +
+                         std::to_string(expectedBytes));
+  return bytes;
+}
+
+/// Host bytes for every buffer of `entry`: the inputs (generated or read) and,
+/// for outputs, the 0xA5 fill.
+StatusOr<HostBuffers> makeInputs(const Options &options,
+                                 const Manifest &manifest,
+                                 const EntrySpec &entry) {
+  HostBuffers host(entry.numBuffers());
+  for (size_t a = 0; a < entry.args.size(); ++a) {
+    const ArgSpec &arg = entry.args[a];
+    const std::string what = "entry '" + entry.name + "': argument '" +
+                             arg.name + "'";
+    if (!arg.isRead()) {
+      for (size_t b = 0; b < arg.buffers.size(); ++b)
+        host[flatIndex(entry, a, b)].assign(
+            static_cast<size_t>(arg.buffers[b].bytes), 0xA5);
+      continue;
+    }
+    if (!options.inputsDir.empty()) {
+      for (size_t b = 0; b < arg.buffers.size(); ++b) {
+        std::string file = bufferFile(options.inputsDir, arg, b);
+        auto bytes = readFile(file, arg.buffers[b].bytes);
+        if (!bytes.ok())
+          return bytes.status().withPrefix(what);
+        host[flatIndex(entry, a, b)] = std::move(*bytes);
+      }
+      continue;
+    }
+    Random random(argSeed(options.seed, entry.name, a));
+    const std::vector<int64_t> &shape =
+        arg.isProto ? arg.proto.shape : arg.tensor.shape;
+    std::vector<float> values(static_cast<size_t>(elementCount(shape)));
+    for (float &value : values)
+      value = random.normal();
+    if (arg.kind == ArgKind::InOut)
+      for (float &value : values)
+        value = std::fabs(value);
+    if (!arg.isProto) {
+      host[flatIndex(entry, a, 0)] = encodeTensor(arg.tensor.dtype, values);
+      continue;
+    }
+    auto quantized = quantizeWithReference(manifest, arg, values);
+    for (size_t b = 0; b < arg.buffers.size(); ++b)
+      host[flatIndex(entry, a, b)] =
+          quantized.ok() ? std::move((*quantized)[b])
+                         : randomCodes(arg.buffers[b], random);
+  }
+  return host;
+}
+
+//===----------------------------------------------------------------------===//
+// Running
+//===----------------------------------------------------------------------===//
+
+struct BenchResult {
+  double medianUs = 0, minUs = 0, maxUs = 0;
+  int64_t bytes = 0;
+  double gbps = 0;
+};
+
+struct EntryReport {
+  std::string name;
+  bool ok = false;
+  std::string error;
+  bool checked = false;
+  CheckReport check;
+  bool benched = false;
+  BenchResult bench;
+
+  bool passed() const { return ok && (!checked || check.passed); }
+};
+
+StatusOr<BenchResult> benchmark(const Options &options,
+                                const std::shared_ptr<Context> &context,
+                                const Entry &entry,
+                                const std::vector<DevicePtr> &pointers) {
+  const RunOptions fast{/*validate=*/false, /*synchronize=*/false};
+  for (int i = 0; i < options.warmup; ++i)
+    TEQ_RETURN_IF_ERROR(entry.run(pointers, fast));
+  TEQ_RETURN_IF_ERROR(context->synchronize());
+
+  std::vector<Event> starts, stops;
+  for (int i = 0; i < options.iters; ++i) {
+    auto start = Event::create(context);
+    if (!start.ok())
+      return start.status();
+    auto stop = Event::create(context);
+    if (!stop.ok())
+      return stop.status();
+    starts.push_back(std::move(*start));
+    stops.push_back(std::move(*stop));
+  }
+  for (int i = 0; i < options.iters; ++i) {
+    TEQ_RETURN_IF_ERROR(starts[i].record());
+    TEQ_RETURN_IF_ERROR(entry.run(pointers, fast));
+    TEQ_RETURN_IF_ERROR(stops[i].record());
+  }
+  Status sync = context->synchronize();
+  if (!sync.ok())
+    return Status::error("entry '" + entry.name() +
+                         "': execution failed: " + sync.message());
+  std::vector<double> times;
+  for (int i = 0; i < options.iters; ++i) {
+    auto ms = Event::elapsedMs(starts[i], stops[i]);
+    if (!ms.ok())
+      return ms.status();
+    times.push_back(static_cast<double>(*ms) * 1000.0);
+  }
+  std::sort(times.begin(), times.end());
+  BenchResult result;
+  size_t n = times.size();
+  result.medianUs =
+      n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
+  result.minUs = times.front();
+  result.maxUs = times.back();
+  result.bytes = entry.spec().bytesMoved();
+  result.gbps = result.medianUs > 0
+                    ? static_cast<double>(result.bytes) / (result.medianUs * 1e3)
+                    : 0.0;
+  return result;
+}
+
+Status runEntry(const Options &options, const std::shared_ptr<Context> &context,
+                const Artifact &artifact, const Entry &entry,
+                EntryReport &report) {
+  const EntrySpec &spec = entry.spec();
+  auto inputs = makeInputs(options, artifact.manifest(), spec);
+  if (!inputs.ok())
+    return inputs.status();
+
+  std::vector<DeviceBuffer> buffers;
+  std::vector<DevicePtr> pointers;
+  for (size_t i = 0; i < spec.numBuffers(); ++i) {
+    auto buffer = DeviceBuffer::allocate(context, (*inputs)[i].size());
+    if (!buffer.ok())
+      return buffer.status().withPrefix("entry '" + spec.name + "'");
+    TEQ_RETURN_IF_ERROR(buffer->upload((*inputs)[i]));
+    pointers.push_back(buffer->ptr());
+    buffers.push_back(std::move(*buffer));
+  }
+
+  TEQ_RETURN_IF_ERROR(entry.run(pointers, RunOptions{true, true}));
+  report.ok = true;
+
+  if (options.check || !options.outputsDir.empty()) {
+    HostBuffers outputs(spec.numBuffers());
+    for (size_t i = 0; i < spec.numBuffers(); ++i) {
+      auto bytes = buffers[i].download();
+      if (!bytes.ok())
+        return bytes.status();
+      outputs[i] = std::move(*bytes);
+    }
+    if (!options.outputsDir.empty()) {
+      for (size_t a = 0; a < spec.args.size(); ++a) {
+        const ArgSpec &arg = spec.args[a];
+        if (!arg.isWritten())
+          continue;
+        for (size_t b = 0; b < arg.buffers.size(); ++b)
+          TEQ_RETURN_IF_ERROR(
+              writeFile(bufferFile(options.outputsDir, arg, b),
+                        outputs[flatIndex(spec, a, b)]));
+      }
+    }
+    if (options.check) {
+      report.check = checkOutputs(artifact.manifest(), spec, *inputs, outputs);
+      report.checked = true;
+    }
+  }
+  if (options.bench) {
+    auto bench = benchmark(options, context, entry, pointers);
+    if (!bench.ok())
+      return bench.status();
+    report.bench = *bench;
+    report.benched = true;
+  }
+  return Status::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Output
+//===----------------------------------------------------------------------===//
+
+void printText(const Options &options, const Artifact &artifact,
+               const std::vector<EntryReport> &reports) {
+  const DeviceInfo &device = artifact.context()->device();
+  std::printf("artifact %s (target %s, %s) on %s (%s, device %d)\n",
+              artifact.path().c_str(), artifact.manifest().target.name.c_str(),
+              stringifyDeviceCode(artifact.manifest().deviceCode),
+              device.name.c_str(), device.smName().c_str(), device.ordinal);
+  for (const EntryReport &report : reports) {
+    if (!report.ok) {
+      std::printf("entry %s: FAILED\n", report.name.c_str());
+      continue;
+    }
+    std::printf("entry %s: ran\n", report.name.c_str());
+    if (report.checked) {
+      for (const BufferCheck &check : report.check.buffers)
+        std::printf("  check %s.%s: %s\n", check.arg.c_str(),
+                    check.buffer.c_str(), check.message.c_str());
+      for (const std::string &error : report.check.errors)
+        std::printf("  check: %s\n", error.c_str());
+      std::printf("  check: %s\n", report.check.passed ? "PASSED" : "FAILED");
+    }
+  }
+  bool anyBench = false;
+  for (const EntryReport &report : reports)
+    anyBench |= report.benched;
+  if (!anyBench)
+    return;
+  std::printf("\nbench (seed %llu, %d warm-up, %d timed runs, CUDA events)\n",
+              static_cast<unsigned long long>(options.seed), options.warmup,
+              options.iters);
+  std::printf("%-32s %12s %12s %12s %14s %10s\n", "entry", "median us",
+              "min us", "max us", "bytes", "GB/s");
+  for (const EntryReport &report : reports) {
+    if (!report.benched)
+      continue;
+    const BenchResult &b = report.bench;
+    std::printf("%-32s %12.2f %12.2f %12.2f %14lld %10.1f\n",
+                report.name.c_str(), b.medianUs, b.minUs, b.maxUs,
+                static_cast<long long>(b.bytes), b.gbps);
+  }
+}
+
+JsonValue reportsJson(const Options &options, const Artifact &artifact,
+                      const std::vector<EntryReport> &reports, bool ok) {
+  const DeviceInfo &device = artifact.context()->device();
+  JsonValue root = JsonValue::object();
+  root.set("ok", ok);
+  root.set("artifact", artifact.path());
+  root.set("target", artifact.manifest().target.name);
+  root.set("device_code", stringifyDeviceCode(artifact.manifest().deviceCode));
+  JsonValue deviceJson = JsonValue::object();
+  deviceJson.set("ordinal", device.ordinal);
+  deviceJson.set("name", device.name);
+  deviceJson.set("sm", device.smName());
+  deviceJson.set("multiprocessors", device.multiprocessors);
+  deviceJson.set("l2_bytes", device.l2CacheBytes);
+  root.set("device", deviceJson);
+  if (options.seed <= static_cast<uint64_t>(INT64_MAX))
+    root.set("seed", options.seed);
+  else
+    root.set("seed", std::to_string(options.seed));
+  JsonValue entries = JsonValue::array();
+  for (const EntryReport &report : reports) {
+    JsonValue e = JsonValue::object();
+    e.set("name", report.name);
+    e.set("ok", report.passed());
+    if (!report.error.empty())
+      e.set("error", report.error);
+    if (report.checked) {
+      JsonValue check = JsonValue::object();
+      check.set("passed", report.check.passed);
+      JsonValue buffers = JsonValue::array();
+      for (const BufferCheck &c : report.check.buffers) {
+        JsonValue b = JsonValue::object();
+        b.set("arg", c.arg);
+        b.set("buffer", c.buffer);
+        b.set("ok", c.ok);
+        b.set("elements", c.elements);
+        b.set("mismatches", c.mismatches);
+        b.set("padding_mismatches", c.paddingMismatches);
+        b.set("message", c.message);
+        buffers.push(b);
+      }
+      check.set("buffers", buffers);
+      JsonValue errors = JsonValue::array();
+      for (const std::string &error : report.check.errors)
+        errors.push(error);
+      check.set("errors", errors);
+      e.set("check", check);
+    }
+    if (report.benched) {
+      JsonValue bench = JsonValue::object();
+      bench.set("warmup", options.warmup);
+      bench.set("iters", options.iters);
+      bench.set("median_us", report.bench.medianUs);
+      bench.set("min_us", report.bench.minUs);
+      bench.set("max_us", report.bench.maxUs);
+      bench.set("bytes", report.bench.bytes);
+      bench.set("gbps", report.bench.gbps);
+      e.set("bench", bench);
+    }
+    entries.push(e);
+  }
+  root.set("entries", entries);
+  return root;
+}
+
+int fail(const Options &options, const std::string &message) {
+  std::fprintf(stderr, "te-run: error: %s\n", message.c_str());
+  if (options.json) {
+    JsonValue root = JsonValue::object();
+    root.set("ok", false);
+    root.set("error", message);
+    std::printf("%s\n", root.serialize(2).c_str());
+  }
+  return 1;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  auto parsed = parseOptions(argc, argv);
+  if (!parsed.ok()) {
+    std::fprintf(stderr, "te-run: error: %s\n\n%s", parsed.message().c_str(),
+                 kUsage);
+    return 2;
+  }
+  const Options &options = *parsed;
+  if (options.help) {
+    std::printf("%s", kUsage);
+    return 0;
+  }
+
+  if (options.list) {
+    auto manifest = Artifact::inspect(options.artifact);
+    if (!manifest.ok())
+      return fail(options, manifest.message());
+    if (options.json)
+      std::printf("%s\n", manifest->json.serialize(2).c_str());
+    else
+      printList(options.artifact, *manifest);
+    return 0;
+  }
+
+  auto context = Context::create(options.device);
+  if (!context.ok())
+    return fail(options, context.message());
+  auto artifact = Artifact::open(options.artifact, *context);
+  if (!artifact.ok())
+    return fail(options, artifact.message());
+
+  std::vector<const Entry *> selected;
+  if (!options.entry.empty()) {
+    auto entry = (*artifact)->entry(options.entry);
+    if (!entry.ok())
+      return fail(options, entry.message());
+    selected.push_back(*entry);
+  } else {
+    for (const Entry &entry : (*artifact)->entries())
+      selected.push_back(&entry);
+    if (selected.empty())
+      return fail(options, "artifact '" + options.artifact + "' has no entries");
+  }
+
+  std::vector<EntryReport> reports;
+  bool ok = true;
+  for (const Entry *entry : selected) {
+    EntryReport report;
+    report.name = entry->name();
+    Status status = runEntry(options, *context, **artifact, *entry, report);
+    if (!status.ok()) {
+      report.ok = false;
+      report.error = status.message();
+      std::fprintf(stderr, "te-run: error: %s\n", status.message().c_str());
+    }
+    ok &= report.passed();
+    reports.push_back(std::move(report));
+  }
+
+  if (options.json)
+    std::printf("%s\n", reportsJson(options, **artifact, reports, ok)
+                            .serialize(2)
+                            .c_str());
+  else
+    printText(options, **artifact, reports);
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,122 @@
+//===- MgpuTest.cpp - The mgpu* error state -------------------------------===//
+//
+// Runs with or without a GPU: with no CUDA context current on the test
+// thread, every call that needs CUDA records an error instead of printing or
+// aborting.
+//
+//===----------------------------------------------------------------------===//
+
+#include "teq/Runtime/Mgpu.h"
+
+#include <gtest/gtest.h>
+
+#include <dlfcn.h>
+
+#include <string>
+#include <thread>
+
+using namespace mlir::teq::runtime;
+
+namespace {
+
+bool startsWith(const std::string &text, const std::string &prefix) {
+  return text.compare(0, prefix.size(), prefix) == 0;
+}
+
+TEST(MgpuTest, FirstErrorWinsAndLaterCallsDoNothing) {
+  clearMgpuError();
+  EXPECT_FALSE(hasMgpuError());
+  char ptx[] = "not ptx";
+  EXPECT_EQ(mgpuModuleLoadJIT(ptx, 2), nullptr);
+  ASSERT_TRUE(hasMgpuError());
+  // Later calls neither do anything nor replace the first error.
+  EXPECT_EQ(mgpuModuleGetFunction(nullptr, "k"), nullptr);
+  mgpuLaunchKernel(nullptr, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr, 0);
+  Status status = takeMgpuError();
+  EXPECT_FALSE(status.ok());
+  EXPECT_TRUE(startsWith(status.message(), "loading PTX module failed: "))
+      << status.message();
+  // Taking the error clears it.
+  EXPECT_FALSE(hasMgpuError());
+  EXPECT_TRUE(takeMgpuError().ok());
+}
+
+TEST(MgpuTest, Messages) {
+  clearMgpuError();
+  mgpuLaunchKernel(nullptr, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr, 0);
+  EXPECT_EQ(takeMgpuError().message(), "kernel launch with a null function");
+
+  EXPECT_EQ(mgpuModuleGetFunction(nullptr, "cast_transpose_0"), nullptr);
+  EXPECT_EQ(takeMgpuError().message(),
+            "kernel 'cast_transpose_0': its module was not loaded");
+
+  EXPECT_EQ(mgpuModuleLoad(nullptr, 12), nullptr);
+  EXPECT_EQ(takeMgpuError().message(),
+            "loading cubin module (12 bytes) failed: null image");
+}
+
+TEST(MgpuTest, UnloadAndDestroyNeverRecord) {
+  clearMgpuError();
+  mgpuModuleUnload(nullptr);
+  mgpuStreamDestroy(nullptr);
+  EXPECT_FALSE(hasMgpuError());
+}
+
+TEST(MgpuTest, ErrorStateIsPerThread) {
+  clearMgpuError();
+  std::thread other([] {
+    mgpuLaunchKernel(nullptr, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr,
+                     0);
+    EXPECT_TRUE(hasMgpuError());
+  });
+  other.join();
+  EXPECT_FALSE(hasMgpuError());
+}
+
+TEST(MgpuTest, ScopeSetsStreamAndInspectOnly) {
+  clearMgpuError();
+  EXPECT_EQ(mgpuStreamCreate(), nullptr);
+  int fakeStream = 0;
+  {
+    detail::MgpuScope scope(&fakeStream, /*inspectOnly=*/true);
+    EXPECT_EQ(mgpuStreamCreate(), &fakeStream);
+    char ptx[] = "not ptx";
+    // Inspect-only: no CUDA, no error.
+    EXPECT_EQ(mgpuModuleLoadJIT(ptx, 2), nullptr);
+    EXPECT_EQ(mgpuModuleGetFunction(nullptr, "k"), nullptr);
+    EXPECT_FALSE(hasMgpuError());
+    {
+      detail::MgpuScope inner(nullptr, /*inspectOnly=*/false);
+      EXPECT_EQ(mgpuStreamCreate(), nullptr);
+    }
+    EXPECT_EQ(mgpuStreamCreate(), &fakeStream);
+  }
+  EXPECT_EQ(mgpuStreamCreate(), nullptr);
+}
+
+TEST(MgpuTest, LaunchDimensionsAreChecked) {
+  clearMgpuError();
+  // Needs a function the cache knows nothing about: any non-null pointer.
+  int notAFunction = 0;
+  mgpuLaunchKernel(&notAFunction, 0, 1, 1, 128, 1, 1, 0, nullptr, nullptr,
+                   nullptr, 0);
+  EXPECT_EQ(takeMgpuError().message(),
+            "kernel '<unknown>' launch failed: grid (0, 1, 1) block (128, 1, "
+            "1) has a dimension out of range");
+  mgpuLaunchKernel(&notAFunction, 1, 1, 1, 128, 1, 1, -1, nullptr, nullptr,
+                   nullptr, 0);
+  EXPECT_EQ(takeMgpuError().message(),
+            "kernel '<unknown>' launch failed: negative dynamic shared memory "
+            "size -1");
+}
+
+TEST(MgpuTest, ExportedFromTheRuntime) {
+  // Artifacts resolve these by name in the global scope.
+  for (const char *name :
+       {"mgpuModuleLoadJIT", "mgpuModuleLoad", "mgpuModuleUnload",
+        "mgpuModuleGetFunction", "mgpuLaunchKernel", "mgpuStreamCreate",
+        "mgpuStreamSynchronize", "mgpuStreamDestroy"})
+    EXPECT_NE(dlsym(RTLD_DEFAULT, name), nullptr) << name;
+}
+
+} // namespace
