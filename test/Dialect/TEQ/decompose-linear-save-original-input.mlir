@@ -1,5 +1,5 @@
-// KNOWN BUG (teq-decompose-linear), kept as an expected failure: remove the
-// XFAIL line once fixed.
+// Regression test for teq-decompose-linear (a bug found and fixed in
+// development; the case below describes what it checks).
 //
 // save_original_input: forward quantizes x rowwise only (TE: the input
 // quantizer's columnwise usage is `... && !save_original_input`,

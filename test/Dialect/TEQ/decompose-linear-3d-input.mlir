@@ -1,5 +1,5 @@
-// KNOWN BUG (teq-decompose-linear), kept as an expected failure: remove the
-// XFAIL line once fixed.
+// Regression test for teq-decompose-linear (a bug found and fixed in
+// development; the case below describes what it checks).
 //
 // A Linear on a sequence-first 3-D activation x : [S, B, in] (teq.linear_forward
 // accepts `[*, in]`). fprop and dgrad are fine (teq.gemm flattens B), but the
