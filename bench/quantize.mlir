@@ -1,0 +1,21 @@
+// Quantize benchmark inputs (bench/quantize_bench.py): per-tensor FP8 current
+// scaling of bf16 tensors larger than the H100's 50 MB L2, with and without
+// the transposed copy Hopper keeps for columnwise usage.
+module attributes {teq.target = #teq.target<sm_90>} {
+  func.func @current_both_8192x8192(%x: tensor<8192x8192xbf16>) -> !teq.proto<8192x8192xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise> {
+    %q = teq.quantize %x : tensor<8192x8192xbf16> -> !teq.proto<8192x8192xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>
+    return %q : !teq.proto<8192x8192xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>
+  }
+  func.func @current_rowwise_8192x8192(%x: tensor<8192x8192xbf16>) -> !teq.proto<8192x8192xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise> {
+    %q = teq.quantize %x : tensor<8192x8192xbf16> -> !teq.proto<8192x8192xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise>
+    return %q : !teq.proto<8192x8192xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise>
+  }
+  func.func @current_both_16384x4096(%x: tensor<16384x4096xbf16>) -> !teq.proto<16384x4096xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise> {
+    %q = teq.quantize %x : tensor<16384x4096xbf16> -> !teq.proto<16384x4096xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>
+    return %q : !teq.proto<16384x4096xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>
+  }
+  func.func @current_rowwise_16384x4096(%x: tensor<16384x4096xbf16>) -> !teq.proto<16384x4096xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise> {
+    %q = teq.quantize %x : tensor<16384x4096xbf16> -> !teq.proto<16384x4096xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise>
+    return %q : !teq.proto<16384x4096xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise>
+  }
+}
