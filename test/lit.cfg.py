@@ -27,7 +27,7 @@ config.environment["FILECHECK_OPTS"] = "-enable-var-scope"
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.teq_tools_dir, config.llvm_tools_dir]
-tools = ["te-opt"]
+tools = ["te-opt", "te-compile"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # GPU tests (REQUIRES: cuda) run only where a CUDA device answers.

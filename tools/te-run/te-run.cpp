@@ -45,6 +45,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <limits>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -74,6 +75,11 @@ const char *kUsage =
     "  --entry NAME   run only this entry (default: every entry)\n"
     "  --device N     CUDA device ordinal (default 0)\n"
     "  --seed N       seed of the random inputs (default 0)\n"
+    "  --fill KIND    input values: random (default, N(0,1)), zeros, huge (one\n"
+    "                 bf16-max value among N(0,1)), denormal (only subnormal\n"
+    "                 values), ties (exact FP8 rounding ties with amax 448),\n"
+    "                 special (zeros, -0, subnormals, +-max, one inf, one NaN,\n"
+    "                 ties)\n"
     "  --inputs DIR   read inputs from DIR/<arg>.bin, DIR/<arg>.<buffer>.bin\n"
     "  --outputs DIR  write outputs to DIR/<arg>.bin, DIR/<arg>.<buffer>.bin\n"
     "  --check        compare the outputs with the CPU reference\n"
@@ -89,6 +95,7 @@ struct Options {
   std::string entry;
   int device = 0;
   uint64_t seed = 0;
+  std::string fill = "random";
   std::string inputsDir;
   std::string outputsDir;
   bool check = false;
@@ -172,6 +179,16 @@ StatusOr<Options> parseOptions(int argc, char **argv) {
       options.outputsDir = *text;
     } else if (arg == "--device") {
       TEQ_RETURN_IF_ERROR(number(1024, options.device));
+    } else if (arg == "--fill") {
+      if (i + 1 >= argc)
+        return Status::error("--fill needs a value");
+      options.fill = argv[++i];
+      if (options.fill != "random" && options.fill != "zeros" &&
+          options.fill != "huge" && options.fill != "denormal" &&
+          options.fill != "ties" && options.fill != "special")
+        return Status::error("unknown --fill '" + options.fill +
+                             "'; expected random, zeros, huge, denormal, "
+                             "ties or special");
     } else if (arg == "--seed") {
       TEQ_RETURN_IF_ERROR(number(UINT64_MAX, options.seed));
     } else if (arg == "--warmup") {
@@ -392,6 +409,48 @@ StatusOr<std::vector<uint8_t>> readFile(const std::string &path,
   return bytes;
 }
 
+/// Input values for `--fill` (edge cases of te-semantics.md §5 and §11). All
+/// values are exact in bf16 and f16 ranges where they matter.
+void fillValues(const std::string &kind, std::vector<float> &values,
+                Random &random) {
+  // Exact E4M3 ties at scale 1: midpoints between neighbours (RNE picks
+  // the even one), including at the top of the range.
+  static const float kTies[] = {1.0625f, -1.0625f, 1.1875f, 0.0068359375f,
+                                 3.25f,   -13.0f,   416.0f,  -0.0009765625f};
+  size_t n = values.size();
+  for (size_t i = 0; i < n; ++i) {
+    float v = random.normal();
+    if (kind == "zeros")
+      v = 0.0f;
+    else if (kind == "denormal")
+      v = std::ldexp(v, -130); // bf16/f32 subnormal range
+    else if (kind == "ties")
+      v = (i % 4 == 0) ? kTies[(i / 4) % 8] : v;
+    else if (kind == "special") {
+      switch (i % 16) {
+      case 1: v = 0.0f; break;
+      case 2: v = -0.0f; break;
+      case 3: v = std::ldexp(1.0f, -133); break; // smallest bf16 subnormal
+      case 4: v = -std::ldexp(3.0f, -130); break;
+      case 5: v = 3.3895313892515355e38f; break; // bf16 max
+      case 6: v = -3.3895313892515355e38f; break;
+      case 7: v = kTies[(i / 16) % 8]; break;
+      case 8: v = -std::ldexp(1.0f, -12); break; // rounds to -0
+      default: break;
+      }
+    }
+    values[i] = v;
+  }
+  if (kind == "huge" && n > 0)
+    values[n / 2] = 3.3895313892515355e38f;
+  if (kind == "ties" && n > 0)
+    values[n - 1] = 448.0f; // amax 448: scale exactly 1
+  if (kind == "special" && n > 0) {
+    values[n / 3] = std::numeric_limits<float>::infinity();
+    values[(2 * n) / 3] = std::numeric_limits<float>::quiet_NaN();
+  }
+}
+
 /// Host bytes for every buffer of `entry`: the inputs (generated or read) and,
 /// for outputs, the 0xA5 fill.
 StatusOr<HostBuffers> makeInputs(const Options &options,
@@ -422,8 +481,7 @@ StatusOr<HostBuffers> makeInputs(const Options &options,
     const std::vector<int64_t> &shape =
         arg.isProto ? arg.proto.shape : arg.tensor.shape;
     std::vector<float> values(static_cast<size_t>(elementCount(shape)));
-    for (float &value : values)
-      value = random.normal();
+    fillValues(options.fill, values, random);
     if (arg.kind == ArgKind::InOut)
       for (float &value : values)
         value = std::fabs(value);

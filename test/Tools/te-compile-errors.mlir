@@ -1,0 +1,39 @@
+// te-compile reports what it cannot do, with the op's location.
+// RUN: split-file %s %t
+// RUN: not te-compile %t/unsupported.mlir --emit=mlir 2>&1 | FileCheck %s --check-prefix=UNLOWERED
+// RUN: not te-compile %t/no-target.mlir --emit=mlir 2>&1 | FileCheck %s --check-prefix=NOTARGET
+// RUN: not te-compile %t/mxfp8-hopper.mlir --emit=mlir 2>&1 | FileCheck %s --check-prefix=MXFP8
+// RUN: not te-compile %t/no-target.mlir --target=sm_7 --emit=mlir 2>&1 | FileCheck %s --check-prefix=BADCHIP
+// RUN: not te-compile %t/missing.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
+
+//--- unsupported.mlir
+module attributes {teq.target = #teq.target<sm_90>} {
+  func.func @mx(%x: tensor<64x64xbf16>) -> !teq.proto<64x64xbf16, #teq.float8_block_quantizer<f8E4M3FN>, rowwise> {
+    // UNLOWERED: unsupported.mlir:{{[0-9]+}}:10: error: 'teq.quantize' op quantizing with Float8BlockQuantizer has no GPU lowering yet
+    %q = teq.quantize %x : tensor<64x64xbf16> -> !teq.proto<64x64xbf16, #teq.float8_block_quantizer<f8E4M3FN>, rowwise>
+    return %q : !teq.proto<64x64xbf16, #teq.float8_block_quantizer<f8E4M3FN>, rowwise>
+  }
+}
+
+//--- no-target.mlir
+// NOTARGET: error: no #teq.target on the module
+module {
+  func.func @f(%x: tensor<16xbf16>) -> tensor<16xbf16> {
+    return %x : tensor<16xbf16>
+  }
+}
+
+//--- mxfp8-hopper.mlir
+// MXFP8: error: MXFP8BlockScaling is not supported on sm_90: Device compute capability 10.0 or higher required for MXFP8 execution.
+module attributes {teq.target = #teq.target<sm_90>} {
+  func.func @f(%x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>) -> tensor<64x256xbf16> {
+    %y = teq.autocast recipe(#teq.mxfp8_block_scaling<>) -> tensor<64x256xbf16> {
+      %o = teq.linear_forward %x, %w config(#teq.linear<>) : tensor<64x128xbf16>, tensor<256x128xbf16> -> tensor<64x256xbf16>
+      teq.yield %o : tensor<64x256xbf16>
+    }
+    return %y : tensor<64x256xbf16>
+  }
+}
+
+// BADCHIP: error: invalid target 'sm_7'
+// MISSING: te-compile: error: {{.*}}missing.mlir{{.*}}

@@ -1,0 +1,45 @@
+// te-compile: every --emit stage of a current-scaling quantization.
+// RUN: te-compile %s --emit=mlir | FileCheck %s --check-prefix=MLIR
+// RUN: te-compile %s --emit=ptx | FileCheck %s --check-prefix=PTX
+// RUN: te-compile %s --emit=llvm | FileCheck %s --check-prefix=LLVM
+// RUN: te-compile %s -o %t.so && nm -D %t.so | FileCheck %s --check-prefix=LIB
+// RUN: te-compile %s --target=sm_90 --emit=obj -o %t.o && test -s %t.o
+
+module attributes {teq.target = #teq.target<sm_90>} {
+  func.func @quantize(%x: tensor<128x256xbf16>) -> !teq.proto<128x256xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise> {
+    %q = teq.quantize %x : tensor<128x256xbf16> -> !teq.proto<128x256xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>
+    return %q : !teq.proto<128x256xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>
+  }
+}
+
+// MLIR: gpu.module @teq_kernels [#nvvm.target<chip = "sm_90", features = "+ptx80">]
+// MLIR: gpu.func @q0_amax(
+// MLIR: gpu.func @q0_scale(
+// MLIR: gpu.func @q0_cast(
+// MLIR-LABEL: func.func @quantize(
+// MLIR-SAME: memref<32768xbf16>, %{{.*}}: memref<32768xi8>, %{{.*}}: memref<32768xi8>, %{{.*}}: memref<1xf32>) attributes {teq.entry}
+// MLIR: gpu.launch_func async {{.*}} @teq_kernels::@q0_amax blocks in
+// MLIR: gpu.launch_func async {{.*}} @teq_kernels::@q0_scale
+// MLIR: gpu.launch_func async {{.*}} @teq_kernels::@q0_cast
+
+// The amax reads 16-byte vectors; the scale divides with IEEE rounding; the
+// cast converts pairs with the hardware RNE + satfinite instruction and
+// stores 16-byte rows of the data and of the transposed copy.
+// PTX: .target sm_90
+// PTX-LABEL: .visible .entry q0_amax(
+// PTX: ld.global.v4.b32
+// PTX: shfl.sync.bfly.b32
+// PTX-LABEL: .visible .entry q0_scale(
+// PTX: div.rn.f32
+// PTX-LABEL: .visible .entry q0_cast(
+// PTX: cvt.rn.satfinite.e4m3x2.f32
+// PTX: st.global.v4.b32
+
+// LLVM: @teq_manifest_text = internal constant
+// LLVM-SAME: \22format\22:\22teq-artifact\22
+// LLVM: define void @teq_entry_quantize(ptr
+// LLVM: define ptr @teq_artifact_manifest()
+
+// LIB-DAG: T teq_artifact_manifest
+// LIB-DAG: T teq_entry_quantize
+// LIB-DAG: U mgpuLaunchKernel
