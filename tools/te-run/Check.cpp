@@ -7,7 +7,9 @@
 #include "teq/Reference/Quantize.h"
 
 #include <cstdio>
+#include <cmath>
 #include <cstring>
+#include <optional>
 
 namespace mlir::teq::terun {
 
@@ -173,9 +175,15 @@ StatusOr<QuantizerSetup> quantizerSetup(const ProtoSpec &proto) {
     return setup;
   }
   if (kind == "float8_delayed" || kind == "float8" ||
-      kind == "float8_delayed_scaling")
-    return notAvailable("delayed scaling (" + proto.quantizerKind +
-                        "): the scale comes from recipe state");
+      kind == "float8_delayed_scaling") {
+    // The stored scale comes from the argument computed_by names "scale";
+    // checkArg fills it in.
+    desc.format = layout::Format::PerTensorFP8;
+    TEQ_ASSIGN_OR_RETURN(encoding, fp8Field(q));
+    desc.dataEncoding = encoding;
+    setup.options.perTensor.scaling = reference::PerTensorScaling::Delayed;
+    return setup;
+  }
   return notAvailable("quantizer kind \"" + proto.quantizerKind + "\"");
 }
 
@@ -201,10 +209,16 @@ StatusOr<reference::Input> makeInput(const std::string &dtype,
 /// buffers are the ones the manifest lists (names and sizes).
 StatusOr<reference::QuantizedTensor>
 quantizeArg(const Manifest &manifest, const ArgSpec &arg,
-            const reference::Input &input) {
+            const reference::Input &input,
+            std::optional<float> storedScale = std::nullopt) {
   auto setup = quantizerSetup(arg.proto);
   if (!setup.ok())
     return setup.status();
+  if (setup->options.perTensor.scaling == reference::PerTensorScaling::Delayed) {
+    if (!storedScale)
+      return Status::error("delayed scaling needs computed_by \"scale\"");
+    setup->options.perTensor.scale = *storedScale;
+  }
   const layout::TargetCaps target = layout::TargetCaps::fromSM(manifest.target.sm);
   auto quantized =
       reference::quantize(input, setup->desc, target, setup->options);
@@ -349,10 +363,27 @@ Status checkArg(const Manifest &manifest, const EntrySpec &entry,
   if (arg.computedBy.isNull())
     return notAvailable(what + ": the manifest has no computed_by");
   const std::string op = arg.computedBy.find("op")->asString();
-  if (op != "quantize")
+  if (op != "quantize" && op != "record_amax")
     return notAvailable("op " + op + " (" + what + ")");
-  if (!arg.isProto)
+  if (op == "quantize" && !arg.isProto)
     return notAvailable("op quantize into a tensor (" + what + ")");
+
+  // A 1-element f32 input named by computed_by (the stored scale).
+  auto readScalarArg = [&](const char *key) -> StatusOr<float> {
+    const JsonValue *name = arg.computedBy.find(key);
+    if (!name || !name->isString())
+      return Status::error(what + ": computed_by has no string \"" + key +
+                           "\"");
+    const ArgSpec *source = entry.findArg(name->asString());
+    if (!source || source->isProto || source->tensor.dtype != "f32")
+      return Status::error(what + ": computed_by " + key + " '" +
+                           name->asString() + "' is not an f32 tensor argument");
+    const auto &bytes =
+        before[flatIndex(entry, static_cast<size_t>(source - entry.args.data()), 0)];
+    float value;
+    std::memcpy(&value, bytes.data(), 4);
+    return value;
+  };
 
   const JsonValue *inputName = arg.computedBy.find("input");
   if (!inputName || !inputName->isString())
@@ -364,8 +395,8 @@ Status checkArg(const Manifest &manifest, const EntrySpec &entry,
   if (input->isProto || !input->isRead())
     return notAvailable(what + ": its input '" + input->name +
                         "' is not a high-precision input tensor");
-  if (input->tensor.dtype != arg.proto.dtype ||
-      input->tensor.shape != arg.proto.shape)
+  if (op == "quantize" && (input->tensor.dtype != arg.proto.dtype ||
+                           input->tensor.shape != arg.proto.shape))
     return Status::error(what + ": input '" + input->name +
                          "' differs in dtype or shape from the proto");
 
@@ -375,7 +406,43 @@ Status checkArg(const Manifest &manifest, const EntrySpec &entry,
       makeInput(input->tensor.dtype, input->tensor.shape, before[inputIndex]);
   if (!referenceInput.ok())
     return referenceInput.status();
-  auto quantized = quantizeArg(manifest, arg, *referenceInput);
+  if (op == "record_amax") {
+    // history[0] = fmaxf(history[0], max|x|); the rest unchanged (§5.2).
+    const JsonValue *historyName = arg.computedBy.find("amax_history");
+    const ArgSpec *history =
+        historyName && historyName->isString()
+            ? entry.findArg(historyName->asString())
+            : nullptr;
+    if (!history || history->isProto || history->tensor.dtype != "f32" ||
+        arg.isProto || arg.tensor.shape != history->tensor.shape)
+      return Status::error(what + ": computed_by amax_history must name an "
+                                  "f32 tensor argument of the same shape");
+    reference::DelayedScalingState state;
+    const auto &hbytes = before[flatIndex(
+        entry, static_cast<size_t>(history - entry.args.data()), 0)];
+    state.amaxHistory.resize(hbytes.size() / 4);
+    std::memcpy(state.amaxHistory.data(), hbytes.data(), hbytes.size());
+    float amax = 0.0f;
+    for (float v : referenceInput->values)
+      amax = std::fmax(amax, std::fabs(v));
+    reference::recordAmax(state, amax);
+    std::vector<uint8_t> expected(hbytes.size());
+    std::memcpy(expected.data(), state.amaxHistory.data(), expected.size());
+    BufferCheck check = compareBuffer(arg.name, arg.buffers[0], expected,
+                                      after[flatIndex(entry, argIndex, 0)]);
+    if (!check.ok)
+      report.passed = false;
+    report.buffers.push_back(std::move(check));
+    return Status::success();
+  }
+  std::optional<float> storedScale;
+  if (arg.computedBy.find("scale")) {
+    auto scale = readScalarArg("scale");
+    if (!scale.ok())
+      return scale.status();
+    storedScale = *scale;
+  }
+  auto quantized = quantizeArg(manifest, arg, *referenceInput, storedScale);
   if (!quantized.ok())
     return quantized.status().withPrefix(what);
   for (size_t b = 0; b < arg.buffers.size(); ++b) {

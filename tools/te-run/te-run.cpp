@@ -481,10 +481,22 @@ StatusOr<HostBuffers> makeInputs(const Options &options,
     const std::vector<int64_t> &shape =
         arg.isProto ? arg.proto.shape : arg.tensor.shape;
     std::vector<float> values(static_cast<size_t>(elementCount(shape)));
-    fillValues(options.fill, values, random);
-    if (arg.kind == ArgKind::InOut)
+    // Delayed-scaling state (an argument some output names as its "scale"
+    // or "amax_history") holds positive values like a real recipe's.
+    bool isState = arg.kind == ArgKind::InOut;
+    for (const ArgSpec &other : entry.args)
+      for (const char *key : {"scale", "amax_history"})
+        if (const JsonValue *name = other.computedBy.isNull()
+                                        ? nullptr
+                                        : other.computedBy.find(key))
+          if (name->isString() && name->asString() == arg.name)
+            isState = true;
+    if (isState) {
       for (float &value : values)
-        value = std::fabs(value);
+        value = std::fabs(random.normal()) * 4.0f + 0.25f;
+    } else {
+      fillValues(options.fill, values, random);
+    }
     if (!arg.isProto) {
       host[flatIndex(entry, a, 0)] = encodeTensor(arg.tensor.dtype, values);
       continue;

@@ -319,6 +319,14 @@ mlir::teq::kernels::perTensorCastKernel(const PerTensorFP8Spec &spec) {
   std::map<std::string, std::string> vars = {
       {"NAME", spec.prefix + "_cast"},
       {"SCALE", spec.prefix + "_scale_value"},
+      {"PARTIALS", spec.prefix + "_partials"},
+      {"P", std::to_string(amaxPartialsCount(spec))},
+      {"LOADSCALE",
+       spec.delayed
+           ? "%s = memref.load %scale_in[%c0] : memref<1xf32>"
+           : "%scale = memref.get_global @$SCALE : memref<1xf32, "
+             "#gpu.address_space<global>>\n      %s = memref.load "
+             "%scale[%c0] : memref<1xf32, #gpu.address_space<global>>"},
       {"N", std::to_string(n)},
       {"M", std::to_string(m)},
       {"K", std::to_string(k)},
@@ -330,9 +338,27 @@ mlir::teq::kernels::perTensorCastKernel(const PerTensorFP8Spec &spec) {
                    ? "%xf = arith.addf %xs, %fz : f32"
                    : "%xf = arith.extf %xs : $T to f32"},
   };
+  // Delayed scaling records max|x| from the cast: block-reduce %acc and
+  // store this block's partial.
+  auto amaxStore = [&](const std::string &index) -> std::string {
+    if (!spec.delayed)
+      return "";
+    return std::string(kBlockMaxReduce) + R"(
+      scf.if %t0 {
+        %bm = scf.for %j = %c0 to %c8 step %c1 iter_args(%mm = %fz) -> f32 {
+          %e = memref.load %smem[%j] : memref<8xf32, #gpu.address_space<workgroup>>
+          %n = arith.maxnumf %mm, %e : f32
+          scf.yield %n : f32
+        }
+        %partials = memref.get_global @$PARTIALS : memref<$Pxf32, #gpu.address_space<global>>
+        memref.store %bm, %partials[)" + index + R"(] : memref<$Pxf32, #gpu.address_space<global>>
+      })";
+  };
   std::string pack16 = packFP8(16, spec.e5m2);
   std::string scalar = scalarFP8(spec.e5m2);
   std::string args = "%x: memref<$Nx$T>";
+  if (spec.delayed)
+    args += ", %scale_in: memref<1xf32>";
   if (spec.rowwise)
     args += ", %data: memref<$Nxi8>";
   if (spec.transpose)
@@ -348,8 +374,12 @@ mlir::teq::kernels::perTensorCastKernel(const PerTensorFP8Spec &spec) {
     vars["TAIL0"] = std::to_string((n / 16) * 16);
     text = R"(
     gpu.func @$NAME()" + args + R"()
+        workgroup(%smem: memref<8xf32, #gpu.address_space<workgroup>>)
         kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
       %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
       %c16 = arith.constant 16 : index
       %c256 = arith.constant 256 : index
       %nchunk = arith.constant $NCHUNK : index
@@ -358,30 +388,39 @@ mlir::teq::kernels::perTensorCastKernel(const PerTensorFP8Spec &spec) {
       %cn = arith.constant $N : index
       %fz = arith.constant 0.0 : f32
       %vzero = arith.constant dense<0.0> : vector<16xf32>
-      %scale = memref.get_global @$SCALE : memref<1xf32, #gpu.address_space<global>>
-      %s = memref.load %scale[%c0] : memref<1xf32, #gpu.address_space<global>>
+      $LOADSCALE
       %sb = vector.broadcast %s : f32 to vector<16xf32>
       %tid = gpu.thread_id x
       %bid = gpu.block_id x
       %base = arith.muli %bid, %c256 : index
       %start = arith.addi %base, %tid : index
-      scf.for %i = %start to %nchunk step %stride {
+      %vacc = scf.for %i = %start to %nchunk step %stride iter_args(%m = %fz) -> f32 {
         %off = arith.muli %i, %c16 : index
         %v = vector.load %x[%off] {alignment = 16} : memref<$Nx$T>, vector<16x$T>
         $EXT16
         %sv = arith.mulf %vf, %sb : vector<16xf32>
 )" + pack16 + R"(
         vector.store %bytes, %data[%off] {alignment = 16} : memref<$Nxi8>, vector<16xi8>
+        %av = math.absf %vf : vector<16xf32>
+        %r = vector.reduction <maxnumf>, %av : vector<16xf32> into f32
+        %m2 = arith.maxnumf %m, %r : f32
+        scf.yield %m2 : f32
       }
       %ti = arith.addi %tail0, %start : index
       %intail = arith.cmpi ult, %ti, %cn : index
-      scf.if %intail {
+      %acc = scf.if %intail -> f32 {
           %xs = memref.load %x[%ti] : memref<$Nx$T>
           $SEXT
           %sf = arith.mulf %xf, %s : f32
 )" + scalar + R"(
           memref.store %b, %data[%ti] : memref<$Nxi8>
+          %ta = math.absf %xf : f32
+          %tm = arith.maxnumf %vacc, %ta : f32
+          scf.yield %tm : f32
+      } else {
+          scf.yield %vacc : f32
       }
+)" + amaxStore("%bid") + R"(
       gpu.return
     }
 )";
@@ -405,11 +444,14 @@ mlir::teq::kernels::perTensorCastKernel(const PerTensorFP8Spec &spec) {
                    : "";
   text = R"(
     gpu.func @$NAME()" + args + R"()
-        workgroup(%tile: memref<5120xi8, #gpu.address_space<workgroup>>)
+        workgroup(%tile: memref<5120xi8, #gpu.address_space<workgroup>>,
+                  %smem: memref<8xf32, #gpu.address_space<workgroup>>)
         kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
       %c16 = arith.constant 16 : index
       %c64 = arith.constant 64 : index
       %c80 = arith.constant 80 : index
@@ -417,8 +459,7 @@ mlir::teq::kernels::perTensorCastKernel(const PerTensorFP8Spec &spec) {
       %ck = arith.constant $K : index
       %fz = arith.constant 0.0 : f32
       %vzero = arith.constant dense<0.0> : vector<16xf32>
-      %scale = memref.get_global @$SCALE : memref<1xf32, #gpu.address_space<global>>
-      %s = memref.load %scale[%c0] : memref<1xf32, #gpu.address_space<global>>
+      $LOADSCALE
       %sb = vector.broadcast %s : f32 to vector<16xf32>
       %tid = gpu.thread_id x
       %bx = gpu.block_id x
@@ -441,18 +482,21 @@ mlir::teq::kernels::perTensorCastKernel(const PerTensorFP8Spec &spec) {
       %vecok = arith.andi %vecok0, %vecin : i1
       %growb = arith.muli %gm, %ck : index
       %goff = arith.addi %growb, %gk : index
-      scf.if %vecok {
+      %acc = scf.if %vecok -> f32 {
         %v = vector.load %x[%goff] {alignment = 16} : memref<$Nx$T>, vector<16x$T>
         $EXT16
         %sv = arith.mulf %vf, %sb : vector<16xf32>
 )" + pack16 + storeRow + R"(
         vector.store %bytes, %tile[%soff] {alignment = 16} : memref<5120xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+        %av = math.absf %vf : vector<16xf32>
+        %rmax = vector.reduction <maxnumf>, %av : vector<16xf32> into f32
+        scf.yield %rmax : f32
       } else {
-        scf.for %e = %c0 to %c16 step %c1 {
+        %sm = scf.for %e = %c0 to %c16 step %c1 iter_args(%mm = %fz) -> f32 {
           %kk = arith.addi %gk, %e : index
           %kin = arith.cmpi ult, %kk, %ck : index
           %ok = arith.andi %rowok, %kin : i1
-          scf.if %ok {
+          %nm = scf.if %ok -> f32 {
             %go = arith.addi %growb, %kk : index
             %xs = memref.load %x[%go] : memref<$Nx$T>
             $SEXT
@@ -460,8 +504,15 @@ mlir::teq::kernels::perTensorCastKernel(const PerTensorFP8Spec &spec) {
 )" + scalar + storeRowScalar + R"(
             %so = arith.addi %soff, %e : index
             memref.store %b, %tile[%so] : memref<5120xi8, #gpu.address_space<workgroup>>
+            %ab = math.absf %xf : f32
+            %n = arith.maxnumf %mm, %ab : f32
+            scf.yield %n : f32
+          } else {
+            scf.yield %mm : f32
           }
+          scf.yield %nm : f32
         }
+        scf.yield %sm : f32
       }
       gpu.barrier
       // Phase 2: tile column %r (global k), 16 rows from %c (global m).
@@ -515,18 +566,87 @@ mlir::teq::kernels::perTensorCastKernel(const PerTensorFP8Spec &spec) {
           }
         }
       }
+      %gx = gpu.grid_dim x
+      %byx = arith.muli %by, %gx : index
+      %pidx = arith.addi %byx, %bx : index
+)" + amaxStore("%pidx") + R"(
       gpu.return
     }
 )";
   return substitute(substitute(text, vars), vars);
 }
 
+int64_t mlir::teq::kernels::amaxPartialsCount(const PerTensorFP8Spec &spec) {
+  if (!spec.delayed)
+    return amaxGridSize(spec.rows * spec.cols, spec.input);
+  int64_t gx, gy;
+  perTensorCastGrid(spec, gx, gy);
+  return gx * gy;
+}
+
 std::string mlir::teq::kernels::perTensorGlobals(const PerTensorFP8Spec &spec) {
-  int64_t grid = amaxGridSize(spec.rows * spec.cols, spec.input);
+  int64_t grid = amaxPartialsCount(spec);
   return "    memref.global \"private\" @" + spec.prefix + "_partials : memref<" +
          std::to_string(grid) +
          "xf32, #gpu.address_space<global>>\n"
          "    memref.global \"private\" @" +
          spec.prefix +
          "_scale_value : memref<1xf32, #gpu.address_space<global>>\n";
+}
+
+std::string
+mlir::teq::kernels::delayedScalingRecordKernel(const PerTensorFP8Spec &spec) {
+  std::map<std::string, std::string> vars = {
+      {"NAME", spec.prefix + "_record"},
+      {"PARTIALS", spec.prefix + "_partials"},
+      {"P", std::to_string(amaxPartialsCount(spec))},
+      {"L", std::to_string(spec.historyLength)},
+  };
+  std::string text = R"(
+    gpu.func @$NAME(%scale_in: memref<1xf32>, %hist: memref<$Lxf32>, %updated: memref<$Lxf32>, %scale_inv: memref<1xf32>)
+        workgroup(%smem: memref<8xf32, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %partials = memref.get_global @$PARTIALS : memref<$Pxf32, #gpu.address_space<global>>
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %c256 = arith.constant 256 : index
+      %cp = arith.constant $P : index
+      %cl = arith.constant $L : index
+      %zero = arith.constant 0.0 : f32
+      %tid = gpu.thread_id x
+      // The rest of the history is copied unchanged.
+      scf.for %i = %tid to %cl step %c256 {
+        %ne = arith.cmpi ne, %i, %c0 : index
+        scf.if %ne {
+          %h = memref.load %hist[%i] : memref<$Lxf32>
+          memref.store %h, %updated[%i] : memref<$Lxf32>
+        }
+      }
+      %acc = scf.for %i = %tid to %cp step %c256 iter_args(%m = %zero) -> f32 {
+        %p = memref.load %partials[%i] : memref<$Pxf32, #gpu.address_space<global>>
+        %m2 = arith.maxnumf %m, %p : f32
+        scf.yield %m2 : f32
+      })";
+  text += kBlockMaxReduce;
+  text += R"(
+      scf.if %t0 {
+        %amax = scf.for %j = %c0 to %c8 step %c1 iter_args(%mm = %zero) -> f32 {
+          %e = memref.load %smem[%j] : memref<8xf32, #gpu.address_space<workgroup>>
+          %n = arith.maxnumf %mm, %e : f32
+          scf.yield %n : f32
+        }
+        %h0 = memref.load %hist[%c0] : memref<$Lxf32>
+        %n0 = arith.maxnumf %h0, %amax : f32
+        memref.store %n0, %updated[%c0] : memref<$Lxf32>
+        %one = arith.constant 1.0 : f32
+        %s = memref.load %scale_in[%c0] : memref<1xf32>
+        %inv = arith.divf %one, %s : f32
+        memref.store %inv, %scale_inv[%c0] : memref<1xf32>
+      }
+      gpu.return
+    }
+)";
+  return substitute(text, vars);
 }

@@ -33,7 +33,21 @@ struct PerTensorFP8Spec {
   // Current scaling (te-semantics.md §5.1).
   bool forcePow2 = false;
   float epsilon = 0.0f;
+  /// Delayed scaling (§5.2): the cast takes the stored scale as an argument
+  /// and records max|x| in the same pass (one read of the input).
+  bool delayed = false;
+  int64_t historyLength = 1;
 };
+
+/// Amax partials a quantization produces: one per amax block (current
+/// scaling) or per cast block (delayed scaling, fused into the cast).
+int64_t amaxPartialsCount(const PerTensorFP8Spec &spec);
+
+/// `gpu.func @<prefix>_record(%scale: memref<1xf32>, %history: memref<Lxf32>,
+/// %updated: memref<Lxf32>, %scale_inv: memref<1xf32>)`: one block; the
+/// delayed-scaling amax recorded into history[0] (fmaxf, like TE's atomic
+/// max) and scale_inv = 1/scale.
+std::string delayedScalingRecordKernel(const PerTensorFP8Spec &spec);
 
 /// Blocks of the amax kernel for `numElements` inputs (one partial each).
 int64_t amaxGridSize(int64_t numElements, InputType input);
@@ -52,7 +66,8 @@ std::string perTensorAmaxKernel(const PerTensorFP8Spec &spec);
 /// `@<prefix>_scale_value` and `%scale_inv`.
 std::string currentScalingScaleKernel(const PerTensorFP8Spec &spec);
 
-/// `gpu.func @<prefix>_cast(%x, [%data], [%transpose])`:
+/// `gpu.func @<prefix>_cast(%x, [%scale], [%data], [%transpose])`
+/// (%scale: the stored scale, delayed scaling only):
 /// q = fp8_satfinite_rne(x * scale), rowwise and/or transposed in one pass
 /// (64x64 tiles through shared memory when transposing).
 std::string perTensorCastKernel(const PerTensorFP8Spec &spec);

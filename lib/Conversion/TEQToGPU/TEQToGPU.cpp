@@ -170,12 +170,14 @@ LogicalResult checkLowerable(Operation &op) {
                           "lowers teq.quantize (per-tensor FP8 current "
                           "scaling) in this version");
   QuantizerAttrInterface q = quantize.getResult().getType().getQuantizer();
+  if (isa<Float8QuantizerAttr>(q))
+    return success();
   auto cs = dyn_cast<Float8CurrentScalingQuantizerAttr>(q);
   if (!cs)
     return op.emitOpError("quantizing with ")
            << q.getQuantizerName()
            << " has no GPU lowering yet (this version lowers "
-              "Float8CurrentScalingQuantizer)";
+              "Float8CurrentScalingQuantizer and Float8Quantizer)";
   if (cs.getWithAmaxReduction())
     return op.emitOpError("amax reduction over a process group has no GPU "
                           "lowering yet");
@@ -194,7 +196,8 @@ public:
 private:
   LogicalResult emitKernels(StringRef text, Location loc);
   LogicalResult lowerQuantize(OpBuilder &b, QuantizeOp op,
-                              ArrayRef<Value> outputs, Value &token);
+                              ArrayRef<Value> outputs, Value updatedHistory,
+                              Value &token);
 
   func::FuncOp func;
   TargetAttr target;
@@ -220,9 +223,9 @@ LogicalResult EntryLowering::emitKernels(StringRef text, Location loc) {
 
 LogicalResult EntryLowering::lowerQuantize(OpBuilder &b, QuantizeOp op,
                                            ArrayRef<Value> outputs,
+                                           Value updatedHistory,
                                            Value &token) {
   TensorProtoType proto = op.getResult().getType();
-  auto cs = cast<Float8CurrentScalingQuantizerAttr>(proto.getQuantizer());
   layout::Flat2D flat = layout::flatten2D(
       std::vector<int64_t>(proto.getShape().begin(), proto.getShape().end()));
   kernels::PerTensorFP8Spec spec;
@@ -230,9 +233,16 @@ LogicalResult EntryLowering::lowerQuantize(OpBuilder &b, QuantizeOp op,
   spec.rows = flat.m;
   spec.cols = flat.k;
   spec.input = inputTypeOf(proto.getElementType());
-  spec.e5m2 = isa<Float8E5M2Type>(cs.getFp8Dtype());
-  spec.forcePow2 = cs.getForcePow_2Scales();
-  spec.epsilon = static_cast<float>(cs.getAmaxEpsilon().convertToDouble());
+  spec.e5m2 = isa<Float8E5M2Type>(proto.getQuantizer().getDataType());
+  if (auto cs = dyn_cast<Float8CurrentScalingQuantizerAttr>(
+          proto.getQuantizer())) {
+    spec.forcePow2 = cs.getForcePow_2Scales();
+    spec.epsilon = static_cast<float>(cs.getAmaxEpsilon().convertToDouble());
+  } else {
+    spec.delayed = true;
+    spec.historyLength =
+        cast<RankedTensorType>(op.getAmaxHistory().getType()).getDimSize(0);
+  }
   // Which buffers exist follows the layout (data, transpose, scale_inv).
   std::vector<layout::BufferDesc> descs = proto.getBuffers(target);
   Value data, transpose, scaleInv;
@@ -248,9 +258,12 @@ LogicalResult EntryLowering::lowerQuantize(OpBuilder &b, QuantizeOp op,
   spec.transpose = static_cast<bool>(transpose);
 
   std::string text = kernels::perTensorGlobals(spec) +
-                     kernels::perTensorAmaxKernel(spec) +
-                     kernels::currentScalingScaleKernel(spec) +
                      kernels::perTensorCastKernel(spec);
+  if (spec.delayed)
+    text += kernels::delayedScalingRecordKernel(spec);
+  else
+    text += kernels::perTensorAmaxKernel(spec) +
+            kernels::currentScalingScaleKernel(spec);
   if (failed(emitKernels(text, op.getLoc())))
     return failure();
 
@@ -271,16 +284,29 @@ LogicalResult EntryLowering::lowerQuantize(OpBuilder &b, QuantizeOp op,
         b.getType<gpu::AsyncTokenType>(), ValueRange{token});
     token = launchOp.getAsyncToken();
   };
-  int64_t grid = kernels::amaxGridSize(flat.m * flat.k, spec.input);
-  launch(spec.prefix + "_amax", grid, 1, {x});
-  launch(spec.prefix + "_scale", 1, 1, {scaleInv});
   int64_t gx, gy;
   kernels::perTensorCastGrid(spec, gx, gy);
   SmallVector<Value> castArgs{x};
+  Value scale;
+  if (spec.delayed) {
+    scale = buffersOfValue.lookup(op.getScale()).front();
+    castArgs.push_back(scale);
+  }
   if (data)
     castArgs.push_back(data);
   if (transpose)
     castArgs.push_back(transpose);
+  if (spec.delayed) {
+    // One read of x: the cast records max|x|; then history[0] and scale_inv.
+    launch(spec.prefix + "_cast", gx, gy, castArgs);
+    Value history = buffersOfValue.lookup(op.getAmaxHistory()).front();
+    launch(spec.prefix + "_record", 1, 1,
+           {scale, history, updatedHistory, scaleInv});
+    return success();
+  }
+  int64_t grid = kernels::amaxGridSize(flat.m * flat.k, spec.input);
+  launch(spec.prefix + "_amax", grid, 1, {x});
+  launch(spec.prefix + "_scale", 1, 1, {scaleInv});
   launch(spec.prefix + "_cast", gx, gy, castArgs);
   return success();
 }
@@ -315,11 +341,32 @@ FailureOr<llvm::json::Object> EntryLowering::run() {
       return failure();
     llvm::json::Object arg = describeArgument("result" + std::to_string(i),
                                               "output", type, *buffers);
-    if (auto quantize = ret.getOperand(i).getDefiningOp<QuantizeOp>())
-      if (auto input = dyn_cast<BlockArgument>(quantize.getInput()))
-        arg["computed_by"] = llvm::json::Object{
-            {"op", "quantize"},
-            {"input", "arg" + std::to_string(input.getArgNumber())}};
+    auto argName = [](Value v) -> std::optional<std::string> {
+      if (auto a = dyn_cast<BlockArgument>(v))
+        return "arg" + std::to_string(a.getArgNumber());
+      return std::nullopt;
+    };
+    Value returned = ret.getOperand(i);
+    if (auto quantize = returned.getDefiningOp<QuantizeOp>()) {
+      std::optional<std::string> input = argName(quantize.getInput());
+      bool isHistory = returned == quantize.getUpdatedAmaxHistory();
+      if (input) {
+        llvm::json::Object by{{"op", isHistory ? "record_amax" : "quantize"},
+                              {"input", *input}};
+        if (quantize.getScale()) {
+          if (auto scale = argName(quantize.getScale()))
+            by["scale"] = *scale;
+          if (auto history = argName(quantize.getAmaxHistory()))
+            by["amax_history"] = *history;
+          if (isHistory)
+            by["quantized"] = "result" +
+                              std::to_string(llvm::find(ret.getOperands(),
+                                                        quantize.getResult()) -
+                                             ret.getOperands().begin());
+        }
+        arg["computed_by"] = std::move(by);
+      }
+    }
     args.push_back(std::move(arg));
     for (const Buffer &b : *buffers)
       memrefs.push_back(b.type);
@@ -364,7 +411,23 @@ FailureOr<llvm::json::Object> EntryLowering::run() {
     if (!buffersOfValue.count(quantize.getInput()))
       return quantize.emitOpError("must quantize an argument of its entry "
                                   "function in this version");
-    if (failed(lowerQuantize(b, quantize, resultValues[*resultIndex], token)))
+    Value updatedHistory;
+    if (Value h = quantize.getUpdatedAmaxHistory()) {
+      if (!buffersOfValue.count(quantize.getScale()) ||
+          !buffersOfValue.count(quantize.getAmaxHistory()))
+        return quantize.emitOpError("delayed-scaling state must be "
+                                    "arguments of the entry function");
+      std::optional<unsigned> historyIndex;
+      for (OpOperand &use : h.getUses())
+        if (use.getOwner() == ret)
+          historyIndex = use.getOperandNumber();
+      if (!historyIndex || !h.hasOneUse())
+        return quantize.emitOpError("the updated amax history must be "
+                                    "returned exactly once by the entry");
+      updatedHistory = resultValues[*historyIndex].front();
+    }
+    if (failed(lowerQuantize(b, quantize, resultValues[*resultIndex],
+                             updatedHistory, token)))
       return failure();
   }
   gpu::WaitOp::create(b, loc, Type(), ValueRange{token});
