@@ -13,9 +13,9 @@ module attributes {teq.target = #teq.target<sm_90>} {
 }
 
 // MLIR: gpu.module @teq_kernels [#nvvm.target<chip = "sm_90", features = "+ptx80">]
-// MLIR: gpu.func @q0_amax(
-// MLIR: gpu.func @q0_scale(
-// MLIR: gpu.func @q0_cast(
+// MLIR-DAG: gpu.func @q0_amax(
+// MLIR-DAG: gpu.func @q0_scale(
+// MLIR-DAG: gpu.func @q0_cast(
 // MLIR-LABEL: func.func @quantize(
 // MLIR-SAME: memref<32768xbf16>, %{{.*}}: memref<32768xi8>, %{{.*}}: memref<32768xi8>, %{{.*}}: memref<1xf32>) attributes {teq.entry}
 // MLIR: gpu.launch_func async {{.*}} @teq_kernels::@q0_amax blocks in
@@ -26,14 +26,14 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // cast converts pairs with the hardware RNE + satfinite instruction and
 // stores 16-byte rows of the data and of the transposed copy.
 // PTX: .target sm_90
+// PTX-LABEL: .visible .entry q0_cast(
+// PTX: cvt.rn.satfinite.e4m3x2.f32
+// PTX: st.global.v4.b32
 // PTX-LABEL: .visible .entry q0_amax(
 // PTX: ld.global.v4.b32
 // PTX: shfl.sync.bfly.b32
 // PTX-LABEL: .visible .entry q0_scale(
 // PTX: div.rn.f32
-// PTX-LABEL: .visible .entry q0_cast(
-// PTX: cvt.rn.satfinite.e4m3x2.f32
-// PTX: st.global.v4.b32
 
 // LLVM: @teq_manifest_text = internal constant
 // LLVM-SAME: \22format\22:\22teq-artifact\22
