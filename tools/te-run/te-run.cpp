@@ -180,9 +180,10 @@ StatusOr<Options> parseOptions(int argc, char **argv) {
     } else if (arg == "--device") {
       TEQ_RETURN_IF_ERROR(number(1024, options.device));
     } else if (arg == "--fill") {
-      if (i + 1 >= argc)
-        return Status::error("--fill needs a value");
-      options.fill = argv[++i];
+      auto text = takeValue();
+      if (!text.ok())
+        return text.status();
+      options.fill = *text;
       if (options.fill != "random" && options.fill != "zeros" &&
           options.fill != "huge" && options.fill != "denormal" &&
           options.fill != "ties" && options.fill != "special")
