@@ -126,10 +126,10 @@ mlir::teq::kernels::perTensorAmaxKernel(const PerTensorFP8Spec &spec) {
       {"NTAIL", std::to_string(n % perVector)},
       {"STRIDE", std::to_string(grid * kBlockSize)},
       {"EXT", spec.input == InputType::F32
-                  ? "%vf = arith.addf %v, %vzero : vector<$Vxf32>"
+                  ? "%vnz = arith.constant dense<-0.0> : vector<$Vxf32>\n        %vf = arith.addf %v, %vnz : vector<$Vxf32>"
                   : "%vf = arith.extf %v : vector<$Vx$T> to vector<$Vxf32>"},
       {"SEXT", spec.input == InputType::F32
-                   ? "%tf = arith.addf %t, %zero : f32"
+                   ? "%tnz = arith.constant -0.0 : f32\n        %tf = arith.addf %t, %tnz : f32"
                    : "%tf = arith.extf %t : $T to f32"},
   };
   std::string text = R"(
@@ -332,10 +332,10 @@ mlir::teq::kernels::perTensorCastKernel(const PerTensorFP8Spec &spec) {
       {"K", std::to_string(k)},
       {"T", typeName(spec.input)},
       {"EXT16", spec.input == InputType::F32
-                    ? "%vf = arith.addf %v, %vzero : vector<16xf32>"
+                    ? "%vnz = arith.constant dense<-0.0> : vector<16xf32>\n        %vf = arith.addf %v, %vnz : vector<16xf32>"
                     : "%vf = arith.extf %v : vector<16x$T> to vector<16xf32>"},
       {"SEXT", spec.input == InputType::F32
-                   ? "%xf = arith.addf %xs, %fz : f32"
+                   ? "%fnz = arith.constant -0.0 : f32\n          %xf = arith.addf %xs, %fnz : f32"
                    : "%xf = arith.extf %xs : $T to f32"},
   };
   // Delayed scaling records max|x| from the cast: block-reduce %acc and
