@@ -18,4 +18,20 @@ module attributes {teq.target = #teq.target<sm_90>} {
     %q = teq.quantize %x : tensor<16384x4096xbf16> -> !teq.proto<16384x4096xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise>
     return %q : !teq.proto<16384x4096xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise>
   }
+  func.func @block1d_both_8192x8192(%x: tensor<8192x8192xbf16>) -> !teq.proto<8192x8192xbf16, #teq.float8_block_quantizer<f8E4M3FN, block_scaling_dim = 1>, rowwise|columnwise> {
+    %q = teq.quantize %x : tensor<8192x8192xbf16> -> !teq.proto<8192x8192xbf16, #teq.float8_block_quantizer<f8E4M3FN, block_scaling_dim = 1>, rowwise|columnwise>
+    return %q : !teq.proto<8192x8192xbf16, #teq.float8_block_quantizer<f8E4M3FN, block_scaling_dim = 1>, rowwise|columnwise>
+  }
+  func.func @block1d_both_16384x4096(%x: tensor<16384x4096xbf16>) -> !teq.proto<16384x4096xbf16, #teq.float8_block_quantizer<f8E4M3FN, block_scaling_dim = 1>, rowwise|columnwise> {
+    %q = teq.quantize %x : tensor<16384x4096xbf16> -> !teq.proto<16384x4096xbf16, #teq.float8_block_quantizer<f8E4M3FN, block_scaling_dim = 1>, rowwise|columnwise>
+    return %q : !teq.proto<16384x4096xbf16, #teq.float8_block_quantizer<f8E4M3FN, block_scaling_dim = 1>, rowwise|columnwise>
+  }
+  func.func @block2d_both_8192x8192(%x: tensor<8192x8192xbf16>) -> !teq.proto<8192x8192xbf16, #teq.float8_block_quantizer<f8E4M3FN>, rowwise|columnwise> {
+    %q = teq.quantize %x : tensor<8192x8192xbf16> -> !teq.proto<8192x8192xbf16, #teq.float8_block_quantizer<f8E4M3FN>, rowwise|columnwise>
+    return %q : !teq.proto<8192x8192xbf16, #teq.float8_block_quantizer<f8E4M3FN>, rowwise|columnwise>
+  }
+  func.func @block2d_both_16384x4096(%x: tensor<16384x4096xbf16>) -> !teq.proto<16384x4096xbf16, #teq.float8_block_quantizer<f8E4M3FN>, rowwise|columnwise> {
+    %q = teq.quantize %x : tensor<16384x4096xbf16> -> !teq.proto<16384x4096xbf16, #teq.float8_block_quantizer<f8E4M3FN>, rowwise|columnwise>
+    return %q : !teq.proto<16384x4096xbf16, #teq.float8_block_quantizer<f8E4M3FN>, rowwise|columnwise>
+  }
 }

@@ -650,3 +650,409 @@ mlir::teq::kernels::delayedScalingRecordKernel(const PerTensorFP8Spec &spec) {
 )";
   return substitute(text, vars);
 }
+
+//===----------------------------------------------------------------------===//
+// FP8 block scaling (te-semantics.md §5.3)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Lines computing `%<p>sc` (scale) and `%<p>inv` (1/scale) from the f32
+/// `%<p>in` per compute_scale_from_amax (§5.1) with `valueForInf`.
+std::string scaleFromAmax(const std::string &p, float fp8Max, float epsilon,
+                          bool pow2, float valueForInf) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  auto lit = [](float f) { return floatLiteral(f); };
+  os << "      %" << p << "eps = arith.constant " << lit(epsilon) << " : f32\n"
+     << "      %" << p << "max = arith.constant " << lit(fp8Max) << " : f32\n"
+     << "      %" << p << "vfi = arith.constant " << lit(valueForInf) << " : f32\n"
+     << "      %" << p << "one = arith.constant 1.0 : f32\n"
+     << "      %" << p << "zero = arith.constant 0.0 : f32\n"
+     << "      %" << p << "inf = arith.constant 0x7F800000 : f32\n"
+     << "      %" << p << "below = arith.cmpf olt, %" << p << "in, %" << p << "eps : f32\n"
+     << "      %" << p << "am = arith.select %" << p << "below, %" << p << "eps, %" << p << "in : f32\n"
+     << "      %" << p << "abs = math.absf %" << p << "am : f32\n"
+     << "      %" << p << "isinf = arith.cmpf oeq, %" << p << "abs, %" << p << "inf : f32\n"
+     << "      %" << p << "iszero = arith.cmpf oeq, %" << p << "am, %" << p << "zero : f32\n"
+     << "      %" << p << "isnan = arith.cmpf uno, %" << p << "am, %" << p << "am : f32\n"
+     << "      %" << p << "sp0 = arith.ori %" << p << "isinf, %" << p << "iszero : i1\n"
+     << "      %" << p << "sp = arith.ori %" << p << "sp0, %" << p << "isnan : i1\n"
+     << "      %" << p << "q = arith.divf %" << p << "max, %" << p << "am : f32\n"
+     << "      %" << p << "qinf = arith.cmpf oeq, %" << p << "q, %" << p << "inf : f32\n"
+     << "      %" << p << "q1 = arith.select %" << p << "qinf, %" << p << "vfi, %" << p << "q : f32\n"
+     << "      %" << p << "bits = arith.bitcast %" << p << "q1 : f32 to i32\n"
+     << "      %" << p << "mask = arith.constant " << (pow2 ? "-8388608" : "-1") << " : i32\n"
+     << "      %" << p << "mbits = arith.andi %" << p << "bits, %" << p << "mask : i32\n"
+     << "      %" << p << "q2 = arith.bitcast %" << p << "mbits : i32 to f32\n"
+     << "      %" << p << "sc = arith.select %" << p << "sp, %" << p << "one, %" << p << "q2 : f32\n"
+     << "      %" << p << "inv = arith.divf %" << p << "one, %" << p << "sc : f32\n";
+  return s;
+}
+
+float maxFiniteOf(InputType t) {
+  switch (t) {
+  case InputType::F32:
+    return 3.40282347e38f;
+  case InputType::BF16:
+    return 3.38953139e38f; // 0x7F7F0000
+  case InputType::F16:
+    return 65504.0f;
+  }
+  return 3.40282347e38f;
+}
+
+} // namespace
+
+int64_t mlir::teq::kernels::blockFP8SharedBytes(const BlockFP8Spec &spec) {
+  return 128 * 128 * typeBytes(spec.input);
+}
+
+std::string mlir::teq::kernels::blockFP8Kernel(const BlockFP8Spec &spec) {
+  int64_t m = spec.rows, k = spec.cols;
+  int64_t nkb = (k + 127) / 128, nmb = (m + 127) / 128;
+  float fp8Max = spec.e5m2 ? 57344.0f : 448.0f;
+  float vfi = maxFiniteOf(spec.input);
+  bool f32 = spec.input == InputType::F32;
+  std::map<std::string, std::string> vars = {
+      {"NAME", spec.prefix + "_block"},
+      {"N", std::to_string(m * k)},
+      {"M", std::to_string(m)},
+      {"K", std::to_string(k)},
+      {"T", typeName(spec.input)},
+      {"RSR", std::to_string(spec.rowScaleRows * spec.rowScaleCols)},
+      {"RSC", std::to_string(spec.rowScaleCols)},
+      {"CSR", std::to_string(spec.colScaleRows * spec.colScaleCols)},
+      {"CSC", std::to_string(spec.colScaleCols)},
+      {"MPAD", std::to_string((m + 3) / 4 * 4)},
+      {"KPAD", std::to_string((k + 3) / 4 * 4)},
+      {"NKB", std::to_string(nkb)},
+      {"NMB", std::to_string(nmb)},
+      {"NKBPAD", std::to_string((nkb + 3) / 4 * 4)},
+      {"NMBPAD", std::to_string((nmb + 3) / 4 * 4)},
+      {"VECIN", k % 8 == 0 ? "true" : "false"},
+      {"VECROW", k % 16 == 0 ? "true" : "false"},
+      {"VECCOL", m % 16 == 0 ? "true" : "false"},
+      {"EXT16", f32 ? "%vf = arith.addf %v, %vnz : vector<16xf32>"
+                    : "%vf = arith.extf %v : vector<16x$T> to vector<16xf32>"},
+      {"TRUNC16", f32 ? "%tv = arith.addf %vals, %vnz : vector<16xf32>"
+                      : "%tv = arith.truncf %vals : vector<16xf32> to vector<16x$T>"},
+      {"SEXT", f32 ? "%xf = arith.addf %xs, %fnz : f32"
+                   : "%xf = arith.extf %xs : $T to f32"},
+      {"TEXT", f32 ? "%tf = arith.addf %ts, %fnz : f32"
+                   : "%tf = arith.extf %ts : $T to f32"},
+      {"SHM", "#gpu.address_space<workgroup>"},
+  };
+  std::string args = "%x: memref<$Nx$T>";
+  if (spec.rowwise)
+    args += ", %rdata: memref<$Nxi8>, %rscale: memref<$RSRxf32>";
+  if (spec.columnwise)
+    args += ", %cdata: memref<$Nxi8>, %cscale: memref<$CSRxf32>";
+  std::string pack16 = packFP8(16, spec.e5m2);
+  std::string scalarCvt = scalarFP8(spec.e5m2);
+
+  std::string text = R"(
+    gpu.func @$NAME()" + args + R"()
+        workgroup(%colpart: memref<1024xf32, $SHM>, %colamax: memref<128xf32, $SHM>,
+                  %rowamax: memref<128xf32, $SHM>, %tamax: memref<1xf32, $SHM>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c16 = arith.constant 16 : index
+      %c32 = arith.constant 32 : index
+      %c64 = arith.constant 64 : index
+      %c128 = arith.constant 128 : index
+      %cm = arith.constant $M : index
+      %ck = arith.constant $K : index
+      %fz = arith.constant 0.0 : f32
+      %fnz = arith.constant -0.0 : f32
+      %vzero = arith.constant dense<0.0> : vector<16xf32>
+      %vnz = arith.constant dense<-0.0> : vector<16xf32>
+      %w32 = arith.constant 32 : i32
+      %o1 = arith.constant 1 : i32
+      %o2 = arith.constant 2 : i32
+      %o4 = arith.constant 4 : i32
+      %o8 = arith.constant 8 : i32
+      %o16 = arith.constant 16 : i32
+      %dyn = gpu.dynamic_shared_memory : memref<?xi8, $SHM>
+      %tile = memref.view %dyn[%c0][] : memref<?xi8, $SHM> to memref<16384x$T, $SHM>
+      %tid = gpu.thread_id x
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %k0 = arith.muli %bx, %c128 : index
+      %m0 = arith.muli %by, %c128 : index
+      %j = arith.remui %tid, %c8 : index
+      %i = arith.divui %tid, %c8 : index
+      %c = arith.muli %j, %c16 : index
+      %gk = arith.addi %k0, %c : index
+      %kend = arith.addi %gk, %c16 : index
+      %fullk = arith.cmpi ule, %kend, %ck : index
+      %vecin = arith.constant $VECIN
+      %j0 = arith.cmpi eq, %j, %c0 : index
+      // Phase 1: stage the tile; row amaxes; per-thread column maxima.
+      %colacc = scf.for %p = %c0 to %c4 step %c1 iter_args(%ca = %vzero) -> vector<16xf32> {
+        %r0 = arith.muli %p, %c32 : index
+        %r = arith.addi %i, %r0 : index
+        %gm = arith.addi %m0, %r : index
+        %rowok = arith.cmpi ult, %gm, %cm : index
+        %vok0 = arith.andi %rowok, %fullk : i1
+        %vok = arith.andi %vok0, %vecin : i1
+        %rowbase = arith.muli %gm, %ck : index
+        %vals = scf.if %vok -> vector<16xf32> {
+          %off = arith.addi %rowbase, %gk : index
+          %v = vector.load %x[%off] {alignment = 16} : memref<$Nx$T>, vector<16x$T>
+          $EXT16
+          scf.yield %vf : vector<16xf32>
+        } else {
+          %sv = scf.for %e = %c0 to %c16 step %c1 iter_args(%acc = %vzero) -> vector<16xf32> {
+            %kk = arith.addi %gk, %e : index
+            %kin = arith.cmpi ult, %kk, %ck : index
+            %ok = arith.andi %rowok, %kin : i1
+            %val = scf.if %ok -> f32 {
+              %go = arith.addi %rowbase, %kk : index
+              %xs = memref.load %x[%go] : memref<$Nx$T>
+              $SEXT
+              scf.yield %xf : f32
+            } else {
+              scf.yield %fz : f32
+            }
+            %ins = vector.insert %val, %acc[%e] : f32 into vector<16xf32>
+            scf.yield %ins : vector<16xf32>
+          }
+          scf.yield %sv : vector<16xf32>
+        }
+        $TRUNC16
+        %trow = arith.muli %r, %c128 : index
+        %toff = arith.addi %trow, %c : index
+        vector.store %tv, %tile[%toff] : memref<16384x$T, $SHM>, vector<16x$T>
+        %absv = math.absf %vals : vector<16xf32>
+        %rm = vector.reduction <maxnumf>, %absv : vector<16xf32> into f32
+        %x1, %q1 = gpu.shuffle xor %rm, %o1, %w32 : f32
+        %m1 = arith.maxnumf %rm, %x1 : f32
+        %x2, %q2 = gpu.shuffle xor %m1, %o2, %w32 : f32
+        %m2 = arith.maxnumf %m1, %x2 : f32
+        %x4, %q4 = gpu.shuffle xor %m2, %o4, %w32 : f32
+        %m4 = arith.maxnumf %m2, %x4 : f32
+        scf.if %j0 {
+          memref.store %m4, %rowamax[%r] : memref<128xf32, $SHM>
+        }
+        %ca2 = arith.maxnumf %ca, %absv : vector<16xf32>
+        scf.yield %ca2 : vector<16xf32>
+      }
+      %lane = arith.remui %tid, %c32 : index
+      %warp = arith.divui %tid, %c32 : index
+      %writer = arith.cmpi ult, %lane, %c8 : index
+      %wbase = arith.muli %warp, %c128 : index
+      scf.for %e = %c0 to %c16 step %c1 {
+        %v = vector.extract %colacc[%e] : f32 from vector<16xf32>
+        %y8, %z8 = gpu.shuffle xor %v, %o8, %w32 : f32
+        %v8 = arith.maxnumf %v, %y8 : f32
+        %y16, %z16 = gpu.shuffle xor %v8, %o16, %w32 : f32
+        %v16 = arith.maxnumf %v8, %y16 : f32
+        scf.if %writer {
+          %cc = arith.addi %c, %e : index
+          %idx = arith.addi %wbase, %cc : index
+          memref.store %v16, %colpart[%idx] : memref<1024xf32, $SHM>
+        }
+      }
+      gpu.barrier
+      %tc = arith.cmpi ult, %tid, %c128 : index
+      scf.if %tc {
+        %cmx = scf.for %w = %c0 to %c8 step %c1 iter_args(%mm = %fz) -> f32 {
+          %wb = arith.muli %w, %c128 : index
+          %wi = arith.addi %wb, %tid : index
+          %pv = memref.load %colpart[%wi] : memref<1024xf32, $SHM>
+          %mx = arith.maxnumf %mm, %pv : f32
+          scf.yield %mx : f32
+        }
+        memref.store %cmx, %colamax[%tid] : memref<128xf32, $SHM>
+      }
+      %t0 = arith.cmpi eq, %tid, %c0 : index
+      scf.if %t0 {
+        %tmx = scf.for %rr = %c0 to %c128 step %c1 iter_args(%mm = %fz) -> f32 {
+          %rv = memref.load %rowamax[%rr] : memref<128xf32, $SHM>
+          %mx = arith.maxnumf %mm, %rv : f32
+          scf.yield %mx : f32
+        }
+        memref.store %tmx, %tamax[%c0] : memref<1xf32, $SHM>
+      }
+      gpu.barrier
+)";
+
+  if (spec.rowwise) {
+    std::string amaxRow = spec.twoD
+        ? "      %rsin = memref.load %tamax[%c0] : memref<1xf32, $SHM>\n"
+        : "      %rsin = memref.load %rowamax[%r] : memref<128xf32, $SHM>\n";
+    std::string scaleStore = spec.twoD ? R"(
+        %first = arith.cmpi eq, %p, %c0 : index
+        %st0 = arith.andi %first, %t0 : i1
+        scf.if %st0 {
+          %sb = arith.muli %by, %rsc : index
+          %si = arith.addi %sb, %bx : index
+          memref.store %rsinv, %rscale[%si] : memref<$RSRxf32>
+          // Zero the padding columns of this block row (last K-block only).
+          %lastk = arith.cmpi eq, %bx, %nkbm1 : index
+          scf.if %lastk {
+            scf.for %pc = %nkb to %nkbpad step %c1 {
+              %pi = arith.addi %sb, %pc : index
+              memref.store %fz, %rscale[%pi] : memref<$RSRxf32>
+            }
+          }
+        })"
+        : R"(
+        %sbase = arith.muli %bx, %rsc : index
+        %si = arith.addi %sbase, %gm : index
+        %wscale = arith.andi %j0, %rowok : i1
+        scf.if %wscale {
+          memref.store %rsinv, %rscale[%si] : memref<$RSRxf32>
+        }
+        %inpad0 = arith.cmpi uge, %gm, %cm : index
+        %inpad1 = arith.cmpi ult, %gm, %cmpad : index
+        %inpad2 = arith.andi %inpad0, %inpad1 : i1
+        %inpad = arith.andi %inpad2, %j0 : i1
+        scf.if %inpad {
+          memref.store %fz, %rscale[%si] : memref<$RSRxf32>
+        })";
+    text += R"(
+      // Phase 2: rowwise data and scales.
+      %rsc = arith.constant $RSC : index
+      %cmpad = arith.constant $MPAD : index
+      %nkb = arith.constant $NKB : index
+      %nkbpad = arith.constant $NKBPAD : index
+      %nkbm1 = arith.subi %nkb, %c1 : index
+      %vecrow = arith.constant $VECROW
+      scf.for %p = %c0 to %c4 step %c1 {
+        %r0 = arith.muli %p, %c32 : index
+        %r = arith.addi %i, %r0 : index
+        %gm = arith.addi %m0, %r : index
+        %rowok = arith.cmpi ult, %gm, %cm : index
+)" + amaxRow + scaleFromAmax("rs", fp8Max, spec.epsilon, spec.forcePow2, vfi) +
+            R"(
+        %trow = arith.muli %r, %c128 : index
+        %toff = arith.addi %trow, %c : index
+        %v = vector.load %tile[%toff] : memref<16384x$T, $SHM>, vector<16x$T>
+        $EXT16
+        %sb0 = vector.broadcast %rssc : f32 to vector<16xf32>
+        %sv = arith.mulf %vf, %sb0 : vector<16xf32>
+)" + pack16 + R"(
+        %rowbase = arith.muli %gm, %ck : index
+        %goff = arith.addi %rowbase, %gk : index
+        %vok0 = arith.andi %rowok, %fullk : i1
+        %vok = arith.andi %vok0, %vecrow : i1
+        scf.if %vok {
+          vector.store %bytes, %rdata[%goff] {alignment = 16} : memref<$Nxi8>, vector<16xi8>
+        } else {
+          scf.if %rowok {
+            scf.for %e = %c0 to %c16 step %c1 {
+              %kk = arith.addi %gk, %e : index
+              %kin = arith.cmpi ult, %kk, %ck : index
+              scf.if %kin {
+                %b = vector.extract %bytes[%e] : i8 from vector<16xi8>
+                %go = arith.addi %rowbase, %kk : index
+                memref.store %b, %rdata[%go] : memref<$Nxi8>
+              }
+            }
+          }
+        })" +
+            scaleStore + R"(
+      }
+)";
+  }
+
+  if (spec.columnwise) {
+    std::string amaxCol = spec.twoD
+        ? "      %csin = memref.load %tamax[%c0] : memref<1xf32, $SHM>\n"
+        : "      %csin = memref.load %colamax[%kc] : memref<128xf32, $SHM>\n";
+    std::string scaleStore = spec.twoD ? R"(
+      scf.if %t0 {
+        %sb = arith.muli %bx, %csc : index
+        %si = arith.addi %sb, %by : index
+        memref.store %csinv, %cscale[%si] : memref<$CSRxf32>
+        %lastm = arith.cmpi eq, %by, %nmbm1 : index
+        scf.if %lastm {
+          scf.for %pc = %nmb to %nmbpad step %c1 {
+            %pi = arith.addi %sb, %pc : index
+            memref.store %fz, %cscale[%pi] : memref<$CSRxf32>
+          }
+        }
+      })"
+        : R"(
+      %h0 = arith.cmpi eq, %half, %c0 : index
+      %sbase = arith.muli %by, %csc : index
+      %si = arith.addi %sbase, %gkc : index
+      %wcs = arith.andi %h0, %colok : i1
+      scf.if %wcs {
+        memref.store %csinv, %cscale[%si] : memref<$CSRxf32>
+      }
+      %kp0 = arith.cmpi uge, %gkc, %ck : index
+      %kp1 = arith.cmpi ult, %gkc, %ckpad : index
+      %kp2 = arith.andi %kp0, %kp1 : i1
+      %kpad = arith.andi %kp2, %h0 : i1
+      scf.if %kpad {
+        memref.store %fz, %cscale[%si] : memref<$CSRxf32>
+      })";
+    text += R"(
+      // Phase 3: columnwise (transposed) data and scales.
+      %csc = arith.constant $CSC : index
+      %ckpad = arith.constant $KPAD : index
+      %nmb = arith.constant $NMB : index
+      %nmbpad = arith.constant $NMBPAD : index
+      %nmbm1 = arith.subi %nmb, %c1 : index
+      %veccol = arith.constant $VECCOL
+      %kc = arith.remui %tid, %c128 : index
+      %half = arith.divui %tid, %c128 : index
+      %gkc = arith.addi %k0, %kc : index
+      %colok = arith.cmpi ult, %gkc, %ck : index
+)" + amaxCol + scaleFromAmax("cs", fp8Max, spec.epsilon, spec.forcePow2, vfi) +
+            R"(
+      %csb = vector.broadcast %cssc : f32 to vector<16xf32>
+      %hb = arith.muli %half, %c64 : index
+      %crow = arith.muli %gkc, %cm : index
+      scf.for %g = %c0 to %c4 step %c1 {
+        %g16 = arith.muli %g, %c16 : index
+        %mr0 = arith.addi %hb, %g16 : index
+        %gm0 = arith.addi %m0, %mr0 : index
+        %vf = scf.for %e = %c0 to %c16 step %c1 iter_args(%acc = %vzero) -> vector<16xf32> {
+          %mr = arith.addi %mr0, %e : index
+          %tr = arith.muli %mr, %c128 : index
+          %ti = arith.addi %tr, %kc : index
+          %ts = memref.load %tile[%ti] : memref<16384x$T, $SHM>
+          $TEXT
+          %ins = vector.insert %tf, %acc[%e] : f32 into vector<16xf32>
+          scf.yield %ins : vector<16xf32>
+        }
+        %sv = arith.mulf %vf, %csb : vector<16xf32>
+)" + pack16 + R"(
+        %mend = arith.addi %gm0, %c16 : index
+        %fullm = arith.cmpi ule, %mend, %cm : index
+        %cv0 = arith.andi %colok, %fullm : i1
+        %cv = arith.andi %cv0, %veccol : i1
+        %coff = arith.addi %crow, %gm0 : index
+        scf.if %cv {
+          vector.store %bytes, %cdata[%coff] {alignment = 16} : memref<$Nxi8>, vector<16xi8>
+        } else {
+          scf.if %colok {
+            scf.for %e = %c0 to %c16 step %c1 {
+              %mm2 = arith.addi %gm0, %e : index
+              %min = arith.cmpi ult, %mm2, %cm : index
+              scf.if %min {
+                %b = vector.extract %bytes[%e] : i8 from vector<16xi8>
+                %co = arith.addi %crow, %mm2 : index
+                memref.store %b, %cdata[%co] : memref<$Nxi8>
+              }
+            }
+          }
+        }
+      })" +
+            scaleStore + "\n";
+  }
+  text += R"(
+      gpu.return
+    }
+)";
+  (void)scalarCvt;
+  return substitute(substitute(text, vars), vars);
+}

@@ -76,6 +76,30 @@ std::string perTensorCastKernel(const PerTensorFP8Spec &spec);
 void perTensorCastGrid(const PerTensorFP8Spec &spec, int64_t &gridX,
                        int64_t &gridY);
 
+/// Description of an FP8 block-scaled quantization (te-semantics.md §5.3).
+struct BlockFP8Spec {
+  std::string prefix;
+  int64_t rows = 1, cols = 1;
+  InputType input = InputType::BF16;
+  bool e5m2 = false;
+  bool twoD = false;      ///< 128x128 blocks; 1x128 otherwise.
+  bool rowwise = true;    ///< rowwise_data [M,K] + rowwise_scale_inv.
+  bool columnwise = true; ///< columnwise_data [K,M] + columnwise_scale_inv.
+  bool forcePow2 = true;
+  float epsilon = 0.0f;
+  /// Shapes of the scale buffers (te-semantics.md §4.3), row-major.
+  int64_t rowScaleRows = 0, rowScaleCols = 0;
+  int64_t colScaleRows = 0, colScaleCols = 0;
+};
+
+/// `gpu.func @<prefix>_block(%x, [%rdata, %rscale], [%cdata, %cscale])`:
+/// one 128x128 tile per block (grid ceil(K/128) x ceil(M/128)); the tile is
+/// staged in dynamic shared memory (`blockFP8SharedBytes`), block amaxes are
+/// reduced over the valid elements, scales follow compute_scale_from_amax
+/// with value_for_inf = the input type's max, scale padding is zero-filled.
+std::string blockFP8Kernel(const BlockFP8Spec &spec);
+int64_t blockFP8SharedBytes(const BlockFP8Spec &spec);
+
 } // namespace mlir::teq::kernels
 
 #endif // TEQ_LIB_CONVERSION_TEQTOGPU_QUANTIZEKERNELS_H

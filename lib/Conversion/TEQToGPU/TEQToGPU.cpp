@@ -172,12 +172,15 @@ LogicalResult checkLowerable(Operation &op) {
   QuantizerAttrInterface q = quantize.getResult().getType().getQuantizer();
   if (isa<Float8QuantizerAttr>(q))
     return success();
+  if (isa<Float8BlockQuantizerAttr>(q))
+    return success();
   auto cs = dyn_cast<Float8CurrentScalingQuantizerAttr>(q);
   if (!cs)
     return op.emitOpError("quantizing with ")
            << q.getQuantizerName()
            << " has no GPU lowering yet (this version lowers "
-              "Float8CurrentScalingQuantizer and Float8Quantizer)";
+              "Float8CurrentScalingQuantizer, Float8Quantizer and "
+              "Float8BlockQuantizer)";
   if (cs.getWithAmaxReduction())
     return op.emitOpError("amax reduction over a process group has no GPU "
                           "lowering yet");
@@ -198,6 +201,8 @@ private:
   LogicalResult lowerQuantize(OpBuilder &b, QuantizeOp op,
                               ArrayRef<Value> outputs, Value updatedHistory,
                               Value &token);
+  LogicalResult lowerBlockQuantize(OpBuilder &b, QuantizeOp op,
+                                   ArrayRef<Value> outputs, Value &token);
 
   func::FuncOp func;
   TargetAttr target;
@@ -221,11 +226,72 @@ LogicalResult EntryLowering::emitKernels(StringRef text, Location loc) {
   return success();
 }
 
+LogicalResult EntryLowering::lowerBlockQuantize(OpBuilder &b, QuantizeOp op,
+                                                ArrayRef<Value> outputs,
+                                                Value &token) {
+  TensorProtoType proto = op.getResult().getType();
+  auto bq = cast<Float8BlockQuantizerAttr>(proto.getQuantizer());
+  layout::Flat2D flat = layout::flatten2D(
+      std::vector<int64_t>(proto.getShape().begin(), proto.getShape().end()));
+  kernels::BlockFP8Spec spec;
+  spec.prefix = "q" + std::to_string(kernelCounter++);
+  spec.rows = flat.m;
+  spec.cols = flat.k;
+  spec.input = inputTypeOf(proto.getElementType());
+  spec.e5m2 = isa<Float8E5M2Type>(bq.getFp8Dtype());
+  spec.twoD = bq.getBlockScalingDim() == 2;
+  spec.forcePow2 = bq.getForcePow_2Scales();
+  spec.epsilon = static_cast<float>(bq.getAmaxEpsilon().convertToDouble());
+  Value rdata, rscale, cdata, cscale;
+  for (auto [desc, value] : llvm::zip(proto.getBuffers(target), outputs)) {
+    if (desc.name == "rowwise_data") {
+      rdata = value;
+    } else if (desc.name == "rowwise_scale_inv") {
+      rscale = value;
+      spec.rowScaleRows = desc.shape[0];
+      spec.rowScaleCols = desc.shape[1];
+    } else if (desc.name == "columnwise_data") {
+      cdata = value;
+    } else if (desc.name == "columnwise_scale_inv") {
+      cscale = value;
+      spec.colScaleRows = desc.shape[0];
+      spec.colScaleCols = desc.shape[1];
+    }
+  }
+  spec.rowwise = static_cast<bool>(rdata);
+  spec.columnwise = static_cast<bool>(cdata);
+  if (failed(emitKernels(kernels::blockFP8Kernel(spec), op.getLoc())))
+    return failure();
+  Location loc = op.getLoc();
+  auto c = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  SmallVector<Value> args{buffersOfValue.lookup(op.getInput()).front()};
+  if (rdata)
+    args.append({rdata, rscale});
+  if (cdata)
+    args.append({cdata, cscale});
+  Value smem = arith::ConstantIntOp::create(
+      b, loc, b.getI32Type(), kernels::blockFP8SharedBytes(spec));
+  auto symbol = SymbolRefAttr::get(
+      b.getStringAttr(kKernelModule),
+      {FlatSymbolRefAttr::get(b.getStringAttr(spec.prefix + "_block"))});
+  auto launch = gpu::LaunchFuncOp::create(
+      b, loc, symbol,
+      gpu::KernelDim3{c((flat.k + 127) / 128), c((flat.m + 127) / 128), c(1)},
+      gpu::KernelDim3{c(kernels::kBlockSize), c(1), c(1)}, smem, args,
+      b.getType<gpu::AsyncTokenType>(), ValueRange{token});
+  token = launch.getAsyncToken();
+  return success();
+}
+
 LogicalResult EntryLowering::lowerQuantize(OpBuilder &b, QuantizeOp op,
                                            ArrayRef<Value> outputs,
                                            Value updatedHistory,
                                            Value &token) {
   TensorProtoType proto = op.getResult().getType();
+  if (isa<Float8BlockQuantizerAttr>(proto.getQuantizer()))
+    return lowerBlockQuantize(b, op, outputs, token);
   layout::Flat2D flat = layout::flatten2D(
       std::vector<int64_t>(proto.getShape().begin(), proto.getShape().end()));
   kernels::PerTensorFP8Spec spec;
