@@ -34,4 +34,12 @@ module attributes {teq.target = #teq.target<sm_90>} {
     %q = teq.quantize %x : tensor<16384x4096xbf16> -> !teq.proto<16384x4096xbf16, #teq.float8_block_quantizer<f8E4M3FN>, rowwise|columnwise>
     return %q : !teq.proto<16384x4096xbf16, #teq.float8_block_quantizer<f8E4M3FN>, rowwise|columnwise>
   }
+  func.func @mxfp8_both_8192x8192(%x: tensor<8192x8192xbf16>) -> !teq.proto<8192x8192xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise, gemm_swizzled> {
+    %q = teq.quantize %x : tensor<8192x8192xbf16> -> !teq.proto<8192x8192xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise, gemm_swizzled>
+    return %q : !teq.proto<8192x8192xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise, gemm_swizzled>
+  }
+  func.func @mxfp8_both_16384x4096(%x: tensor<16384x4096xbf16>) -> !teq.proto<16384x4096xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise, gemm_swizzled> {
+    %q = teq.quantize %x : tensor<16384x4096xbf16> -> !teq.proto<16384x4096xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise, gemm_swizzled>
+    return %q : !teq.proto<16384x4096xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise, gemm_swizzled>
+  }
 }

@@ -108,8 +108,9 @@ def main():
         # Formats PyTorch has no kernel for: TEQ against the copy ceiling. A
         # block-scaled cast reads the input once and writes both copies and
         # their scales.
-        for dim in (1, 2):
-            entry = f"block{dim}d_both_{m}x{k}"
+        for name, entry in [("block 1D, both", f"block1d_both_{m}x{k}"),
+                            ("block 2D, both", f"block2d_both_{m}x{k}"),
+                            ("MXFP8, both", f"mxfp8_both_{m}x{k}")]:
             try:
                 ms = te_run(args.te_run, args.artifact, entry)
             except RuntimeError as e:
@@ -117,7 +118,7 @@ def main():
                 ok = False
                 continue
             moved = 2 * n + 2 * n  # input read once, two FP8 copies
-            other.append((f"{m}x{k}", f"block {dim}D, both", ms * 1e3,
+            other.append((f"{m}x{k}", name, ms * 1e3,
                           moved / ms / 1e6, 100 * moved / ms / 1e6 / copy_gbps))
     print()
     print("| shape | outputs | TEQ us | TEQ GB/s | % of copy | torch eager us "

@@ -1056,3 +1056,429 @@ std::string mlir::teq::kernels::blockFP8Kernel(const BlockFP8Spec &spec) {
   (void)scalarCvt;
   return substitute(substitute(text, vars), vars);
 }
+
+//===----------------------------------------------------------------------===//
+// MXFP8 (te-semantics.md §5.4)
+//===----------------------------------------------------------------------===//
+
+std::string mlir::teq::kernels::zeroBytesKernel(const std::string &name,
+                                                int64_t bytes) {
+  std::map<std::string, std::string> vars = {{"NAME", name},
+                                             {"S", std::to_string(bytes)}};
+  return substitute(R"(
+    gpu.func @$NAME(%buf: memref<$Sxi8>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c256 = arith.constant 256 : index
+      %cs = arith.constant $S : index
+      %z = arith.constant 0 : i8
+      %tid = gpu.thread_id x
+      %bid = gpu.block_id x
+      %gd = gpu.grid_dim x
+      %b0 = arith.muli %bid, %c256 : index
+      %start = arith.addi %b0, %tid : index
+      %stride = arith.muli %gd, %c256 : index
+      scf.for %i = %start to %cs step %stride {
+        memref.store %z, %buf[%i] : memref<$Sxi8>
+      }
+      gpu.return
+    }
+)",
+                    vars);
+}
+
+namespace {
+
+/// Lines computing the E8M0 code `%<p>e` (i32) and the multiplier `%<p>mul`
+/// (f32) of the block amax `%<p>amax` (§5.4, TE's emulated float_to_e8m0
+/// and exp2f_rcp).
+std::string e8m0Code(const std::string &p, float maxNormRcp) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  auto v = [&](const char *n) { return "%" + p + n; };
+  os << "      " << v("rcp") << " = arith.constant " << floatLiteral(maxNormRcp) << " : f32\n"
+     << "      " << v("v") << " = arith.mulf " << v("amax") << ", " << v("rcp") << " : f32\n"
+     << "      " << v("bits") << " = arith.bitcast " << v("v") << " : f32 to i32\n"
+     << "      " << v("c23") << " = arith.constant 23 : i32\n"
+     << "      " << v("cff") << " = arith.constant 255 : i32\n"
+     << "      " << v("cfe") << " = arith.constant 254 : i32\n"
+     << "      " << v("cmm") << " = arith.constant 8388607 : i32\n"
+     << "      " << v("chalf") << " = arith.constant 4194304 : i32\n"
+     << "      " << v("ci0") << " = arith.constant 0 : i32\n"
+     << "      " << v("ci1") << " = arith.constant 1 : i32\n"
+     << "      " << v("sh") << " = arith.shrui " << v("bits") << ", " << v("c23") << " : i32\n"
+     << "      " << v("ex") << " = arith.andi " << v("sh") << ", " << v("cff") << " : i32\n"
+     << "      " << v("man") << " = arith.andi " << v("bits") << ", " << v("cmm") << " : i32\n"
+     << "      " << v("mpos") << " = arith.cmpi ugt, " << v("man") << ", " << v("ci0") << " : i32\n"
+     << "      " << v("nfe") << " = arith.cmpi ne, " << v("ex") << ", " << v("cfe") << " : i32\n"
+     << "      " << v("a1") << " = arith.andi " << v("mpos") << ", " << v("nfe") << " : i1\n"
+     << "      " << v("ez") << " = arith.cmpi eq, " << v("ex") << ", " << v("ci0") << " : i32\n"
+     << "      " << v("mle") << " = arith.cmpi ule, " << v("man") << ", " << v("chalf") << " : i32\n"
+     << "      " << v("sub") << " = arith.andi " << v("ez") << ", " << v("mle") << " : i1\n"
+     << "      " << v("true") << " = arith.constant true\n"
+     << "      " << v("nsub") << " = arith.xori " << v("sub") << ", " << v("true") << " : i1\n"
+     << "      " << v("inc") << " = arith.andi " << v("a1") << ", " << v("nsub") << " : i1\n"
+     << "      " << v("incv") << " = arith.select " << v("inc") << ", " << v("ci1") << ", " << v("ci0") << " : i32\n"
+     << "      " << v("e1") << " = arith.addi " << v("ex") << ", " << v("incv") << " : i32\n"
+     << "      " << v("fz") << " = arith.constant 0.0 : f32\n"
+     << "      " << v("finf") << " = arith.constant 0x7F800000 : f32\n"
+     << "      " << v("isnan") << " = arith.cmpf uno, " << v("v") << ", " << v("v") << " : f32\n"
+     << "      " << v("isinf") << " = arith.cmpf oeq, " << v("v") << ", " << v("finf") << " : f32\n"
+     << "      " << v("iszero") << " = arith.cmpf oeq, " << v("v") << ", " << v("fz") << " : f32\n"
+     << "      " << v("e2") << " = arith.select " << v("iszero") << ", " << v("ci0") << ", " << v("e1") << " : i32\n"
+     << "      " << v("e3") << " = arith.select " << v("isinf") << ", " << v("cfe") << ", " << v("e2") << " : i32\n"
+     << "      " << v("e") << " = arith.select " << v("isnan") << ", " << v("cff") << ", " << v("e3") << " : i32\n"
+     // exp2f_rcp
+     << "      " << v("rsub") << " = arith.subi " << v("cfe") << ", " << v("e") << " : i32\n"
+     << "      " << v("rbits") << " = arith.shli " << v("rsub") << ", " << v("c23") << " : i32\n"
+     << "      " << v("is254") << " = arith.cmpi eq, " << v("e") << ", " << v("cfe") << " : i32\n"
+     << "      " << v("is255") << " = arith.cmpi eq, " << v("e") << ", " << v("cff") << " : i32\n"
+     << "      " << v("c2m127") << " = arith.constant 4194304 : i32\n"
+     << "      " << v("cnan") << " = arith.constant 2143289344 : i32\n"
+     << "      " << v("rb1") << " = arith.select " << v("is254") << ", " << v("c2m127") << ", " << v("rbits") << " : i32\n"
+     << "      " << v("rb2") << " = arith.select " << v("is255") << ", " << v("cnan") << ", " << v("rb1") << " : i32\n"
+     << "      " << v("mul") << " = arith.bitcast " << v("rb2") << " : i32 to f32\n";
+  return s;
+}
+
+/// `%<p>idx` (index) of scale S[%<p>i][%<p>j] in a buffer with `cols`
+/// columns: compact row-major, or the 128x4 GEMM swizzle with
+/// `numTilesX` tiles per 128-row band (te-semantics.md §4.2).
+std::string scaleIndex(const std::string &p, bool swizzled, int64_t cols,
+                       int64_t numTilesX) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  auto v = [&](const char *n) { return "%" + p + n; };
+  if (!swizzled) {
+    os << "      " << v("cols") << " = arith.constant " << cols << " : index\n"
+       << "      " << v("r") << " = arith.muli " << v("i") << ", " << v("cols") << " : index\n"
+       << "      " << v("idx") << " = arith.addi " << v("r") << ", " << v("j") << " : index\n";
+    return s;
+  }
+  os << "      " << v("ntx") << " = arith.constant " << numTilesX << " : index\n"
+     << "      " << v("k4") << " = arith.constant 4 : index\n"
+     << "      " << v("k32") << " = arith.constant 32 : index\n"
+     << "      " << v("k128") << " = arith.constant 128 : index\n"
+     << "      " << v("k16") << " = arith.constant 16 : index\n"
+     << "      " << v("k512") << " = arith.constant 512 : index\n"
+     << "      " << v("ib") << " = arith.divui " << v("i") << ", " << v("k128") << " : index\n"
+     << "      " << v("t0") << " = arith.muli " << v("ib") << ", " << v("ntx") << " : index\n"
+     << "      " << v("jb") << " = arith.divui " << v("j") << ", " << v("k4") << " : index\n"
+     << "      " << v("tile") << " = arith.addi " << v("t0") << ", " << v("jb") << " : index\n"
+     << "      " << v("tb") << " = arith.muli " << v("tile") << ", " << v("k512") << " : index\n"
+     << "      " << v("i32") << " = arith.remui " << v("i") << ", " << v("k32") << " : index\n"
+     << "      " << v("o1") << " = arith.muli " << v("i32") << ", " << v("k16") << " : index\n"
+     << "      " << v("i128") << " = arith.remui " << v("i") << ", " << v("k128") << " : index\n"
+     << "      " << v("q") << " = arith.divui " << v("i128") << ", " << v("k32") << " : index\n"
+     << "      " << v("o2") << " = arith.muli " << v("q") << ", " << v("k4") << " : index\n"
+     << "      " << v("j4") << " = arith.remui " << v("j") << ", " << v("k4") << " : index\n"
+     << "      " << v("s1") << " = arith.addi " << v("tb") << ", " << v("o1") << " : index\n"
+     << "      " << v("s2") << " = arith.addi " << v("s1") << ", " << v("o2") << " : index\n"
+     << "      " << v("idx") << " = arith.addi " << v("s2") << ", " << v("j4") << " : index\n";
+  return s;
+}
+
+} // namespace
+
+std::string mlir::teq::kernels::mxfp8Kernel(const MXFP8Spec &spec) {
+  int64_t m = spec.rows, k = spec.cols;
+  bool f32 = spec.input == InputType::F32;
+  float rcp = static_cast<float>(1.0 / (spec.e5m2 ? 57344.0 : 448.0));
+  std::map<std::string, std::string> vars = {
+      {"NAME", spec.prefix + "_mxfp8"},
+      {"N", std::to_string(m * k)},
+      {"M", std::to_string(m)},
+      {"K", std::to_string(k)},
+      {"T", typeName(spec.input)},
+      {"RS", std::to_string(spec.rowScaleRows * spec.rowScaleCols)},
+      {"CS", std::to_string(spec.colScaleRows * spec.colScaleCols)},
+      {"VECIN", k % 8 == 0 ? "true" : "false"},
+      {"VECOUT", k % 16 == 0 ? "true" : "false"},
+      {"EXT16", f32 ? "%vf = arith.addf %v, %vnz : vector<16xf32>"
+                    : "%vf = arith.extf %v : vector<16x$T> to vector<16xf32>"},
+      {"TRUNC16", f32 ? "%tv = arith.addf %vals, %vnz : vector<16xf32>"
+                      : "%tv = arith.truncf %vals : vector<16xf32> to vector<16x$T>"},
+      {"SEXT", f32 ? "%xf = arith.addf %xs, %fnz : f32"
+                   : "%xf = arith.extf %xs : $T to f32"},
+      {"SHM", "#gpu.address_space<workgroup>"},
+  };
+  std::string args = "%x: memref<$Nx$T>";
+  if (spec.rowwise)
+    args += ", %rdata: memref<$Nxi8>, %rscale: memref<$RSxi8>";
+  if (spec.columnwise)
+    args += ", %cdata: memref<$Nxi8>, %cscale: memref<$CSxi8>";
+  std::string pack16 = packFP8(16, spec.e5m2);
+
+  // Phase 1 is the block-scaling one: stage the tile and record, per 32-row
+  // group p and column, the max over the group's rows (colpart, then
+  // colamax[p][col]).
+  std::string text = R"(
+    gpu.func @$NAME()" + args + R"()
+        workgroup(%colpart: memref<4096xf32, $SHM>, %colamax: memref<512xf32, $SHM>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c16 = arith.constant 16 : index
+      %c32 = arith.constant 32 : index
+      %c128 = arith.constant 128 : index
+      %c512 = arith.constant 512 : index
+      %c1024 = arith.constant 1024 : index
+      %cm = arith.constant $M : index
+      %ck = arith.constant $K : index
+      %fz = arith.constant 0.0 : f32
+      %fnz = arith.constant -0.0 : f32
+      %vzero = arith.constant dense<0.0> : vector<16xf32>
+      %vnz = arith.constant dense<-0.0> : vector<16xf32>
+      %w32 = arith.constant 32 : i32
+      %o1 = arith.constant 1 : i32
+      %o8 = arith.constant 8 : i32
+      %o16 = arith.constant 16 : i32
+      %dyn = gpu.dynamic_shared_memory : memref<?xi8, $SHM>
+      %tile = memref.view %dyn[%c0][] : memref<?xi8, $SHM> to memref<16384x$T, $SHM>
+      %tid = gpu.thread_id x
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %k0 = arith.muli %bx, %c128 : index
+      %m0 = arith.muli %by, %c128 : index
+      %j = arith.remui %tid, %c8 : index
+      %i = arith.divui %tid, %c8 : index
+      %c = arith.muli %j, %c16 : index
+      %gk = arith.addi %k0, %c : index
+      %kend = arith.addi %gk, %c16 : index
+      %fullk = arith.cmpi ule, %kend, %ck : index
+      %vecin = arith.constant $VECIN
+      %vecout = arith.constant $VECOUT
+      %lane = arith.remui %tid, %c32 : index
+      %warp = arith.divui %tid, %c32 : index
+      %writer = arith.cmpi ult, %lane, %c8 : index
+      %jpar = arith.remui %j, %c2 : index
+      %jeven = arith.cmpi eq, %jpar, %c0 : index
+      scf.for %p = %c0 to %c4 step %c1 {
+        %r0 = arith.muli %p, %c32 : index
+        %r = arith.addi %i, %r0 : index
+        %gm = arith.addi %m0, %r : index
+        %rowok = arith.cmpi ult, %gm, %cm : index
+        %vok0 = arith.andi %rowok, %fullk : i1
+        %vok = arith.andi %vok0, %vecin : i1
+        %rowbase = arith.muli %gm, %ck : index
+        %vals = scf.if %vok -> vector<16xf32> {
+          %off = arith.addi %rowbase, %gk : index
+          %v = vector.load %x[%off] {alignment = 16} : memref<$Nx$T>, vector<16x$T>
+          $EXT16
+          scf.yield %vf : vector<16xf32>
+        } else {
+          %sv = scf.for %e = %c0 to %c16 step %c1 iter_args(%acc = %vzero) -> vector<16xf32> {
+            %kk = arith.addi %gk, %e : index
+            %kin = arith.cmpi ult, %kk, %ck : index
+            %ok = arith.andi %rowok, %kin : i1
+            %val = scf.if %ok -> f32 {
+              %go = arith.addi %rowbase, %kk : index
+              %xs = memref.load %x[%go] : memref<$Nx$T>
+              $SEXT
+              scf.yield %xf : f32
+            } else {
+              scf.yield %fz : f32
+            }
+            %ins = vector.insert %val, %acc[%e] : f32 into vector<16xf32>
+            scf.yield %ins : vector<16xf32>
+          }
+          scf.yield %sv : vector<16xf32>
+        }
+        $TRUNC16
+        %trow = arith.muli %r, %c128 : index
+        %toff = arith.addi %trow, %c : index
+        vector.store %tv, %tile[%toff] : memref<16384x$T, $SHM>, vector<16x$T>
+        %absv = math.absf %vals : vector<16xf32>
+        %pb = arith.muli %p, %c1024 : index
+        %wb = arith.muli %warp, %c128 : index
+        %pwb = arith.addi %pb, %wb : index
+        scf.for %e = %c0 to %c16 step %c1 {
+          %cv = vector.extract %absv[%e] : f32 from vector<16xf32>
+          %y8, %z8 = gpu.shuffle xor %cv, %o8, %w32 : f32
+          %v8 = arith.maxnumf %cv, %y8 : f32
+          %y16, %z16 = gpu.shuffle xor %v8, %o16, %w32 : f32
+          %v16 = arith.maxnumf %v8, %y16 : f32
+          scf.if %writer {
+            %cc = arith.addi %c, %e : index
+            %idx = arith.addi %pwb, %cc : index
+            memref.store %v16, %colpart[%idx] : memref<4096xf32, $SHM>
+          }
+        }
+      }
+      gpu.barrier
+      // colamax[p*128 + col] = max over the 8 warps (two entries a thread).
+      %c256 = arith.constant 256 : index
+      %q0 = arith.addi %tid, %c0 : index
+      scf.for %qq = %c0 to %c2 step %c1 {
+        %qo = arith.muli %qq, %c256 : index
+        %qi = arith.addi %q0, %qo : index
+        %qp = arith.divui %qi, %c128 : index
+        %qc = arith.remui %qi, %c128 : index
+        %qpb = arith.muli %qp, %c1024 : index
+        %cmx = scf.for %w = %c0 to %c8 step %c1 iter_args(%mm = %fz) -> f32 {
+          %wbb = arith.muli %w, %c128 : index
+          %wo = arith.addi %qpb, %wbb : index
+          %wi = arith.addi %wo, %qc : index
+          %pv = memref.load %colpart[%wi] : memref<4096xf32, $SHM>
+          %mx = arith.maxnumf %mm, %pv : f32
+          scf.yield %mx : f32
+        }
+        memref.store %cmx, %colamax[%qi] : memref<512xf32, $SHM>
+      }
+      gpu.barrier
+)";
+
+  // Block amax of the 32x32 tile (p, kb32) for 2D: max over colamax of its
+  // 32 columns. %tb names the tile's first column within the 128-wide tile.
+  auto tileAmax = [&](const std::string &out, const std::string &col0) {
+    return "      %" + out + " = scf.for %tc = %c0 to %c32 step %c1 iter_args(%tm = %fz) -> f32 {\n"
+           "        %tcc = arith.addi " + col0 + ", %tc : index\n"
+           "        %tpi = arith.addi %pcol, %tcc : index\n"
+           "        %tv2 = memref.load %colamax[%tpi] : memref<512xf32, $SHM>\n"
+           "        %tmx = arith.maxnumf %tm, %tv2 : f32\n"
+           "        scf.yield %tmx : f32\n"
+           "      }\n";
+  };
+
+  if (spec.rowwise) {
+    std::string amax;
+    if (spec.twoD) {
+      amax = "      %kb32 = arith.divui %c, %c32 : index\n"
+             "      %col0 = arith.muli %kb32, %c32 : index\n" +
+             tileAmax("rxamax", "%col0");
+    } else {
+      amax = "      %absr = math.absf %vf : vector<16xf32>\n"
+             "      %hm = vector.reduction <maxnumf>, %absr : vector<16xf32> into f32\n"
+             "      %hx, %hq = gpu.shuffle xor %hm, %o1, %w32 : f32\n"
+             "      %rxamax = arith.maxnumf %hm, %hx : f32\n";
+    }
+    text += R"(
+      // Phase 2: rowwise data, 1x32 blocks (two threads per block).
+      scf.for %p = %c0 to %c4 step %c1 {
+        %r0 = arith.muli %p, %c32 : index
+        %r = arith.addi %i, %r0 : index
+        %gm = arith.addi %m0, %r : index
+        %rowok = arith.cmpi ult, %gm, %cm : index
+        %pcol = arith.muli %p, %c128 : index
+        %trow = arith.muli %r, %c128 : index
+        %toff = arith.addi %trow, %c : index
+        %v = vector.load %tile[%toff] : memref<16384x$T, $SHM>, vector<16x$T>
+        $EXT16
+)" + amax + e8m0Code("rx", rcp) + R"(
+        %mb = vector.broadcast %rxmul : f32 to vector<16xf32>
+        %sv = arith.mulf %vf, %mb : vector<16xf32>
+)" + pack16 + R"(
+        %rowbase = arith.muli %gm, %ck : index
+        %goff = arith.addi %rowbase, %gk : index
+        %vok0 = arith.andi %rowok, %fullk : i1
+        %vok = arith.andi %vok0, %vecout : i1
+        scf.if %vok {
+          vector.store %bytes, %rdata[%goff] {alignment = 16} : memref<$Nxi8>, vector<16xi8>
+        } else {
+          scf.if %rowok {
+            scf.for %e = %c0 to %c16 step %c1 {
+              %kk = arith.addi %gk, %e : index
+              %kin = arith.cmpi ult, %kk, %ck : index
+              scf.if %kin {
+                %b = vector.extract %bytes[%e] : i8 from vector<16xi8>
+                %go = arith.addi %rowbase, %kk : index
+                memref.store %b, %rdata[%go] : memref<$Nxi8>
+              }
+            }
+          }
+        }
+        %kin0 = arith.cmpi ult, %gk, %ck : index
+        %ws0 = arith.andi %rowok, %jeven : i1
+        %ws = arith.andi %ws0, %kin0 : i1
+        scf.if %ws {
+          %rsi = arith.addi %gm, %c0 : index
+          %rsj = arith.divui %gk, %c32 : index
+)" + scaleIndex("rs", spec.swizzled, spec.rowScaleCols,
+                spec.rowScaleCols / 4) +
+            R"(
+          %eb = arith.trunci %rxe : i32 to i8
+          memref.store %eb, %rscale[%rsidx] : memref<$RSxi8>
+        }
+      }
+)";
+  }
+
+  if (spec.columnwise) {
+    std::string amax =
+        spec.twoD ? "          %cbk = arith.divui %ccol, %c32 : index\n"
+                    "          %cb0 = arith.muli %cbk, %c32 : index\n" +
+                        tileAmax("cxamax", "%cb0")
+                  : "          %cpi = arith.addi %pcol, %ccol : index\n"
+                    "          %cxamax = memref.load %colamax[%cpi] : memref<512xf32, $SHM>\n";
+    text += R"(
+      // Phase 3: columnwise data ([M,K], 32x1 blocks): per-column exponents.
+      scf.for %p = %c0 to %c4 step %c1 {
+        %r0 = arith.muli %p, %c32 : index
+        %r = arith.addi %i, %r0 : index
+        %gm = arith.addi %m0, %r : index
+        %rowok = arith.cmpi ult, %gm, %cm : index
+        %pcol = arith.muli %p, %c128 : index
+        %trow = arith.muli %r, %c128 : index
+        %toff = arith.addi %trow, %c : index
+        %v = vector.load %tile[%toff] : memref<16384x$T, $SHM>, vector<16x$T>
+        $EXT16
+        %first = arith.cmpi eq, %i, %c0 : index
+        %mulv = scf.for %e = %c0 to %c16 step %c1 iter_args(%acc = %vzero) -> vector<16xf32> {
+          %ccol = arith.addi %c, %e : index
+)" + amax + e8m0Code("cx", rcp) + R"(
+          // The group's first row writes the exponent of this column.
+          %gkc = arith.addi %k0, %ccol : index
+          %kin = arith.cmpi ult, %gkc, %ck : index
+          %gmb = arith.addi %m0, %r0 : index
+          %gok = arith.cmpi ult, %gmb, %cm : index
+          %wc0 = arith.andi %first, %kin : i1
+          %wc = arith.andi %wc0, %gok : i1
+          scf.if %wc {
+            %csi = arith.divui %gmb, %c32 : index
+            %csj = arith.addi %gkc, %c0 : index
+)" + (spec.swizzled
+          // Columnwise scales swizzle after a logical transpose: (col, row).
+          ? std::string("            %csti = arith.addi %csj, %c0 : index\n"
+                        "            %cstj = arith.addi %csi, %c0 : index\n") +
+                scaleIndex("cst", true, 0, spec.colScaleRows / 4) +
+                "            %ceb = arith.trunci %cxe : i32 to i8\n"
+                "            memref.store %ceb, %cscale[%cstidx] : memref<$CSxi8>\n"
+          : scaleIndex("cs", false, spec.colScaleCols, 0) +
+                "            %ceb = arith.trunci %cxe : i32 to i8\n"
+                "            memref.store %ceb, %cscale[%csidx] : memref<$CSxi8>\n") +
+            R"(          }
+          %ins = vector.insert %cxmul, %acc[%e] : f32 into vector<16xf32>
+          scf.yield %ins : vector<16xf32>
+        }
+        %sv = arith.mulf %vf, %mulv : vector<16xf32>
+)" + pack16 + R"(
+        %rowbase = arith.muli %gm, %ck : index
+        %goff = arith.addi %rowbase, %gk : index
+        %vok0 = arith.andi %rowok, %fullk : i1
+        %vok = arith.andi %vok0, %vecout : i1
+        scf.if %vok {
+          vector.store %bytes, %cdata[%goff] {alignment = 16} : memref<$Nxi8>, vector<16xi8>
+        } else {
+          scf.if %rowok {
+            scf.for %e = %c0 to %c16 step %c1 {
+              %kk = arith.addi %gk, %e : index
+              %kin = arith.cmpi ult, %kk, %ck : index
+              scf.if %kin {
+                %b = vector.extract %bytes[%e] : i8 from vector<16xi8>
+                %go = arith.addi %rowbase, %kk : index
+                memref.store %b, %cdata[%go] : memref<$Nxi8>
+              }
+            }
+          }
+        }
+      }
+)";
+  }
+  text += R"(
+      gpu.return
+    }
+)";
+  return substitute(substitute(text, vars), vars);
+}

@@ -100,6 +100,30 @@ struct BlockFP8Spec {
 std::string blockFP8Kernel(const BlockFP8Spec &spec);
 int64_t blockFP8SharedBytes(const BlockFP8Spec &spec);
 
+/// Description of an MXFP8 quantization (te-semantics.md §5.4, §4.2).
+struct MXFP8Spec {
+  std::string prefix;
+  int64_t rows = 1, cols = 1;
+  InputType input = InputType::BF16;
+  bool e5m2 = false;
+  bool twoD = false;     ///< One exponent per 32x32 tile.
+  bool rowwise = true;   ///< rowwise_data [M,K], 1x32 blocks.
+  bool columnwise = true; ///< columnwise_data [M,K] (not transposed), 32x1.
+  bool swizzled = false; ///< GEMM-swizzled scales (§4.2), else compact.
+  int64_t rowScaleRows = 0, rowScaleCols = 0;
+  int64_t colScaleRows = 0, colScaleCols = 0;
+};
+
+/// `gpu.func @<prefix>_zero(%scales: memref<S x i8>)`: zero-fills a scale
+/// buffer (its padding must read as zero, te-semantics.md §4.2).
+std::string zeroBytesKernel(const std::string &name, int64_t bytes);
+
+/// `gpu.func @<prefix>_mxfp8(%x, [%rdata, %rscale], [%cdata, %cscale])`: one
+/// 128x128 tile per block staged in dynamic shared memory; E8M0 block
+/// exponents from float_to_e8m0(amax * (1/fp8_max)), elements multiplied by
+/// exp2f_rcp(e) (te-semantics.md §5.4), scales compact or GEMM-swizzled.
+std::string mxfp8Kernel(const MXFP8Spec &spec);
+
 } // namespace mlir::teq::kernels
 
 #endif // TEQ_LIB_CONVERSION_TEQTOGPU_QUANTIZEKERNELS_H

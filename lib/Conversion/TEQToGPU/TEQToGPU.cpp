@@ -11,6 +11,8 @@
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/JSON.h"
 
+#include <algorithm>
+
 namespace mlir::teq {
 #define GEN_PASS_DEF_CONVERTTEQTOGPU
 #include "teq/Conversion/Passes.h.inc"
@@ -172,15 +174,15 @@ LogicalResult checkLowerable(Operation &op) {
   QuantizerAttrInterface q = quantize.getResult().getType().getQuantizer();
   if (isa<Float8QuantizerAttr>(q))
     return success();
-  if (isa<Float8BlockQuantizerAttr>(q))
+  if (isa<Float8BlockQuantizerAttr, MXFP8QuantizerAttr>(q))
     return success();
   auto cs = dyn_cast<Float8CurrentScalingQuantizerAttr>(q);
   if (!cs)
     return op.emitOpError("quantizing with ")
            << q.getQuantizerName()
            << " has no GPU lowering yet (this version lowers "
-              "Float8CurrentScalingQuantizer, Float8Quantizer and "
-              "Float8BlockQuantizer)";
+              "Float8CurrentScalingQuantizer, Float8Quantizer, "
+              "Float8BlockQuantizer and MXFP8Quantizer)";
   if (cs.getWithAmaxReduction())
     return op.emitOpError("amax reduction over a process group has no GPU "
                           "lowering yet");
@@ -203,6 +205,12 @@ private:
                               Value &token);
   LogicalResult lowerBlockQuantize(OpBuilder &b, QuantizeOp op,
                                    ArrayRef<Value> outputs, Value &token);
+  LogicalResult lowerMXFP8Quantize(OpBuilder &b, QuantizeOp op,
+                                   ArrayRef<Value> outputs, Value &token);
+  /// Launches `kernel` of the kernel module asynchronously after `token`.
+  void launch(OpBuilder &b, Location loc, StringRef kernel, int64_t gx,
+              int64_t gy, int64_t sharedBytes, ValueRange args,
+              Value &token);
 
   func::FuncOp func;
   TargetAttr target;
@@ -285,6 +293,91 @@ LogicalResult EntryLowering::lowerBlockQuantize(OpBuilder &b, QuantizeOp op,
   return success();
 }
 
+void EntryLowering::launch(OpBuilder &b, Location loc, StringRef kernel,
+                           int64_t gx, int64_t gy, int64_t sharedBytes,
+                           ValueRange args, Value &token) {
+  auto c = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  Value smem;
+  if (sharedBytes > 0)
+    smem = arith::ConstantIntOp::create(b, loc, b.getI32Type(), sharedBytes);
+  auto symbol = SymbolRefAttr::get(
+      b.getStringAttr(kKernelModule),
+      {FlatSymbolRefAttr::get(b.getStringAttr(kernel))});
+  auto op = gpu::LaunchFuncOp::create(
+      b, loc, symbol, gpu::KernelDim3{c(gx), c(gy), c(1)},
+      gpu::KernelDim3{c(kernels::kBlockSize), c(1), c(1)}, smem, args,
+      b.getType<gpu::AsyncTokenType>(), ValueRange{token});
+  token = op.getAsyncToken();
+}
+
+LogicalResult EntryLowering::lowerMXFP8Quantize(OpBuilder &b, QuantizeOp op,
+                                                ArrayRef<Value> outputs,
+                                                Value &token) {
+  TensorProtoType proto = op.getResult().getType();
+  auto mx = cast<MXFP8QuantizerAttr>(proto.getQuantizer());
+  layout::Flat2D flat = layout::flatten2D(
+      std::vector<int64_t>(proto.getShape().begin(), proto.getShape().end()));
+  kernels::MXFP8Spec spec;
+  spec.prefix = "q" + std::to_string(kernelCounter++);
+  spec.rows = flat.m;
+  spec.cols = flat.k;
+  spec.input = inputTypeOf(proto.getElementType());
+  spec.e5m2 = isa<Float8E5M2Type>(mx.getFp8Dtype());
+  spec.twoD = mx.getWith_2dQuantization();
+  spec.swizzled = proto.getScaleLayout() == ScaleLayout::gemm_swizzled;
+  Value rdata, rscale, cdata, cscale;
+  int64_t rbytes = 0, cbytes = 0;
+  for (auto [desc, value] : llvm::zip(proto.getBuffers(target), outputs)) {
+    if (desc.name == "rowwise_data") {
+      rdata = value;
+    } else if (desc.name == "rowwise_scale_inv") {
+      rscale = value;
+      spec.rowScaleRows = desc.shape[0];
+      spec.rowScaleCols = desc.shape[1];
+      rbytes = desc.sizeInBytes();
+    } else if (desc.name == "columnwise_data") {
+      cdata = value;
+    } else if (desc.name == "columnwise_scale_inv") {
+      cscale = value;
+      spec.colScaleRows = desc.shape[0];
+      spec.colScaleCols = desc.shape[1];
+      cbytes = desc.sizeInBytes();
+    }
+  }
+  spec.rowwise = static_cast<bool>(rdata);
+  spec.columnwise = static_cast<bool>(cdata);
+  std::string text = kernels::mxfp8Kernel(spec);
+  if (rscale)
+    text += kernels::zeroBytesKernel(spec.prefix + "_zero_rs", rbytes);
+  if (cscale)
+    text += kernels::zeroBytesKernel(spec.prefix + "_zero_cs", cbytes);
+  if (failed(emitKernels(text, op.getLoc())))
+    return failure();
+  Location loc = op.getLoc();
+  auto zeroGrid = [](int64_t bytes) {
+    return std::clamp<int64_t>((bytes + 255) / 256, 1, 1024);
+  };
+  // Padding of the scale buffers reads as zero: clear them first.
+  if (rscale)
+    launch(b, loc, spec.prefix + "_zero_rs", zeroGrid(rbytes), 1, 0,
+           {rscale}, token);
+  if (cscale)
+    launch(b, loc, spec.prefix + "_zero_cs", zeroGrid(cbytes), 1, 0,
+           {cscale}, token);
+  SmallVector<Value> args{buffersOfValue.lookup(op.getInput()).front()};
+  if (rdata)
+    args.append({rdata, rscale});
+  if (cdata)
+    args.append({cdata, cscale});
+  launch(b, loc, spec.prefix + "_mxfp8", (flat.k + 127) / 128,
+         (flat.m + 127) / 128,
+         128 * 128 * (spec.input == kernels::InputType::F32 ? 4 : 2), args,
+         token);
+  return success();
+}
+
 LogicalResult EntryLowering::lowerQuantize(OpBuilder &b, QuantizeOp op,
                                            ArrayRef<Value> outputs,
                                            Value updatedHistory,
@@ -292,6 +385,8 @@ LogicalResult EntryLowering::lowerQuantize(OpBuilder &b, QuantizeOp op,
   TensorProtoType proto = op.getResult().getType();
   if (isa<Float8BlockQuantizerAttr>(proto.getQuantizer()))
     return lowerBlockQuantize(b, op, outputs, token);
+  if (isa<MXFP8QuantizerAttr>(proto.getQuantizer()))
+    return lowerMXFP8Quantize(b, op, outputs, token);
   layout::Flat2D flat = layout::flatten2D(
       std::vector<int64_t>(proto.getShape().begin(), proto.getShape().end()));
   kernels::PerTensorFP8Spec spec;
