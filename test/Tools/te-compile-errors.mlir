@@ -7,11 +7,11 @@
 // RUN: not te-compile %t/missing.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
 
 //--- unsupported.mlir
-module attributes {teq.target = #teq.target<sm_90>} {
-  func.func @mx(%x: tensor<64x64xbf16>) -> !teq.proto<64x64xbf16, #teq.float8_block_quantizer<f8E4M3FN>, rowwise> {
-    // UNLOWERED: unsupported.mlir:{{[0-9]+}}:10: error: 'teq.quantize' op quantizing with Float8BlockQuantizer has no GPU lowering yet
-    %q = teq.quantize %x : tensor<64x64xbf16> -> !teq.proto<64x64xbf16, #teq.float8_block_quantizer<f8E4M3FN>, rowwise>
-    return %q : !teq.proto<64x64xbf16, #teq.float8_block_quantizer<f8E4M3FN>, rowwise>
+module attributes {teq.target = #teq.target<sm_100>} {
+  func.func @nv(%x: tensor<64x64xbf16>) -> !teq.proto<64x64xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise> {
+    // UNLOWERED: unsupported.mlir:{{[0-9]+}}:10: error: 'teq.quantize' op quantizing with NVFP4Quantizer has no GPU lowering yet
+    %q = teq.quantize %x : tensor<64x64xbf16> -> !teq.proto<64x64xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise>
+    return %q : !teq.proto<64x64xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise>
   }
 }
 
