@@ -301,7 +301,16 @@ void mgpuLaunchKernel(void *function, int64_t gridX, int64_t gridY,
     recordError(what + ": " + driver.message());
     return;
   }
-  if (smem > maxDynamicSmem) {
+  // Without an opt-in, static plus dynamic shared memory is limited to
+  // 48 KiB: count the kernel's static shared memory too.
+  int staticSmem = 0;
+  if (smem > 0 && (*driver)->cuFuncGetAttribute(
+                      &staticSmem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                      cuFunction) != CUDA_SUCCESS)
+    staticSmem = 0;
+  if (smem > maxDynamicSmem ||
+      (smem > 0 && smem + staticSmem > 48 * 1024 &&
+       maxDynamicSmem == 48 * 1024)) {
     CUresult result = (*driver)->cuFuncSetAttribute(
         cuFunction, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem);
     if (result != CUDA_SUCCESS) {
