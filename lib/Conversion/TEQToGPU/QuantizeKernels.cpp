@@ -1213,7 +1213,8 @@ std::string mlir::teq::kernels::mxfp8Kernel(const MXFP8Spec &spec) {
   // colamax[p][col]).
   std::string text = R"(
     gpu.func @$NAME()" + args + R"()
-        workgroup(%colpart: memref<4096xf32, $SHM>, %colamax: memref<512xf32, $SHM>)
+        workgroup(%colpart: memref<4096xf32, $SHM>, %colamax: memref<512xf32, $SHM>,
+                  %colmul: memref<512xf32, $SHM>, %colexp: memref<512xi32, $SHM>)
         kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -1328,26 +1329,57 @@ std::string mlir::teq::kernels::mxfp8Kernel(const MXFP8Spec &spec) {
         memref.store %cmx, %colamax[%qi] : memref<512xf32, $SHM>
       }
       gpu.barrier
+      // Exponent and multiplier per (32-row group, column): per column for
+      // 32x1 blocks, per 32x32 tile for 2D; computed once, shared by all.
+      scf.for %qq = %c0 to %c2 step %c1 {
+        %qo = arith.muli %qq, %c256 : index
+        %qi = arith.addi %q0, %qo : index
+        %qp = arith.divui %qi, %c128 : index
+        %qc = arith.remui %qi, %c128 : index
+        %pcol = arith.muli %qp, %c128 : index
+)" + std::string(spec.twoD ? R"(        %qkb = arith.divui %qc, %c32 : index
+        %qk0 = arith.muli %qkb, %c32 : index
+        %cqamax = scf.for %tc = %c0 to %c32 step %c1 iter_args(%tm = %fz) -> f32 {
+          %tcc = arith.addi %qk0, %tc : index
+          %tpi = arith.addi %pcol, %tcc : index
+          %tv2 = memref.load %colamax[%tpi] : memref<512xf32, $SHM>
+          %tmx = arith.maxnumf %tm, %tv2 : f32
+          scf.yield %tmx : f32
+        }
+)" : R"(        %cqamax = memref.load %colamax[%qi] : memref<512xf32, $SHM>
+)") + e8m0Code("cq", rcp) + R"(
+        memref.store %cqmul, %colmul[%qi] : memref<512xf32, $SHM>
+        memref.store %cqe, %colexp[%qi] : memref<512xi32, $SHM>
+)" + (spec.columnwise ? std::string(R"(        // The columnwise exponent of this column and row group.
+        %gkc = arith.addi %k0, %qc : index
+        %r32 = arith.muli %qp, %c32 : index
+        %gmb = arith.addi %m0, %r32 : index
+        %kin = arith.cmpi ult, %gkc, %ck : index
+        %gok = arith.cmpi ult, %gmb, %cm : index
+        %wc = arith.andi %kin, %gok : i1
+        scf.if %wc {
+          %csi = arith.divui %gmb, %c32 : index
+          %csj = arith.addi %gkc, %c0 : index
+)") + (spec.swizzled
+          ? std::string("          %csti = arith.addi %csj, %c0 : index\n"
+                        "          %cstj = arith.addi %csi, %c0 : index\n") +
+                scaleIndex("cst", true, 0, spec.colScaleRows / 4) +
+                "          %ceb = arith.trunci %cqe : i32 to i8\n"
+                "          memref.store %ceb, %cscale[%cstidx] : memref<$CSxi8>\n"
+          : scaleIndex("cs", false, spec.colScaleCols, 0) +
+                "          %ceb = arith.trunci %cqe : i32 to i8\n"
+                "          memref.store %ceb, %cscale[%csidx] : memref<$CSxi8>\n") +
+            "        }\n" : std::string()) + R"(      }
+      gpu.barrier
 )";
-
-  // Block amax of the 32x32 tile (p, kb32) for 2D: max over colamax of its
-  // 32 columns. %tb names the tile's first column within the 128-wide tile.
-  auto tileAmax = [&](const std::string &out, const std::string &col0) {
-    return "      %" + out + " = scf.for %tc = %c0 to %c32 step %c1 iter_args(%tm = %fz) -> f32 {\n"
-           "        %tcc = arith.addi " + col0 + ", %tc : index\n"
-           "        %tpi = arith.addi %pcol, %tcc : index\n"
-           "        %tv2 = memref.load %colamax[%tpi] : memref<512xf32, $SHM>\n"
-           "        %tmx = arith.maxnumf %tm, %tv2 : f32\n"
-           "        scf.yield %tmx : f32\n"
-           "      }\n";
-  };
 
   if (spec.rowwise) {
     std::string amax;
     if (spec.twoD) {
-      amax = "      %kb32 = arith.divui %c, %c32 : index\n"
-             "      %col0 = arith.muli %kb32, %c32 : index\n" +
-             tileAmax("rxamax", "%col0");
+      // The tile's exponent was computed with the column ones.
+      amax = "      %tpi0 = arith.addi %pcol, %c : index\n"
+             "      %rxmul = memref.load %colmul[%tpi0] : memref<512xf32, $SHM>\n"
+             "      %rxe = memref.load %colexp[%tpi0] : memref<512xi32, $SHM>\n";
     } else {
       amax = "      %absr = math.absf %vf : vector<16xf32>\n"
              "      %hm = vector.reduction <maxnumf>, %absr : vector<16xf32> into f32\n"
@@ -1366,7 +1398,7 @@ std::string mlir::teq::kernels::mxfp8Kernel(const MXFP8Spec &spec) {
         %toff = arith.addi %trow, %c : index
         %v = vector.load %tile[%toff] : memref<16384x$T, $SHM>, vector<16x$T>
         $EXT16
-)" + amax + e8m0Code("rx", rcp) + R"(
+)" + amax + (spec.twoD ? std::string() : e8m0Code("rx", rcp)) + R"(
         %mb = vector.broadcast %rxmul : f32 to vector<16xf32>
         %sv = arith.mulf %vf, %mb : vector<16xf32>
 )" + pack16 + R"(
@@ -1406,12 +1438,6 @@ std::string mlir::teq::kernels::mxfp8Kernel(const MXFP8Spec &spec) {
   }
 
   if (spec.columnwise) {
-    std::string amax =
-        spec.twoD ? "          %cbk = arith.divui %ccol, %c32 : index\n"
-                    "          %cb0 = arith.muli %cbk, %c32 : index\n" +
-                        tileAmax("cxamax", "%cb0")
-                  : "          %cpi = arith.addi %pcol, %ccol : index\n"
-                    "          %cxamax = memref.load %colamax[%cpi] : memref<512xf32, $SHM>\n";
     text += R"(
       // Phase 3: columnwise data ([M,K], 32x1 blocks): per-column exponents.
       scf.for %p = %c0 to %c4 step %c1 {
@@ -1424,34 +1450,8 @@ std::string mlir::teq::kernels::mxfp8Kernel(const MXFP8Spec &spec) {
         %toff = arith.addi %trow, %c : index
         %v = vector.load %tile[%toff] : memref<16384x$T, $SHM>, vector<16x$T>
         $EXT16
-        %first = arith.cmpi eq, %i, %c0 : index
-        %mulv = scf.for %e = %c0 to %c16 step %c1 iter_args(%acc = %vzero) -> vector<16xf32> {
-          %ccol = arith.addi %c, %e : index
-)" + amax + e8m0Code("cx", rcp) + R"(
-          // The group's first row writes the exponent of this column.
-          %gkc = arith.addi %k0, %ccol : index
-          %kin = arith.cmpi ult, %gkc, %ck : index
-          %gmb = arith.addi %m0, %r0 : index
-          %gok = arith.cmpi ult, %gmb, %cm : index
-          %wc0 = arith.andi %first, %kin : i1
-          %wc = arith.andi %wc0, %gok : i1
-          scf.if %wc {
-            %csi = arith.divui %gmb, %c32 : index
-            %csj = arith.addi %gkc, %c0 : index
-)" + (spec.swizzled
-          // Columnwise scales swizzle after a logical transpose: (col, row).
-          ? std::string("            %csti = arith.addi %csj, %c0 : index\n"
-                        "            %cstj = arith.addi %csi, %c0 : index\n") +
-                scaleIndex("cst", true, 0, spec.colScaleRows / 4) +
-                "            %ceb = arith.trunci %cxe : i32 to i8\n"
-                "            memref.store %ceb, %cscale[%cstidx] : memref<$CSxi8>\n"
-          : scaleIndex("cs", false, spec.colScaleCols, 0) +
-                "            %ceb = arith.trunci %cxe : i32 to i8\n"
-                "            memref.store %ceb, %cscale[%csidx] : memref<$CSxi8>\n") +
-            R"(          }
-          %ins = vector.insert %cxmul, %acc[%e] : f32 into vector<16xf32>
-          scf.yield %ins : vector<16xf32>
-        }
+        %mi = arith.addi %pcol, %c : index
+        %mulv = vector.load %colmul[%mi] : memref<512xf32, $SHM>, vector<16xf32>
         %sv = arith.mulf %vf, %mulv : vector<16xf32>
 )" + pack16 + R"(
         %rowbase = arith.muli %gm, %ck : index
