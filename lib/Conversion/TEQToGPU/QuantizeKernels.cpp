@@ -704,6 +704,70 @@ float maxFiniteOf(InputType t) {
 
 } // namespace
 
+
+namespace {
+/// Unrolled: for each of the 16 lanes of `vec`, the max over the 4 threads
+/// of a warp sharing the column (xor 8, 16), stored by lanes 0..7 into
+/// `buffer[base + %c + e]`. Constant positions keep `vec` in registers (a
+/// dynamic index would spill it to local memory).
+std::string columnPartialStores(const std::string &vec, const std::string &base,
+                                const std::string &buffer,
+                                const std::string &bufferType) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  for (int e = 0; e < 16; ++e) {
+    std::string n = std::to_string(e);
+    os << "      %cpv" << n << " = vector.extract " << vec << "[" << e
+       << "] : f32 from vector<16xf32>\n"
+       << "      %cpa" << n << ", %cpb" << n << " = gpu.shuffle xor %cpv" << n
+       << ", %o8, %w32 : f32\n"
+       << "      %cpc" << n << " = arith.maxnumf %cpv" << n << ", %cpa" << n
+       << " : f32\n"
+       << "      %cpd" << n << ", %cpe" << n << " = gpu.shuffle xor %cpc" << n
+       << ", %o16, %w32 : f32\n"
+       << "      %cpf" << n << " = arith.maxnumf %cpc" << n << ", %cpd" << n
+       << " : f32\n";
+  }
+  os << "      scf.if %writer {\n";
+  for (int e = 0; e < 16; ++e) {
+    std::string n = std::to_string(e);
+    os << "        %cpk" << n << " = arith.constant " << e << " : index\n"
+       << "        %cpo" << n << " = arith.addi %c, %cpk" << n << " : index\n"
+       << "        %cpi" << n << " = arith.addi " << base << ", %cpo" << n
+       << " : index\n"
+       << "        memref.store %cpf" << n << ", " << buffer << "[%cpi" << n
+       << "] : " << bufferType << "\n";
+  }
+  os << "      }\n";
+  return s;
+}
+
+/// Unrolled gather of the 16 tile values of column %kc, rows %mr0.. +15,
+/// into %vf (vector<16xf32>), with `ext` converting %ts<e> to %tf<e>.
+std::string columnGather(bool f32) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  for (int e = 0; e < 16; ++e) {
+    std::string n = std::to_string(e);
+    os << "        %gk" << n << " = arith.constant " << e << " : index\n"
+       << "        %gr" << n << " = arith.addi %mr0, %gk" << n << " : index\n"
+       << "        %gt" << n << " = arith.muli %gr" << n << ", %c128 : index\n"
+       << "        %gi" << n << " = arith.addi %gt" << n << ", %kc : index\n"
+       << "        %gs" << n << " = memref.load %tile[%gi" << n
+       << "] : memref<16384x$T, $SHM>\n";
+    if (f32)
+      os << "        %gf" << n << " = arith.addf %gs" << n << ", %fnz : f32\n";
+    else
+      os << "        %gf" << n << " = arith.extf %gs" << n << " : $T to f32\n";
+  }
+  os << "        %vf = vector.from_elements ";
+  for (int e = 0; e < 16; ++e)
+    os << (e ? ", " : "") << "%gf" << e;
+  os << " : vector<16xf32>\n";
+  return s;
+}
+} // namespace
+
 int64_t mlir::teq::kernels::blockFP8SharedBytes(const BlockFP8Spec &spec) {
   return 128 * 128 * typeBytes(spec.input);
 }
@@ -846,18 +910,8 @@ std::string mlir::teq::kernels::blockFP8Kernel(const BlockFP8Spec &spec) {
       %warp = arith.divui %tid, %c32 : index
       %writer = arith.cmpi ult, %lane, %c8 : index
       %wbase = arith.muli %warp, %c128 : index
-      scf.for %e = %c0 to %c16 step %c1 {
-        %v = vector.extract %colacc[%e] : f32 from vector<16xf32>
-        %y8, %z8 = gpu.shuffle xor %v, %o8, %w32 : f32
-        %v8 = arith.maxnumf %v, %y8 : f32
-        %y16, %z16 = gpu.shuffle xor %v8, %o16, %w32 : f32
-        %v16 = arith.maxnumf %v8, %y16 : f32
-        scf.if %writer {
-          %cc = arith.addi %c, %e : index
-          %idx = arith.addi %wbase, %cc : index
-          memref.store %v16, %colpart[%idx] : memref<1024xf32, $SHM>
-        }
-      }
+)" + columnPartialStores("%colacc", "%wbase", "%colpart",
+                          "memref<1024xf32, $SHM>") + R"(
       gpu.barrier
       %tc = arith.cmpi ult, %tid, %c128 : index
       scf.if %tc {
@@ -1015,16 +1069,7 @@ std::string mlir::teq::kernels::blockFP8Kernel(const BlockFP8Spec &spec) {
         %g16 = arith.muli %g, %c16 : index
         %mr0 = arith.addi %hb, %g16 : index
         %gm0 = arith.addi %m0, %mr0 : index
-        %vf = scf.for %e = %c0 to %c16 step %c1 iter_args(%acc = %vzero) -> vector<16xf32> {
-          %mr = arith.addi %mr0, %e : index
-          %tr = arith.muli %mr, %c128 : index
-          %ti = arith.addi %tr, %kc : index
-          %ts = memref.load %tile[%ti] : memref<16384x$T, $SHM>
-          $TEXT
-          %ins = vector.insert %tf, %acc[%e] : f32 into vector<16xf32>
-          scf.yield %ins : vector<16xf32>
-        }
-        %sv = arith.mulf %vf, %csb : vector<16xf32>
+)" + columnGather(f32) + R"(        %sv = arith.mulf %vf, %csb : vector<16xf32>
 )" + pack16 + R"(
         %mend = arith.addi %gm0, %c16 : index
         %fullm = arith.cmpi ule, %mend, %cm : index
@@ -1295,18 +1340,8 @@ std::string mlir::teq::kernels::mxfp8Kernel(const MXFP8Spec &spec) {
         %pb = arith.muli %p, %c1024 : index
         %wb = arith.muli %warp, %c128 : index
         %pwb = arith.addi %pb, %wb : index
-        scf.for %e = %c0 to %c16 step %c1 {
-          %cv = vector.extract %absv[%e] : f32 from vector<16xf32>
-          %y8, %z8 = gpu.shuffle xor %cv, %o8, %w32 : f32
-          %v8 = arith.maxnumf %cv, %y8 : f32
-          %y16, %z16 = gpu.shuffle xor %v8, %o16, %w32 : f32
-          %v16 = arith.maxnumf %v8, %y16 : f32
-          scf.if %writer {
-            %cc = arith.addi %c, %e : index
-            %idx = arith.addi %pwb, %cc : index
-            memref.store %v16, %colpart[%idx] : memref<4096xf32, $SHM>
-          }
-        }
+)" + columnPartialStores("%absv", "%pwb", "%colpart",
+                          "memref<4096xf32, $SHM>") + R"(
       }
       gpu.barrier
       // colamax[p*128 + col] = max over the 8 warps (two entries a thread).
