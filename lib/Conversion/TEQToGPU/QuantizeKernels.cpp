@@ -768,8 +768,92 @@ std::string columnGather(bool f32) {
 }
 } // namespace
 
+namespace {
+/// Start of the kernels that work on one 128x128 tile per block (block
+/// scaling, MXFP8): constants, the tile in dynamic shared memory, and the
+/// thread's place: 16 columns from %c (%gk globally) of rows %i + 32p.
+const char *kTilePrologue = R"(      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c16 = arith.constant 16 : index
+      %c32 = arith.constant 32 : index
+      %c64 = arith.constant 64 : index
+      %c128 = arith.constant 128 : index
+      %c256 = arith.constant 256 : index
+      %c512 = arith.constant 512 : index
+      %c1024 = arith.constant 1024 : index
+      %cm = arith.constant $M : index
+      %ck = arith.constant $K : index
+      %fz = arith.constant 0.0 : f32
+      %fnz = arith.constant -0.0 : f32
+      %vzero = arith.constant dense<0.0> : vector<16xf32>
+      %vnz = arith.constant dense<-0.0> : vector<16xf32>
+      %w32 = arith.constant 32 : i32
+      %o1 = arith.constant 1 : i32
+      %o2 = arith.constant 2 : i32
+      %o4 = arith.constant 4 : i32
+      %o8 = arith.constant 8 : i32
+      %o16 = arith.constant 16 : i32
+      %dyn = gpu.dynamic_shared_memory : memref<?xi8, $SHM>
+      %tile = memref.view %dyn[%c0][] : memref<?xi8, $SHM> to memref<16384x$T, $SHM>
+      %tid = gpu.thread_id x
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %k0 = arith.muli %bx, %c128 : index
+      %m0 = arith.muli %by, %c128 : index
+      %j = arith.remui %tid, %c8 : index
+      %i = arith.divui %tid, %c8 : index
+      %c = arith.muli %j, %c16 : index
+      %gk = arith.addi %k0, %c : index
+      %kend = arith.addi %gk, %c16 : index
+      %fullk = arith.cmpi ule, %kend, %ck : index
+      %vecin = arith.constant $VECIN
+)";
+
+/// Inside a row loop (%r, %gm, %rowok defined): the thread's 16 elements of
+/// row %gm in %vals (f32; zeros outside the tensor, 16-byte loads where the
+/// chunk is whole and aligned), staged in the tile in the input type.
+const char *kTileLoadRow = R"(        %vok0 = arith.andi %rowok, %fullk : i1
+        %vok = arith.andi %vok0, %vecin : i1
+        %rowbase = arith.muli %gm, %ck : index
+        %vals = scf.if %vok -> vector<16xf32> {
+          %off = arith.addi %rowbase, %gk : index
+          %v = vector.load %x[%off] {alignment = 16} : memref<$Nx$T>, vector<16x$T>
+          $EXT16
+          scf.yield %vf : vector<16xf32>
+        } else {
+          %sv = scf.for %e = %c0 to %c16 step %c1 iter_args(%acc = %vzero) -> vector<16xf32> {
+            %kk = arith.addi %gk, %e : index
+            %kin = arith.cmpi ult, %kk, %ck : index
+            %ok = arith.andi %rowok, %kin : i1
+            %val = scf.if %ok -> f32 {
+              %go = arith.addi %rowbase, %kk : index
+              %xs = memref.load %x[%go] : memref<$Nx$T>
+              $SEXT
+              scf.yield %xf : f32
+            } else {
+              scf.yield %fz : f32
+            }
+            %ins = vector.insert %val, %acc[%e] : f32 into vector<16xf32>
+            scf.yield %ins : vector<16xf32>
+          }
+          scf.yield %sv : vector<16xf32>
+        }
+        $TRUNC16
+        %trow = arith.muli %r, %c128 : index
+        %toff = arith.addi %trow, %c : index
+        vector.store %tv, %tile[%toff] : memref<16384x$T, $SHM>, vector<16x$T>
+)";
+} // namespace
+
+int64_t mlir::teq::kernels::tileSharedBytes(InputType input) {
+  return 128 * 128 * typeBytes(input);
+}
+
 int64_t mlir::teq::kernels::blockFP8SharedBytes(const BlockFP8Spec &spec) {
-  return 128 * 128 * typeBytes(spec.input);
+  return tileSharedBytes(spec.input);
 }
 
 std::string mlir::teq::kernels::blockFP8Kernel(const BlockFP8Spec &spec) {
@@ -820,79 +904,14 @@ std::string mlir::teq::kernels::blockFP8Kernel(const BlockFP8Spec &spec) {
         workgroup(%colpart: memref<1024xf32, $SHM>, %colamax: memref<128xf32, $SHM>,
                   %rowamax: memref<128xf32, $SHM>, %tamax: memref<1xf32, $SHM>)
         kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %c2 = arith.constant 2 : index
-      %c4 = arith.constant 4 : index
-      %c8 = arith.constant 8 : index
-      %c16 = arith.constant 16 : index
-      %c32 = arith.constant 32 : index
-      %c64 = arith.constant 64 : index
-      %c128 = arith.constant 128 : index
-      %cm = arith.constant $M : index
-      %ck = arith.constant $K : index
-      %fz = arith.constant 0.0 : f32
-      %fnz = arith.constant -0.0 : f32
-      %vzero = arith.constant dense<0.0> : vector<16xf32>
-      %vnz = arith.constant dense<-0.0> : vector<16xf32>
-      %w32 = arith.constant 32 : i32
-      %o1 = arith.constant 1 : i32
-      %o2 = arith.constant 2 : i32
-      %o4 = arith.constant 4 : i32
-      %o8 = arith.constant 8 : i32
-      %o16 = arith.constant 16 : i32
-      %dyn = gpu.dynamic_shared_memory : memref<?xi8, $SHM>
-      %tile = memref.view %dyn[%c0][] : memref<?xi8, $SHM> to memref<16384x$T, $SHM>
-      %tid = gpu.thread_id x
-      %bx = gpu.block_id x
-      %by = gpu.block_id y
-      %k0 = arith.muli %bx, %c128 : index
-      %m0 = arith.muli %by, %c128 : index
-      %j = arith.remui %tid, %c8 : index
-      %i = arith.divui %tid, %c8 : index
-      %c = arith.muli %j, %c16 : index
-      %gk = arith.addi %k0, %c : index
-      %kend = arith.addi %gk, %c16 : index
-      %fullk = arith.cmpi ule, %kend, %ck : index
-      %vecin = arith.constant $VECIN
-      %j0 = arith.cmpi eq, %j, %c0 : index
+)" + std::string(kTilePrologue) + R"(      %j0 = arith.cmpi eq, %j, %c0 : index
       // Phase 1: stage the tile; row amaxes; per-thread column maxima.
       %colacc = scf.for %p = %c0 to %c4 step %c1 iter_args(%ca = %vzero) -> vector<16xf32> {
         %r0 = arith.muli %p, %c32 : index
         %r = arith.addi %i, %r0 : index
         %gm = arith.addi %m0, %r : index
         %rowok = arith.cmpi ult, %gm, %cm : index
-        %vok0 = arith.andi %rowok, %fullk : i1
-        %vok = arith.andi %vok0, %vecin : i1
-        %rowbase = arith.muli %gm, %ck : index
-        %vals = scf.if %vok -> vector<16xf32> {
-          %off = arith.addi %rowbase, %gk : index
-          %v = vector.load %x[%off] {alignment = 16} : memref<$Nx$T>, vector<16x$T>
-          $EXT16
-          scf.yield %vf : vector<16xf32>
-        } else {
-          %sv = scf.for %e = %c0 to %c16 step %c1 iter_args(%acc = %vzero) -> vector<16xf32> {
-            %kk = arith.addi %gk, %e : index
-            %kin = arith.cmpi ult, %kk, %ck : index
-            %ok = arith.andi %rowok, %kin : i1
-            %val = scf.if %ok -> f32 {
-              %go = arith.addi %rowbase, %kk : index
-              %xs = memref.load %x[%go] : memref<$Nx$T>
-              $SEXT
-              scf.yield %xf : f32
-            } else {
-              scf.yield %fz : f32
-            }
-            %ins = vector.insert %val, %acc[%e] : f32 into vector<16xf32>
-            scf.yield %ins : vector<16xf32>
-          }
-          scf.yield %sv : vector<16xf32>
-        }
-        $TRUNC16
-        %trow = arith.muli %r, %c128 : index
-        %toff = arith.addi %trow, %c : index
-        vector.store %tv, %tile[%toff] : memref<16384x$T, $SHM>, vector<16x$T>
-        %absv = math.absf %vals : vector<16xf32>
+)" + std::string(kTileLoadRow) + R"(        %absv = math.absf %vals : vector<16xf32>
         %rm = vector.reduction <maxnumf>, %absv : vector<16xf32> into f32
         %x1, %q1 = gpu.shuffle xor %rm, %o1, %w32 : f32
         %m1 = arith.maxnumf %rm, %x1 : f32
@@ -1261,41 +1280,7 @@ std::string mlir::teq::kernels::mxfp8Kernel(const MXFP8Spec &spec) {
         workgroup(%colpart: memref<4096xf32, $SHM>, %colamax: memref<512xf32, $SHM>,
                   %colmul: memref<512xf32, $SHM>, %colexp: memref<512xi32, $SHM>)
         kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %c2 = arith.constant 2 : index
-      %c4 = arith.constant 4 : index
-      %c8 = arith.constant 8 : index
-      %c16 = arith.constant 16 : index
-      %c32 = arith.constant 32 : index
-      %c128 = arith.constant 128 : index
-      %c512 = arith.constant 512 : index
-      %c1024 = arith.constant 1024 : index
-      %cm = arith.constant $M : index
-      %ck = arith.constant $K : index
-      %fz = arith.constant 0.0 : f32
-      %fnz = arith.constant -0.0 : f32
-      %vzero = arith.constant dense<0.0> : vector<16xf32>
-      %vnz = arith.constant dense<-0.0> : vector<16xf32>
-      %w32 = arith.constant 32 : i32
-      %o1 = arith.constant 1 : i32
-      %o8 = arith.constant 8 : i32
-      %o16 = arith.constant 16 : i32
-      %dyn = gpu.dynamic_shared_memory : memref<?xi8, $SHM>
-      %tile = memref.view %dyn[%c0][] : memref<?xi8, $SHM> to memref<16384x$T, $SHM>
-      %tid = gpu.thread_id x
-      %bx = gpu.block_id x
-      %by = gpu.block_id y
-      %k0 = arith.muli %bx, %c128 : index
-      %m0 = arith.muli %by, %c128 : index
-      %j = arith.remui %tid, %c8 : index
-      %i = arith.divui %tid, %c8 : index
-      %c = arith.muli %j, %c16 : index
-      %gk = arith.addi %k0, %c : index
-      %kend = arith.addi %gk, %c16 : index
-      %fullk = arith.cmpi ule, %kend, %ck : index
-      %vecin = arith.constant $VECIN
-      %vecout = arith.constant $VECOUT
+)" + std::string(kTilePrologue) + R"(      %vecout = arith.constant $VECOUT
       %lane = arith.remui %tid, %c32 : index
       %warp = arith.divui %tid, %c32 : index
       %writer = arith.cmpi ult, %lane, %c8 : index
@@ -1306,37 +1291,7 @@ std::string mlir::teq::kernels::mxfp8Kernel(const MXFP8Spec &spec) {
         %r = arith.addi %i, %r0 : index
         %gm = arith.addi %m0, %r : index
         %rowok = arith.cmpi ult, %gm, %cm : index
-        %vok0 = arith.andi %rowok, %fullk : i1
-        %vok = arith.andi %vok0, %vecin : i1
-        %rowbase = arith.muli %gm, %ck : index
-        %vals = scf.if %vok -> vector<16xf32> {
-          %off = arith.addi %rowbase, %gk : index
-          %v = vector.load %x[%off] {alignment = 16} : memref<$Nx$T>, vector<16x$T>
-          $EXT16
-          scf.yield %vf : vector<16xf32>
-        } else {
-          %sv = scf.for %e = %c0 to %c16 step %c1 iter_args(%acc = %vzero) -> vector<16xf32> {
-            %kk = arith.addi %gk, %e : index
-            %kin = arith.cmpi ult, %kk, %ck : index
-            %ok = arith.andi %rowok, %kin : i1
-            %val = scf.if %ok -> f32 {
-              %go = arith.addi %rowbase, %kk : index
-              %xs = memref.load %x[%go] : memref<$Nx$T>
-              $SEXT
-              scf.yield %xf : f32
-            } else {
-              scf.yield %fz : f32
-            }
-            %ins = vector.insert %val, %acc[%e] : f32 into vector<16xf32>
-            scf.yield %ins : vector<16xf32>
-          }
-          scf.yield %sv : vector<16xf32>
-        }
-        $TRUNC16
-        %trow = arith.muli %r, %c128 : index
-        %toff = arith.addi %trow, %c : index
-        vector.store %tv, %tile[%toff] : memref<16384x$T, $SHM>, vector<16x$T>
-        %absv = math.absf %vals : vector<16xf32>
+)" + std::string(kTileLoadRow) + R"(        %absv = math.absf %vals : vector<16xf32>
         %pb = arith.muli %p, %c1024 : index
         %wb = arith.muli %warp, %c128 : index
         %pwb = arith.addi %pb, %wb : index
@@ -1345,7 +1300,6 @@ std::string mlir::teq::kernels::mxfp8Kernel(const MXFP8Spec &spec) {
       }
       gpu.barrier
       // colamax[p*128 + col] = max over the 8 warps (two entries a thread).
-      %c256 = arith.constant 256 : index
       %q0 = arith.addi %tid, %c0 : index
       scf.for %qq = %c0 to %c2 step %c1 {
         %qo = arith.muli %qq, %c256 : index

@@ -100,6 +100,10 @@ struct BlockFP8Spec {
 std::string blockFP8Kernel(const BlockFP8Spec &spec);
 int64_t blockFP8SharedBytes(const BlockFP8Spec &spec);
 
+/// Dynamic shared memory of the 128x128-tile kernels (block FP8, MXFP8):
+/// the tile in the input type.
+int64_t tileSharedBytes(InputType input);
+
 /// Description of an MXFP8 quantization (te-semantics.md §5.4, §4.2).
 struct MXFP8Spec {
   std::string prefix;

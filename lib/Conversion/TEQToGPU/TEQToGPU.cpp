@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
 
 #include <algorithm>
@@ -189,6 +190,20 @@ LogicalResult checkLowerable(Operation &op) {
   return success();
 }
 
+/// A quantization's output buffers by TE's buffer name, with their layout.
+struct NamedBuffer {
+  Value value;
+  layout::BufferDesc desc;
+};
+llvm::StringMap<NamedBuffer> buffersByName(TensorProtoType proto,
+                                           TargetAttr target,
+                                           ArrayRef<Value> outputs) {
+  llvm::StringMap<NamedBuffer> named;
+  for (auto [desc, value] : llvm::zip(proto.getBuffers(target), outputs))
+    named[desc.name] = {value, desc};
+  return named;
+}
+
 class EntryLowering {
 public:
   EntryLowering(func::FuncOp func, TargetAttr target,
@@ -250,46 +265,31 @@ LogicalResult EntryLowering::lowerBlockQuantize(OpBuilder &b, QuantizeOp op,
   spec.twoD = bq.getBlockScalingDim() == 2;
   spec.forcePow2 = bq.getForcePow_2Scales();
   spec.epsilon = static_cast<float>(bq.getAmaxEpsilon().convertToDouble());
-  Value rdata, rscale, cdata, cscale;
-  for (auto [desc, value] : llvm::zip(proto.getBuffers(target), outputs)) {
-    if (desc.name == "rowwise_data") {
-      rdata = value;
-    } else if (desc.name == "rowwise_scale_inv") {
-      rscale = value;
-      spec.rowScaleRows = desc.shape[0];
-      spec.rowScaleCols = desc.shape[1];
-    } else if (desc.name == "columnwise_data") {
-      cdata = value;
-    } else if (desc.name == "columnwise_scale_inv") {
-      cscale = value;
-      spec.colScaleRows = desc.shape[0];
-      spec.colScaleCols = desc.shape[1];
-    }
+  llvm::StringMap<NamedBuffer> named = buffersByName(proto, target, outputs);
+  Value rdata = named.lookup("rowwise_data").value;
+  Value rscale = named.lookup("rowwise_scale_inv").value;
+  Value cdata = named.lookup("columnwise_data").value;
+  Value cscale = named.lookup("columnwise_scale_inv").value;
+  if (rscale) {
+    spec.rowScaleRows = named["rowwise_scale_inv"].desc.shape[0];
+    spec.rowScaleCols = named["rowwise_scale_inv"].desc.shape[1];
+  }
+  if (cscale) {
+    spec.colScaleRows = named["columnwise_scale_inv"].desc.shape[0];
+    spec.colScaleCols = named["columnwise_scale_inv"].desc.shape[1];
   }
   spec.rowwise = static_cast<bool>(rdata);
   spec.columnwise = static_cast<bool>(cdata);
   if (failed(emitKernels(kernels::blockFP8Kernel(spec), op.getLoc())))
     return failure();
-  Location loc = op.getLoc();
-  auto c = [&](int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v).getResult();
-  };
   SmallVector<Value> args{buffersOfValue.lookup(op.getInput()).front()};
   if (rdata)
     args.append({rdata, rscale});
   if (cdata)
     args.append({cdata, cscale});
-  Value smem = arith::ConstantIntOp::create(
-      b, loc, b.getI32Type(), kernels::blockFP8SharedBytes(spec));
-  auto symbol = SymbolRefAttr::get(
-      b.getStringAttr(kKernelModule),
-      {FlatSymbolRefAttr::get(b.getStringAttr(spec.prefix + "_block"))});
-  auto launch = gpu::LaunchFuncOp::create(
-      b, loc, symbol,
-      gpu::KernelDim3{c((flat.k + 127) / 128), c((flat.m + 127) / 128), c(1)},
-      gpu::KernelDim3{c(kernels::kBlockSize), c(1), c(1)}, smem, args,
-      b.getType<gpu::AsyncTokenType>(), ValueRange{token});
-  token = launch.getAsyncToken();
+  launch(b, op.getLoc(), spec.prefix + "_block", (flat.k + 127) / 128,
+         (flat.m + 127) / 128, kernels::blockFP8SharedBytes(spec), args,
+         token);
   return success();
 }
 
@@ -327,24 +327,23 @@ LogicalResult EntryLowering::lowerMXFP8Quantize(OpBuilder &b, QuantizeOp op,
   spec.e5m2 = isa<Float8E5M2Type>(mx.getFp8Dtype());
   spec.twoD = mx.getWith_2dQuantization();
   spec.swizzled = proto.getScaleLayout() == ScaleLayout::gemm_swizzled;
-  Value rdata, rscale, cdata, cscale;
+  llvm::StringMap<NamedBuffer> named = buffersByName(proto, target, outputs);
+  Value rdata = named.lookup("rowwise_data").value;
+  Value rscale = named.lookup("rowwise_scale_inv").value;
+  Value cdata = named.lookup("columnwise_data").value;
+  Value cscale = named.lookup("columnwise_scale_inv").value;
   int64_t rbytes = 0, cbytes = 0;
-  for (auto [desc, value] : llvm::zip(proto.getBuffers(target), outputs)) {
-    if (desc.name == "rowwise_data") {
-      rdata = value;
-    } else if (desc.name == "rowwise_scale_inv") {
-      rscale = value;
-      spec.rowScaleRows = desc.shape[0];
-      spec.rowScaleCols = desc.shape[1];
-      rbytes = desc.sizeInBytes();
-    } else if (desc.name == "columnwise_data") {
-      cdata = value;
-    } else if (desc.name == "columnwise_scale_inv") {
-      cscale = value;
-      spec.colScaleRows = desc.shape[0];
-      spec.colScaleCols = desc.shape[1];
-      cbytes = desc.sizeInBytes();
-    }
+  if (rscale) {
+    const layout::BufferDesc &d = named["rowwise_scale_inv"].desc;
+    spec.rowScaleRows = d.shape[0];
+    spec.rowScaleCols = d.shape[1];
+    rbytes = d.sizeInBytes();
+  }
+  if (cscale) {
+    const layout::BufferDesc &d = named["columnwise_scale_inv"].desc;
+    spec.colScaleRows = d.shape[0];
+    spec.colScaleCols = d.shape[1];
+    cbytes = d.sizeInBytes();
   }
   spec.rowwise = static_cast<bool>(rdata);
   spec.columnwise = static_cast<bool>(cdata);
@@ -373,8 +372,7 @@ LogicalResult EntryLowering::lowerMXFP8Quantize(OpBuilder &b, QuantizeOp op,
     args.append({cdata, cscale});
   launch(b, loc, spec.prefix + "_mxfp8", (flat.k + 127) / 128,
          (flat.m + 127) / 128,
-         128 * 128 * (spec.input == kernels::InputType::F32 ? 4 : 2), args,
-         token);
+         kernels::tileSharedBytes(spec.input), args, token);
   return success();
 }
 
