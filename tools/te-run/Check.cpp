@@ -363,8 +363,82 @@ Status checkArg(const Manifest &manifest, const EntrySpec &entry,
   if (arg.computedBy.isNull())
     return notAvailable(what + ": the manifest has no computed_by");
   const std::string op = arg.computedBy.find("op")->asString();
-  if (op != "quantize" && op != "record_amax")
+  if (op != "quantize" && op != "record_amax" &&
+      op != "delayed_scaling_update")
     return notAvailable("op " + op + " (" + what + ")");
+  // What an operand held when this output was computed: an input's bytes,
+  // or the GPU's result for an earlier output (chained steps are checked
+  // one step at a time).
+  auto valueBytes = [&](const ArgSpec *source) -> const std::vector<uint8_t> & {
+    size_t index =
+        flatIndex(entry, static_cast<size_t>(source - entry.args.data()), 0);
+    return source->isRead() ? before[index] : after[index];
+  };
+  auto namedTensor = [&](const char *key) -> StatusOr<const ArgSpec *> {
+    const JsonValue *name = arg.computedBy.find(key);
+    const ArgSpec *source = name && name->isString()
+                                ? entry.findArg(name->asString())
+                                : nullptr;
+    if (!source || source->isProto || source->tensor.dtype != "f32")
+      return Status::error(what + ": computed_by \"" + key +
+                           "\" must name an f32 tensor argument");
+    return source;
+  };
+  if (op == "delayed_scaling_update") {
+    auto scaleArg = namedTensor("scale");
+    auto historyArg = namedTensor("amax_history");
+    if (!scaleArg.ok())
+      return scaleArg.status();
+    if (!historyArg.ok())
+      return historyArg.status();
+    const JsonValue *output = arg.computedBy.find("output");
+    const JsonValue *fp8Max = arg.computedBy.find("fp8_max");
+    const JsonValue *margin = arg.computedBy.find("margin");
+    const JsonValue *algo = arg.computedBy.find("amax_compute_algo");
+    if (!output || !output->isString() || !fp8Max || !fp8Max->isNumber() ||
+        !margin || !margin->isNumber() || !algo || !algo->isString())
+      return Status::error(what + ": computed_by of delayed_scaling_update "
+                                  "needs output, fp8_max, margin and "
+                                  "amax_compute_algo");
+    const std::vector<int64_t> &hshape = (*historyArg)->tensor.shape;
+    int64_t slots = 1;
+    for (int64_t d : (*scaleArg)->tensor.shape)
+      slots *= d;
+    const int64_t length = hshape.empty() ? 0 : hshape[0];
+    const auto &scaleBytes = valueBytes(*scaleArg);
+    const auto &historyBytes = valueBytes(*historyArg);
+    std::vector<float> scales(static_cast<size_t>(slots));
+    std::vector<float> history(static_cast<size_t>(slots * length));
+    std::memcpy(scales.data(), scaleBytes.data(), scales.size() * 4);
+    std::memcpy(history.data(), historyBytes.data(), history.size() * 4);
+    for (int64_t slot = 0; slot < slots; ++slot) {
+      reference::DelayedScalingState state;
+      state.scale = scales[slot];
+      for (int64_t l = 0; l < length; ++l)
+        state.amaxHistory.push_back(history[l * slots + slot]);
+      reference::updateDelayedScaling(
+          state, static_cast<float>(fp8Max->asNumber()),
+          static_cast<int>(margin->asNumber()),
+          algo->asString() == "most_recent"
+              ? reference::AmaxComputeAlgo::MostRecent
+              : reference::AmaxComputeAlgo::Max);
+      scales[slot] = state.scale;
+      for (int64_t l = 0; l < length; ++l)
+        history[l * slots + slot] = state.amaxHistory[l];
+    }
+    const bool isScale = output->asString() == "scale";
+    std::vector<uint8_t> expected(isScale ? scales.size() * 4
+                                          : history.size() * 4);
+    std::memcpy(expected.data(), isScale ? static_cast<void *>(scales.data())
+                                         : static_cast<void *>(history.data()),
+                expected.size());
+    BufferCheck check = compareBuffer(arg.name, arg.buffers[0], expected,
+                                      after[flatIndex(entry, argIndex, 0)]);
+    if (!check.ok)
+      report.passed = false;
+    report.buffers.push_back(std::move(check));
+    return Status::success();
+  }
   if (op == "quantize" && !arg.isProto)
     return notAvailable("op quantize into a tensor (" + what + ")");
 
@@ -378,8 +452,7 @@ Status checkArg(const Manifest &manifest, const EntrySpec &entry,
     if (!source || source->isProto || source->tensor.dtype != "f32")
       return Status::error(what + ": computed_by " + key + " '" +
                            name->asString() + "' is not an f32 tensor argument");
-    const auto &bytes =
-        before[flatIndex(entry, static_cast<size_t>(source - entry.args.data()), 0)];
+    const auto &bytes = valueBytes(source);
     float value;
     std::memcpy(&value, bytes.data(), 4);
     return value;
@@ -392,9 +465,9 @@ Status checkArg(const Manifest &manifest, const EntrySpec &entry,
   if (!input)
     return Status::error(what + ": computed_by input '" +
                          inputName->asString() + "' is not an argument");
-  if (input->isProto || !input->isRead())
+  if (input->isProto)
     return notAvailable(what + ": its input '" + input->name +
-                        "' is not a high-precision input tensor");
+                        "' is not a high-precision tensor");
   if (op == "quantize" && (input->tensor.dtype != arg.proto.dtype ||
                            input->tensor.shape != arg.proto.shape))
     return Status::error(what + ": input '" + input->name +
@@ -402,8 +475,9 @@ Status checkArg(const Manifest &manifest, const EntrySpec &entry,
 
   const size_t inputIndex =
       flatIndex(entry, static_cast<size_t>(input - entry.args.data()), 0);
+  (void)inputIndex;
   auto referenceInput =
-      makeInput(input->tensor.dtype, input->tensor.shape, before[inputIndex]);
+      makeInput(input->tensor.dtype, input->tensor.shape, valueBytes(input));
   if (!referenceInput.ok())
     return referenceInput.status();
   if (op == "record_amax") {
@@ -418,8 +492,7 @@ Status checkArg(const Manifest &manifest, const EntrySpec &entry,
       return Status::error(what + ": computed_by amax_history must name an "
                                   "f32 tensor argument of the same shape");
     reference::DelayedScalingState state;
-    const auto &hbytes = before[flatIndex(
-        entry, static_cast<size_t>(history - entry.args.data()), 0)];
+    const auto &hbytes = valueBytes(history);
     state.amaxHistory.resize(hbytes.size() / 4);
     std::memcpy(state.amaxHistory.data(), hbytes.data(), hbytes.size());
     float amax = 0.0f;

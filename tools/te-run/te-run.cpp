@@ -485,16 +485,27 @@ StatusOr<HostBuffers> makeInputs(const Options &options,
     // Delayed-scaling state (an argument some output names as its "scale"
     // or "amax_history") holds positive values like a real recipe's.
     bool isState = arg.kind == ArgKind::InOut;
+    bool isHistory = false;
     for (const ArgSpec &other : entry.args)
       for (const char *key : {"scale", "amax_history"})
         if (const JsonValue *name = other.computedBy.isNull()
                                         ? nullptr
                                         : other.computedBy.find(key))
-          if (name->isString() && name->asString() == arg.name)
+          if (name->isString() && name->asString() == arg.name) {
             isState = true;
+            isHistory |= std::string(key) == "amax_history";
+          }
     if (isState) {
       for (float &value : values)
         value = std::fabs(random.normal()) * 4.0f + 0.25f;
+      // Edge cases of the update step: an all-zero history (no roll, the
+      // scale stays) and a history holding inf and NaN.
+      if (isHistory && options.fill == "zeros")
+        std::fill(values.begin(), values.end(), 0.0f);
+      if (isHistory && options.fill == "special" && values.size() >= 3) {
+        values[1] = std::numeric_limits<float>::infinity();
+        values[values.size() - 1] = std::numeric_limits<float>::quiet_NaN();
+      }
     } else {
       fillValues(options.fill, values, random);
     }

@@ -12,6 +12,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <map>
 
@@ -1470,4 +1471,78 @@ std::string mlir::teq::kernels::mxfp8Kernel(const MXFP8Spec &spec) {
     }
 )";
   return substitute(substitute(text, vars), vars);
+}
+
+//===----------------------------------------------------------------------===//
+// Delayed-scaling update (te-semantics.md §5.2)
+//===----------------------------------------------------------------------===//
+
+std::string mlir::teq::kernels::delayedScalingUpdateKernel(
+    const std::string &name, int64_t slots, int64_t length, float fp8Max,
+    int64_t margin, bool mostRecent) {
+  std::map<std::string, std::string> vars = {
+      {"NAME", name},
+      {"S", std::to_string(slots)},
+      {"L", std::to_string(length)},
+      {"LS", std::to_string(slots * length)},
+      {"SMAX", floatLiteral(std::ldexp(fp8Max, -static_cast<int>(margin)))},
+      {"ALGO", mostRecent ? "%last" : "%wmax0"},
+  };
+  return substitute(R"(
+    gpu.func @$NAME(%scale: memref<$Sxf32>, %hist: memref<$LSxf32>,
+                    %nscale: memref<$Sxf32>, %nhist: memref<$LSxf32>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c256 = arith.constant 256 : index
+      %cs = arith.constant $S : index
+      %cl = arith.constant $L : index
+      %fz = arith.constant 0.0 : f32
+      %inf = arith.constant 0x7F800000 : f32
+      %fltmax = arith.constant 0x7F7FFFFF : f32
+      %smax = arith.constant $SMAX : f32
+      %tid = gpu.thread_id x
+      scf.for %s = %tid to %cs step %c256 {
+        %last = memref.load %hist[%s] : memref<$LSxf32>
+        // NaN counts as non-zero, as in the C++ `last != 0`.
+        %lnz = arith.cmpf une, %last, %fz : f32
+        %wmax = scf.for %l = %c0 to %cl step %c1 iter_args(%wm = %fz) -> f32 {
+          %lp1 = arith.addi %l, %c1 : index
+          %inr = arith.cmpi ult, %lp1, %cl : index
+          %a = scf.if %inr -> f32 {
+            %ni = arith.muli %lp1, %cs : index
+            %nidx = arith.addi %ni, %s : index
+            %nv = memref.load %hist[%nidx] : memref<$LSxf32>
+            scf.yield %nv : f32
+          } else {
+            scf.yield %last : f32
+          }
+          %wm2 = arith.maxnumf %wm, %a : f32
+          %oi = arith.muli %l, %cs : index
+          %oidx = arith.addi %oi, %s : index
+          %old = memref.load %hist[%oidx] : memref<$LSxf32>
+          %lgt0 = arith.cmpi ugt, %l, %c0 : index
+          %rolled = arith.select %lgt0, %a, %fz : f32
+          %new = arith.select %lnz, %rolled, %old : f32
+          memref.store %new, %nhist[%oidx] : memref<$LSxf32>
+          scf.yield %wm2 : f32
+        }
+        %wmax0 = arith.select %lnz, %wmax, %fz : f32
+        %amax = arith.addf $ALGO, %fz : f32
+        %absamax = math.absf %amax : f32
+        %finite = arith.cmpf olt, %absamax, %inf : f32
+        %pos = arith.cmpf ogt, %amax, %fz : f32
+        %use = arith.andi %finite, %pos : i1
+        %olds = memref.load %scale[%s] : memref<$Sxf32>
+        %q = arith.divf %smax, %amax : f32
+        %sc0 = arith.select %use, %q, %olds : f32
+        %abssc = math.absf %sc0 : f32
+        %scinf = arith.cmpf oeq, %abssc, %inf : f32
+        %sc = arith.select %scinf, %fltmax, %sc0 : f32
+        memref.store %sc, %nscale[%s] : memref<$Sxf32>
+      }
+      gpu.return
+    }
+)",
+                    vars);
 }

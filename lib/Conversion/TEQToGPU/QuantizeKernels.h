@@ -128,6 +128,13 @@ std::string zeroBytesKernel(const std::string &name, int64_t bytes);
 /// exp2f_rcp(e) (te-semantics.md §5.4), scales compact or GEMM-swizzled.
 std::string mxfp8Kernel(const MXFP8Spec &spec);
 
+/// `gpu.func @<name>(%scale: memref<S x f32>, %hist: memref<L*S x f32>,
+/// %new_scale, %new_hist)`: TE's fused delayed-scaling update per slot
+/// (te-semantics.md §5.2), one thread a slot.
+std::string delayedScalingUpdateKernel(const std::string &name, int64_t slots,
+                                       int64_t length, float fp8Max,
+                                       int64_t margin, bool mostRecent);
+
 } // namespace mlir::teq::kernels
 
 #endif // TEQ_LIB_CONVERSION_TEQTOGPU_QUANTIZEKERNELS_H

@@ -165,7 +165,7 @@ kernels::InputType inputTypeOf(Type element) {
 
 /// The op's lowering, or an error naming what is not supported yet.
 LogicalResult checkLowerable(Operation &op) {
-  if (isa<func::ReturnOp>(op))
+  if (isa<func::ReturnOp, DelayedScalingUpdateOp>(op))
     return success();
   auto quantize = dyn_cast<QuantizeOp>(op);
   if (!quantize)
@@ -222,6 +222,7 @@ private:
                                    ArrayRef<Value> outputs, Value &token);
   LogicalResult lowerMXFP8Quantize(OpBuilder &b, QuantizeOp op,
                                    ArrayRef<Value> outputs, Value &token);
+  void lowerUpdate(OpBuilder &b, DelayedScalingUpdateOp op, Value &token);
   /// Launches `kernel` of the kernel module asynchronously after `token`.
   void launch(OpBuilder &b, Location loc, StringRef kernel, int64_t gx,
               int64_t gy, int64_t sharedBytes, ValueRange args,
@@ -310,6 +311,26 @@ void EntryLowering::launch(OpBuilder &b, Location loc, StringRef kernel,
       gpu::KernelDim3{c(kernels::kBlockSize), c(1), c(1)}, smem, args,
       b.getType<gpu::AsyncTokenType>(), ValueRange{token});
   token = op.getAsyncToken();
+}
+
+void EntryLowering::lowerUpdate(OpBuilder &b, DelayedScalingUpdateOp op,
+                                Value &token) {
+  auto history = op.getAmaxHistory().getType();
+  int64_t slots = op.getScale().getType().getDimSize(0);
+  int64_t length = history.getDimSize(0);
+  std::string name = "u" + std::to_string(kernelCounter++) + "_update";
+  (void)emitKernels(kernels::delayedScalingUpdateKernel(
+                        name, slots, length,
+                        static_cast<float>(getFormatMax(op.getFp8Dtype())),
+                        op.getMargin(),
+                        op.getAmaxComputeAlgo() == AmaxComputeAlgo::most_recent),
+                    op.getLoc());
+  launch(b, op.getLoc(), name, 1, 1, 0,
+         {buffersOfValue.lookup(op.getScale()).front(),
+          buffersOfValue.lookup(op.getAmaxHistory()).front(),
+          buffersOfValue.lookup(op.getUpdatedScale()).front(),
+          buffersOfValue.lookup(op.getUpdatedAmaxHistory()).front()},
+         token);
 }
 
 LogicalResult EntryLowering::lowerMXFP8Quantize(OpBuilder &b, QuantizeOp op,
@@ -478,6 +499,25 @@ FailureOr<llvm::json::Object> EntryLowering::run() {
         return failure();
   if (!func.getBody().hasOneBlock())
     return func.emitOpError("entry functions must be one block");
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+
+  // Every value the entry computes lives in the caller's output buffers, so
+  // each must be returned exactly once (no temporaries in this version).
+  DenseMap<Value, unsigned> resultIndexOf;
+  for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+    if (isa<BlockArgument>(v))
+      return ret.emitOpError("returns argument #")
+             << cast<BlockArgument>(v).getArgNumber()
+             << "; an entry's results must be computed by it";
+    if (!resultIndexOf.try_emplace(v, i).second)
+      return ret.emitOpError("returns the same value twice (results ")
+             << resultIndexOf[v] << " and " << i << ")";
+  }
+  auto nameOf = [&](Value v) -> std::string {
+    if (auto a = dyn_cast<BlockArgument>(v))
+      return "arg" + std::to_string(a.getArgNumber());
+    return "result" + std::to_string(resultIndexOf.lookup(v));
+  };
 
   // Flat buffer list: arguments, then results (written by the entry).
   SmallVector<Type> memrefs;
@@ -493,38 +533,33 @@ FailureOr<llvm::json::Object> EntryLowering::run() {
       memrefs.push_back(b.type);
     argBuffers.push_back(std::move(*buffers));
   }
-  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   for (auto [i, type] : llvm::enumerate(func.getResultTypes())) {
     FailureOr<SmallVector<Buffer>> buffers = buffersOf(type, target, loc);
     if (failed(buffers))
       return failure();
     llvm::json::Object arg = describeArgument("result" + std::to_string(i),
                                               "output", type, *buffers);
-    auto argName = [](Value v) -> std::optional<std::string> {
-      if (auto a = dyn_cast<BlockArgument>(v))
-        return "arg" + std::to_string(a.getArgNumber());
-      return std::nullopt;
-    };
     Value returned = ret.getOperand(i);
     if (auto quantize = returned.getDefiningOp<QuantizeOp>()) {
-      std::optional<std::string> input = argName(quantize.getInput());
       bool isHistory = returned == quantize.getUpdatedAmaxHistory();
-      if (input) {
-        llvm::json::Object by{{"op", isHistory ? "record_amax" : "quantize"},
-                              {"input", *input}};
-        if (quantize.getScale()) {
-          if (auto scale = argName(quantize.getScale()))
-            by["scale"] = *scale;
-          if (auto history = argName(quantize.getAmaxHistory()))
-            by["amax_history"] = *history;
-          if (isHistory)
-            by["quantized"] = "result" +
-                              std::to_string(llvm::find(ret.getOperands(),
-                                                        quantize.getResult()) -
-                                             ret.getOperands().begin());
-        }
-        arg["computed_by"] = std::move(by);
+      llvm::json::Object by{{"op", isHistory ? "record_amax" : "quantize"},
+                            {"input", nameOf(quantize.getInput())}};
+      if (quantize.getScale()) {
+        by["scale"] = nameOf(quantize.getScale());
+        by["amax_history"] = nameOf(quantize.getAmaxHistory());
       }
+      arg["computed_by"] = std::move(by);
+    } else if (auto update = returned.getDefiningOp<DelayedScalingUpdateOp>()) {
+      arg["computed_by"] = llvm::json::Object{
+          {"op", "delayed_scaling_update"},
+          {"output", returned == update.getUpdatedScale() ? "scale"
+                                                           : "amax_history"},
+          {"scale", nameOf(update.getScale())},
+          {"amax_history", nameOf(update.getAmaxHistory())},
+          {"fp8_max", getFormatMax(update.getFp8Dtype())},
+          {"margin", update.getMargin()},
+          {"amax_compute_algo",
+           stringifyAmaxComputeAlgo(update.getAmaxComputeAlgo()).str()}};
     }
     args.push_back(std::move(arg));
     for (const Buffer &b : *buffers)
@@ -544,48 +579,32 @@ FailureOr<llvm::json::Object> EntryLowering::run() {
   for (auto [arg, buffers] : llvm::zip(func.getArguments(), argBuffers))
     for (size_t j = 0; j < buffers.size(); ++j)
       buffersOfValue[arg].push_back(body->getArgument(next++));
-  SmallVector<SmallVector<Value>> resultValues;
-  for (const auto &buffers : resultBuffers) {
-    resultValues.emplace_back();
+  for (auto [value, buffers] : llvm::zip(ret.getOperands(), resultBuffers))
     for (size_t j = 0; j < buffers.size(); ++j)
-      resultValues.back().push_back(body->getArgument(next++));
-  }
+      buffersOfValue[value].push_back(body->getArgument(next++));
 
   Value token =
       gpu::WaitOp::create(b, loc, b.getType<gpu::AsyncTokenType>(), ValueRange{})
           .getAsyncToken();
   for (Operation &op : func.getBody().front()) {
-    auto quantize = dyn_cast<QuantizeOp>(op);
-    if (!quantize)
+    if (isa<func::ReturnOp>(op))
       continue;
-    // Results are computed straight into the caller's buffers.
-    std::optional<unsigned> resultIndex;
-    for (OpOperand &use : quantize.getResult().getUses())
-      if (use.getOwner() == ret)
-        resultIndex = use.getOperandNumber();
-    if (!resultIndex || !quantize.getResult().hasOneUse())
-      return quantize.emitOpError(
-          "must be returned exactly once by its entry function: quantized "
-          "temporaries have no GPU lowering yet");
-    if (!buffersOfValue.count(quantize.getInput()))
-      return quantize.emitOpError("must quantize an argument of its entry "
-                                  "function in this version");
-    Value updatedHistory;
-    if (Value h = quantize.getUpdatedAmaxHistory()) {
-      if (!buffersOfValue.count(quantize.getScale()) ||
-          !buffersOfValue.count(quantize.getAmaxHistory()))
-        return quantize.emitOpError("delayed-scaling state must be "
-                                    "arguments of the entry function");
-      std::optional<unsigned> historyIndex;
-      for (OpOperand &use : h.getUses())
-        if (use.getOwner() == ret)
-          historyIndex = use.getOperandNumber();
-      if (!historyIndex || !h.hasOneUse())
-        return quantize.emitOpError("the updated amax history must be "
-                                    "returned exactly once by the entry");
-      updatedHistory = resultValues[*historyIndex].front();
+    for (Value result : op.getResults())
+      if (!resultIndexOf.count(result))
+        return op.emitOpError("result #")
+               << cast<OpResult>(result).getResultNumber()
+               << " must be returned by the entry function: temporaries "
+                  "have no GPU lowering yet";
+    if (auto update = dyn_cast<DelayedScalingUpdateOp>(op)) {
+      lowerUpdate(b, update, token);
+      continue;
     }
-    if (failed(lowerQuantize(b, quantize, resultValues[*resultIndex],
+    auto quantize = cast<QuantizeOp>(op);
+    Value updatedHistory;
+    if (Value h = quantize.getUpdatedAmaxHistory())
+      updatedHistory = buffersOfValue.lookup(h).front();
+    if (failed(lowerQuantize(b, quantize,
+                             buffersOfValue.lookup(quantize.getResult()),
                              updatedHistory, token)))
       return failure();
   }

@@ -668,3 +668,30 @@ LogicalResult AllReduceOp::verify() {
   return verifyCollective(*this, getInput().getType(), getResult().getType(),
                           1, 1, /*allowQuantized=*/false);
 }
+
+//===----------------------------------------------------------------------===//
+// DelayedScalingUpdateOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DelayedScalingUpdateOp::verify() {
+  auto scale = getScale().getType();
+  auto history = getAmaxHistory().getType();
+  if (scale.getRank() != 1)
+    return emitOpError("scale must be tensor<S x f32>, got ") << scale;
+  int64_t slots = scale.getDimSize(0);
+  bool ok = (history.getRank() == 2 && history.getDimSize(1) == slots &&
+             history.getDimSize(0) >= 1) ||
+            (history.getRank() == 1 && slots == 1 &&
+             history.getDimSize(0) >= 1);
+  if (!ok)
+    return emitOpError("amax history must be tensor<L x ")
+           << slots << " x f32> (or tensor<L x f32> for one slot) with L >= 1, "
+           << "got " << history;
+  if (!isa<Float8E4M3FNType, Float8E5M2Type>(getFp8Dtype()))
+    return emitOpError("fp8_dtype must be f8E4M3FN or f8E5M2, got ")
+           << getFp8Dtype();
+  int64_t margin = getMarginAttr().getValue().getSExtValue();
+  if (margin < 0 || margin > 127)
+    return emitOpError("margin must be in [0, 127], got ") << margin;
+  return success();
+}

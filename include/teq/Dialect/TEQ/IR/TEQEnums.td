@@ -120,5 +120,7 @@ def TEQ_ParallelModeAttr : TEQ_EnumAttr<TEQ_ParallelMode, "parallel_mode">;
 def TEQ_GemmLayoutAttr : TEQ_EnumAttr<TEQ_GemmLayout, "gemm_layout">;
 def TEQ_GemmKindAttr : TEQ_EnumAttr<TEQ_GemmKind, "gemm_kind">;
 def TEQ_TensorRoleAttr : TEQ_EnumAttr<TEQ_TensorRole, "tensor_role">;
+def TEQ_AmaxComputeAlgoAttr
+    : TEQ_EnumAttr<TEQ_AmaxComputeAlgo, "amax_compute_algo">;
 
 #endif // TEQ_DIALECT_TEQ_IR_TEQENUMS_TD

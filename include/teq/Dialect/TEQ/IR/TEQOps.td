@@ -153,6 +153,41 @@ def TEQ_UpdateUsageOp : TEQ_Op<"update_usage", [Pure]> {
   let hasVerifier = 1;
 }
 
+def TEQ_DelayedScalingUpdateOp : TEQ_Op<"delayed_scaling_update", [
+    Pure, AllTypesMatch<["scale", "updated_scale"]>,
+    AllTypesMatch<["amax_history", "updated_amax_history"]>]> {
+  let summary = "the delayed-scaling update step: roll the history, new scales";
+  let description = [{
+    TE's fused `amax_and_scale_update_after_reduction` (te-semantics.md
+    §5.2) for S quantizer slots: `scale` is `tensor<S x f32>` and
+    `amax_history` `tensor<L x S x f32>` (`tensor<L x f32>` for one slot).
+    Per slot, with `last = history[0]`: if `last != 0` the history rolls
+    (`new[i] = old[i+1]`, `new[L-1] = last`, `new[0] = 0`); the amax is the
+    max of that window (`max`) or `last` (`most_recent`); the scale becomes
+    `fp8_max * 2^-margin / amax` where the amax is finite and positive (else
+    it stays), `FLT_MAX` if that overflows. `fp8_dtype` gives fp8_max (448
+    or 57344). An amax all-reduce, when there is one, happens before.
+
+    ```mlir
+    %s1, %h1 = teq.delayed_scaling_update %s0, %h0 {fp8_dtype = f8E4M3FN, margin = 0 : i64}
+        : tensor<3xf32>, tensor<1024x3xf32>
+    ```
+  }];
+  let arguments = (ins
+    TEQ_F32Tensor:$scale,
+    TEQ_F32Tensor:$amax_history,
+    TypeAttr:$fp8_dtype,
+    DefaultValuedAttr<I64Attr, "0">:$margin,
+    DefaultValuedAttr<TEQ_AmaxComputeAlgoAttr,
+                      "::mlir::teq::AmaxComputeAlgo::max">:$amax_compute_algo);
+  let results = (outs TEQ_F32Tensor:$updated_scale,
+                      TEQ_F32Tensor:$updated_amax_history);
+  let assemblyFormat = [{
+    $scale `,` $amax_history attr-dict `:` type($scale) `,` type($amax_history)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Linear
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,48 @@
+// RUN: te-opt %s -split-input-file -verify-diagnostics | FileCheck %s
+
+// CHECK-LABEL: func.func @update(
+// CHECK: teq.delayed_scaling_update %{{.*}}, %{{.*}} {amax_compute_algo = #teq.amax_compute_algo<most_recent>, fp8_dtype = f8E4M3FN, margin = 1 : i64} : tensor<3xf32>, tensor<16x3xf32>
+func.func @update(%s: tensor<3xf32>, %h: tensor<16x3xf32>) -> (tensor<3xf32>, tensor<16x3xf32>) {
+  %s1, %h1 = teq.delayed_scaling_update %s, %h {fp8_dtype = f8E4M3FN, margin = 1 : i64, amax_compute_algo = #teq.amax_compute_algo<most_recent>} : tensor<3xf32>, tensor<16x3xf32>
+  return %s1, %h1 : tensor<3xf32>, tensor<16x3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @one_slot(
+func.func @one_slot(%s: tensor<1xf32>, %h: tensor<1024xf32>) -> (tensor<1xf32>, tensor<1024xf32>) {
+  %s1, %h1 = teq.delayed_scaling_update %s, %h {fp8_dtype = f8E5M2} : tensor<1xf32>, tensor<1024xf32>
+  return %s1, %h1 : tensor<1xf32>, tensor<1024xf32>
+}
+
+// -----
+
+func.func @slots_mismatch(%s: tensor<3xf32>, %h: tensor<16x2xf32>) {
+  // expected-error @+1 {{amax history must be tensor<L x 3 x f32>}}
+  %s1, %h1 = teq.delayed_scaling_update %s, %h {fp8_dtype = f8E4M3FN} : tensor<3xf32>, tensor<16x2xf32>
+  return
+}
+
+// -----
+
+func.func @bad_dtype(%s: tensor<1xf32>, %h: tensor<4xf32>) {
+  // expected-error @+1 {{fp8_dtype must be f8E4M3FN or f8E5M2, got 'bf16'}}
+  %s1, %h1 = teq.delayed_scaling_update %s, %h {fp8_dtype = bf16} : tensor<1xf32>, tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @bad_margin(%s: tensor<1xf32>, %h: tensor<4xf32>) {
+  // expected-error @+1 {{margin must be in [0, 127], got -1}}
+  %s1, %h1 = teq.delayed_scaling_update %s, %h {fp8_dtype = f8E4M3FN, margin = -1 : i64} : tensor<1xf32>, tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @bad_scale(%s: tensor<2x2xf32>, %h: tensor<4xf32>) {
+  // expected-error @+1 {{scale must be tensor<S x f32>}}
+  %s1, %h1 = teq.delayed_scaling_update %s, %h {fp8_dtype = f8E4M3FN} : tensor<2x2xf32>, tensor<4xf32>
+  return
+}
