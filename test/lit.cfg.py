@@ -30,6 +30,10 @@ tool_dirs = [config.teq_tools_dir, config.llvm_tools_dir]
 tools = ["te-opt", "te-compile"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
+# te-compile --device-code=cubin needs ptxas (the CUDA toolkit).
+if shutil.which("ptxas") or os.path.exists("/usr/local/cuda/bin/ptxas"):
+    config.available_features.add("ptxas")
+
 # GPU tests (REQUIRES: cuda) run only where a CUDA device answers.
 if os.environ.get("TEQ_ENABLE_CUDA_TESTS") == "1" or (
     shutil.which("nvidia-smi") and os.system("nvidia-smi -L >/dev/null 2>&1") == 0
