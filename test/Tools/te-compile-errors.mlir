@@ -8,10 +8,10 @@
 
 //--- unsupported.mlir
 module attributes {teq.target = #teq.target<sm_100>} {
-  func.func @nv(%x: tensor<64x64xbf16>) -> !teq.proto<64x64xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise> {
-    // UNLOWERED: unsupported.mlir:{{[0-9]+}}:10: error: 'teq.quantize' op quantizing with NVFP4Quantizer has no GPU lowering yet
-    %q = teq.quantize %x : tensor<64x64xbf16> -> !teq.proto<64x64xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise>
-    return %q : !teq.proto<64x64xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise>
+  func.func @nv(%x: tensor<64x64xbf16>) -> !teq.proto<64x64xbf16, #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, rowwise> {
+    // UNLOWERED: unsupported.mlir:{{[0-9]+}}:10: error: 'teq.quantize' op NVFP4Quantizer with stochastic_rounding has no GPU lowering yet (this version lowers NVFP4 with round-to-nearest and no RHT, 1D and 2D)
+    %q = teq.quantize %x : tensor<64x64xbf16> -> !teq.proto<64x64xbf16, #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, rowwise>
+    return %q : !teq.proto<64x64xbf16, #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, rowwise>
   }
 }
 

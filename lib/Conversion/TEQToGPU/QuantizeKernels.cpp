@@ -1594,3 +1594,325 @@ std::string mlir::teq::kernels::delayedScalingUpdateKernel(
 )",
                     vars);
 }
+
+//===----------------------------------------------------------------------===//
+// NVFP4, round-to-nearest, no RHT (te-semantics.md §5.5, §4.4)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Lines loading element `%<p>e` (index into the copy row `%<p>r`) of the
+/// input as f32 `%<p>v`. The rowwise copy is x itself; the columnwise copy
+/// is x^T, so its row r, element e is x[e][r].
+std::string nvfp4Load(const std::string &p, const std::string &row,
+                      const std::string &elem, bool columnwise, bool f32) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  auto v = [&](const char *n) { return "%" + p + n; };
+  if (columnwise)
+    os << "          " << v("a0") << " = arith.muli " << elem << ", %ck : index\n"
+       << "          " << v("ad") << " = arith.addi " << v("a0") << ", " << row << " : index\n";
+  else
+    os << "          " << v("a0") << " = arith.muli " << row << ", %ck : index\n"
+       << "          " << v("ad") << " = arith.addi " << v("a0") << ", " << elem << " : index\n";
+  os << "          " << v("x") << " = memref.load %x[" << v("ad") << "] : memref<$Nx$T>\n";
+  if (f32)
+    os << "          " << v("v") << " = arith.addf " << v("x") << ", %fnz : f32\n";
+  else
+    os << "          " << v("v") << " = arith.extf " << v("x") << " : $T to f32\n";
+  return s;
+}
+
+/// Lines rounding f32 `%<p>s` to the E2M1 nibble `%<p>n` (i32): RNE with
+/// saturation to ±6 (te-semantics.md §3), NaN to 0x7. Ties go to the even
+/// code, hence the alternating strict and non-strict comparisons.
+std::string e2m1Code(const std::string &p) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  auto v = [&](const std::string &n) { return "%" + p + n; };
+  os << "            " << v("a") << " = math.absf " << v("s") << " : f32\n";
+  const char *preds[] = {"ogt", "oge", "ogt", "oge", "ogt", "oge", "ogt"};
+  const char *bounds[] = {"%e2m1b0", "%e2m1b1", "%e2m1b2", "%e2m1b3",
+                          "%e2m1b4", "%e2m1b5", "%e2m1b6"};
+  std::string sum = "%i0";
+  for (int i = 0; i < 7; ++i) {
+    std::string c = v("c" + std::to_string(i));
+    std::string z = v("z" + std::to_string(i));
+    std::string acc = v("m" + std::to_string(i));
+    os << "            " << c << " = arith.cmpf " << preds[i] << ", " << v("a")
+       << ", " << bounds[i] << " : f32\n"
+       << "            " << z << " = arith.extui " << c << " : i1 to i32\n"
+       << "            " << acc << " = arith.addi " << sum << ", " << z << " : i32\n";
+    sum = acc;
+  }
+  os << "            " << v("bits") << " = arith.bitcast " << v("s") << " : f32 to i32\n"
+     << "            " << v("sh") << " = arith.shrui " << v("bits") << ", %i31 : i32\n"
+     << "            " << v("sg") << " = arith.shli " << v("sh") << ", %i3 : i32\n"
+     << "            " << v("sm") << " = arith.ori " << sum << ", " << v("sg") << " : i32\n"
+     << "            " << v("nan") << " = arith.cmpf uno, " << v("s") << ", " << v("s") << " : f32\n"
+     << "            " << v("n") << " = arith.select " << v("nan") << ", %i7, " << v("sm") << " : i32\n";
+  return s;
+}
+
+std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
+  int64_t m = spec.rows, k = spec.cols;
+  bool f32 = spec.input == InputType::F32;
+  // The copy being quantized: rows of 16-element blocks.
+  int64_t copyRows = columnwise ? k : m, rowLen = columnwise ? m : k;
+  int64_t blocks = (rowLen + 15) / 16;
+  int64_t scaleBytes = columnwise ? spec.colScaleRows * spec.colScaleCols
+                                  : spec.rowScaleRows * spec.rowScaleCols;
+  int64_t scaleCols = columnwise ? spec.colScaleCols : spec.rowScaleCols;
+  std::map<std::string, std::string> vars = {
+      {"NAME", spec.prefix + (columnwise ? "_nvfp4_col" : "_nvfp4_row")},
+      {"N", std::to_string(m * k)},
+      {"DB", std::to_string(m * k / 2)},
+      {"SB", std::to_string(scaleBytes)},
+      {"M", std::to_string(m)},
+      {"K", std::to_string(k)},
+      {"T", typeName(spec.input)},
+      {"NB", std::to_string(blocks)},
+      {"ROWS", std::to_string(copyRows)},
+      {"LEN", std::to_string(rowLen)},
+      {"HALF", std::to_string(rowLen / 2)},
+      {"TOTAL", std::to_string(copyRows * blocks)},
+      {"SIXTH", floatLiteral(1.0f / 6.0f)},
+  };
+  // Thread t owns block b of copy row sr; consecutive threads take
+  // consecutive copy rows for the columnwise copy so loads coalesce.
+  std::string rowMap =
+      columnwise ? "        %sr = arith.remui %t, %crows : index\n"
+                   "        %b = arith.divui %t, %crows : index\n"
+                 : "        %sr = arith.divui %t, %cnb : index\n"
+                   "        %b = arith.remui %t, %cnb : index\n";
+  std::string amax;
+  if (spec.twoD) {
+    // The 16x16 tile (in copy coordinates; amax is transpose-invariant).
+    amax = R"(        %tr0a = arith.divui %sr, %c16 : index
+        %tr0 = arith.muli %tr0a, %c16 : index
+        %bamax = scf.for %u = %c0 to %c16 step %c1 iter_args(%mu = %fz) -> f32 {
+          %ur = arith.addi %tr0, %u : index
+          %urok = arith.cmpi ult, %ur, %crows : index
+          %mrow = scf.if %urok -> f32 {
+            %mr = scf.for %w = %c0 to %c16 step %c1 iter_args(%mw = %mu) -> f32 {
+              %we = arith.addi %b16, %w : index
+              %weok = arith.cmpi ult, %we, %clen : index
+              %mw2 = scf.if %weok -> f32 {
+)" + nvfp4Load("ta", "%ur", "%we", columnwise, f32) +
+           R"(          %taabs = math.absf %tav : f32
+          %tamx = arith.maxnumf %mw, %taabs : f32
+                scf.yield %tamx : f32
+              } else {
+                scf.yield %mw : f32
+              }
+              scf.yield %mw2 : f32
+            }
+            scf.yield %mr : f32
+          } else {
+            scf.yield %mu : f32
+          }
+          scf.yield %mrow : f32
+        }
+)";
+  } else {
+    amax = R"(        %bamax = scf.for %w = %c0 to %c16 step %c1 iter_args(%mw = %fz) -> f32 {
+          %we = arith.addi %b16, %w : index
+          %weok = arith.cmpi ult, %we, %clen : index
+          %mw2 = scf.if %weok -> f32 {
+)" + nvfp4Load("ta", "%sr", "%we", columnwise, f32) +
+           R"(          %taabs = math.absf %tav : f32
+          %tamx = arith.maxnumf %mw, %taabs : f32
+            scf.yield %tamx : f32
+          } else {
+            scf.yield %mw : f32
+          }
+          scf.yield %mw2 : f32
+        }
+)";
+  }
+
+  std::string text = R"(
+    gpu.func @$NAME(%x: memref<$Nx$T>, %amaxbuf: memref<1xf32>, %data: memref<$DBxi8>, %scale: memref<$SBxi8>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c8 = arith.constant 8 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %ck = arith.constant $K : index
+      %cnb = arith.constant $NB : index
+      %crows = arith.constant $ROWS : index
+      %clen = arith.constant $LEN : index
+      %chalf = arith.constant $HALF : index
+      %ctotal = arith.constant $TOTAL : index
+      %fz = arith.constant 0.0 : f32
+      %fnz = arith.constant -0.0 : f32
+      %fone = arith.constant 1.0 : f32
+      %fltmax = arith.constant 0x7F7FFFFF : f32
+      %i0 = arith.constant 0 : i32
+      %i3 = arith.constant 3 : i32
+      %i4 = arith.constant 4 : i32
+      %i7 = arith.constant 7 : i32
+      %i15 = arith.constant 15 : i32
+      %i20 = arith.constant 20 : i32
+      %i23 = arith.constant 23 : i32
+      %i31 = arith.constant 31 : i32
+      %i120 = arith.constant 120 : i32
+      %e2m1b0 = arith.constant 0.25 : f32
+      %e2m1b1 = arith.constant 0.75 : f32
+      %e2m1b2 = arith.constant 1.25 : f32
+      %e2m1b3 = arith.constant 1.75 : f32
+      %e2m1b4 = arith.constant 2.5 : f32
+      %e2m1b5 = arith.constant 3.5 : f32
+      %e2m1b6 = arith.constant 5.0 : f32
+      %tid = gpu.thread_id x
+      %bid = gpu.block_id x
+      %bbase = arith.muli %bid, %c256 : index
+      %t = arith.addi %bbase, %tid : index
+      %active = arith.cmpi ult, %t, %ctotal : index
+      scf.if %active {
+)" + rowMap + R"(        %b16 = arith.muli %b, %c16 : index
+        // S_enc = fminf(2688 / amax, FLT_MAX), 1 when amax or S_enc is 0.
+        %gamax = memref.load %amaxbuf[%c0] : memref<1xf32>
+        %c2688 = arith.constant 2688.0 : f32
+        %q = arith.divf %c2688, %gamax : f32
+        %qlt = arith.cmpf olt, %q, %fltmax : f32
+        %q1 = arith.select %qlt, %q, %fltmax : f32
+        %az = arith.cmpf oeq, %gamax, %fz : f32
+        %qz = arith.cmpf oeq, %q1, %fz : f32
+        %sp = arith.ori %az, %qz : i1
+        %senc = arith.select %sp, %fone, %q1 : f32
+)" + amax + R"(        // Block scale: e4m3(fminf(amax * (S_enc * (1/6)), FLT_MAX)).
+        %sixth = arith.constant $SIXTH : f32
+        %k6 = arith.mulf %senc, %sixth : f32
+        %dec = arith.mulf %bamax, %k6 : f32
+        %dlt = arith.cmpf olt, %dec, %fltmax : f32
+        %dec1 = arith.select %dlt, %dec, %fltmax : f32
+        %h = nvvm.convert.f32x2.to.f8x2 %fz, %dec1 {rnd = #nvvm.fp_rnd_mode<rn>, sat = #nvvm.sat_mode<satfinite>} : i16 (f8E4M3FN)
+        %code8 = arith.trunci %h : i16 to i8
+        %code = arith.extui %code8 : i8 to i32
+        // Its value (non-negative, finite): normal or subnormal E4M3.
+        %ce0 = arith.shrui %code, %i3 : i32
+        %ce = arith.andi %ce0, %i15 : i32
+        %cmn = arith.andi %code, %i7 : i32
+        %nb1 = arith.addi %ce, %i120 : i32
+        %nb2 = arith.shli %nb1, %i23 : i32
+        %nb3 = arith.shli %cmn, %i20 : i32
+        %nb4 = arith.ori %nb2, %nb3 : i32
+        %nval = arith.bitcast %nb4 : i32 to f32
+        %smn = arith.uitofp %cmn : i32 to f32
+        %p2m9 = arith.constant 0.001953125 : f32
+        %sval = arith.mulf %smn, %p2m9 : f32
+        %isub = arith.cmpi eq, %ce, %i0 : i32
+        %sf = arith.select %isub, %sval, %nval : f32
+        // Encode multiplier: fminf(1 / (scale * (1 / S_enc)), FLT_MAX).
+        %sdec = arith.divf %fone, %senc : f32
+        %sd = arith.mulf %sf, %sdec : f32
+        %enc0 = arith.divf %fone, %sd : f32
+        %elt = arith.cmpf olt, %enc0, %fltmax : f32
+        %enc = arith.select %elt, %enc0, %fltmax : f32
+        %rsi = arith.addi %sr, %c0 : index
+        %rsj = arith.addi %b, %c0 : index
+)" + scaleIndex("rs", spec.swizzled, scaleCols, scaleCols / 4) + R"(
+        memref.store %code8, %scale[%rsidx] : memref<$SBxi8>
+        // Two codes a byte, the even element in the low nibble.
+        %dbase = arith.muli %sr, %chalf : index
+        %b8 = arith.muli %b, %c8 : index
+        %dbase2 = arith.addi %dbase, %b8 : index
+        scf.for %pp = %c0 to %c8 step %c1 {
+          %pp2 = arith.muli %pp, %c2 : index
+          %e0 = arith.addi %b16, %pp2 : index
+          %pin = arith.cmpi ult, %e0, %clen : index
+          scf.if %pin {
+            %e1 = arith.addi %e0, %c1 : index
+)" + nvfp4Load("l0", "%sr", "%e0", columnwise, f32) +
+                     nvfp4Load("l1", "%sr", "%e1", columnwise, f32) + R"(
+            %q0s = arith.mulf %l0v, %enc : f32
+            %q1s = arith.mulf %l1v, %enc : f32
+)" + e2m1Code("q0") + e2m1Code("q1") + R"(
+            %n1s = arith.shli %q1n, %i4 : i32
+            %byte32 = arith.ori %q0n, %n1s : i32
+            %byte = arith.trunci %byte32 : i32 to i8
+            %di = arith.addi %dbase2, %pp : index
+            memref.store %byte, %data[%di] : memref<$DBxi8>
+          }
+        }
+      }
+      gpu.return
+    }
+)";
+  return substitute(substitute(text, vars), vars);
+}
+
+} // namespace
+
+int64_t mlir::teq::kernels::nvfp4RowGrid(const NVFP4Spec &spec) {
+  int64_t threads = spec.rows * ((spec.cols + 15) / 16);
+  return std::max<int64_t>(1, (threads + kBlockSize - 1) / kBlockSize);
+}
+
+int64_t mlir::teq::kernels::nvfp4ColGrid(const NVFP4Spec &spec) {
+  int64_t threads = spec.cols * ((spec.rows + 15) / 16);
+  return std::max<int64_t>(1, (threads + kBlockSize - 1) / kBlockSize);
+}
+
+std::string mlir::teq::kernels::nvfp4Kernels(const NVFP4Spec &spec) {
+  PerTensorFP8Spec amaxSpec;
+  amaxSpec.prefix = spec.prefix;
+  amaxSpec.rows = spec.rows;
+  amaxSpec.cols = spec.cols;
+  amaxSpec.input = spec.input;
+  int64_t grid = amaxGridSize(spec.rows * spec.cols, spec.input);
+  std::string args, stores;
+  if (spec.rowwise) {
+    args += "%amax_r: memref<1xf32>";
+    stores += "        memref.store %gamax, %amax_r[%c0] : memref<1xf32>\n";
+  }
+  if (spec.columnwise) {
+    args += std::string(spec.rowwise ? ", " : "") + "%amax_c: memref<1xf32>";
+    stores += "        memref.store %gamax, %amax_c[%c0] : memref<1xf32>\n";
+  }
+  std::map<std::string, std::string> vars = {
+      {"NAME", spec.prefix + "_nvfp4_amax"},
+      {"PARTIALS", spec.prefix + "_partials"},
+      {"G", std::to_string(grid)},
+  };
+  // The global amax: the max of the amax kernel's partials.
+  std::string finalize = R"(
+    gpu.func @$NAME()" + args + R"()
+        workgroup(%smem: memref<8xf32, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %partials = memref.get_global @$PARTIALS : memref<$Gxf32, #gpu.address_space<global>>
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %c256 = arith.constant 256 : index
+      %cg = arith.constant $G : index
+      %zero = arith.constant 0.0 : f32
+      %tid = gpu.thread_id x
+      %acc = scf.for %i = %tid to %cg step %c256 iter_args(%m = %zero) -> f32 {
+        %p = memref.load %partials[%i] : memref<$Gxf32, #gpu.address_space<global>>
+        %m2 = arith.maxnumf %m, %p : f32
+        scf.yield %m2 : f32
+      })" + std::string(kBlockMaxReduce) + R"(
+      scf.if %t0 {
+        %gamax = scf.for %j = %c0 to %c8 step %c1 iter_args(%mm = %zero) -> f32 {
+          %e = memref.load %smem[%j] : memref<8xf32, #gpu.address_space<workgroup>>
+          %n = arith.maxnumf %mm, %e : f32
+          scf.yield %n : f32
+        }
+)" + stores + R"(      }
+      gpu.return
+    }
+)";
+  std::string text = perTensorGlobals(amaxSpec) +
+                     perTensorAmaxKernel(amaxSpec) +
+                     substitute(finalize, vars);
+  if (spec.rowwise)
+    text += nvfp4BlockKernel(spec, /*columnwise=*/false);
+  if (spec.columnwise)
+    text += nvfp4BlockKernel(spec, /*columnwise=*/true);
+  return text;
+}

@@ -118,6 +118,35 @@ struct MXFP8Spec {
   int64_t colScaleRows = 0, colScaleCols = 0;
 };
 
+/// Description of an NVFP4 quantization with round-to-nearest and no RHT
+/// (te-semantics.md §5.5, §4.4).
+struct NVFP4Spec {
+  std::string prefix;
+  int64_t rows = 1, cols = 1;
+  InputType input = InputType::BF16;
+  bool twoD = false;      ///< One block scale per 16x16 tile.
+  bool rowwise = true;    ///< rowwise_data [M, K/2], 1x16 blocks.
+  bool columnwise = true; ///< columnwise_data [K, M/2] (x^T), 16x1 blocks.
+  bool swizzled = false;  ///< GEMM-swizzled scales (§4.2), else compact.
+  /// Shapes of the scale buffers (te-semantics.md §4.4), row-major.
+  int64_t rowScaleRows = 0, rowScaleCols = 0;
+  int64_t colScaleRows = 0, colScaleCols = 0;
+};
+
+/// NVFP4 kernels of one quantization, all 256 threads a block:
+/// `@<prefix>_amax(%x)` (the per-tensor amax partials, from
+/// `perTensorAmaxKernel`, its globals from `perTensorGlobals`),
+/// `@<prefix>_nvfp4_amax([%amax_rowwise], [%amax_columnwise])` (one block:
+/// the global amax into the amax buffers), then one thread per 16-element
+/// block: `@<prefix>_nvfp4_row(%x, %amax, %data, %scale)` and
+/// `@<prefix>_nvfp4_col(%x, %amax, %data, %scale)`. Scales are
+/// e4m3(block_amax * (S_enc / 6)) with S_enc = 2688 / global_amax; elements
+/// are rounded to E2M1 in software (sm_90 has no cvt to e2m1x2).
+std::string nvfp4Kernels(const NVFP4Spec &spec);
+/// Blocks of the `_nvfp4_row` and `_nvfp4_col` launches.
+int64_t nvfp4RowGrid(const NVFP4Spec &spec);
+int64_t nvfp4ColGrid(const NVFP4Spec &spec);
+
 /// `gpu.func @<prefix>_zero(%scales: memref<S x i8>)`: zero-fills a scale
 /// buffer (its padding must read as zero, te-semantics.md §4.2).
 std::string zeroBytesKernel(const std::string &name, int64_t bytes);

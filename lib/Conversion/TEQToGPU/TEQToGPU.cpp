@@ -177,13 +177,31 @@ LogicalResult checkLowerable(Operation &op) {
     return success();
   if (isa<Float8BlockQuantizerAttr, MXFP8QuantizerAttr>(q))
     return success();
+  if (auto nv = dyn_cast<NVFP4QuantizerAttr>(q)) {
+    // Round-to-nearest without RHT is lowered; the rest needs kernels of
+    // its own (te-semantics.md §5.5).
+    const char *missing = nv.getWithRht() ? "with_rht"
+                          : nv.getStochasticRounding() ? "stochastic_rounding"
+                          : nv.getRowScaledNvfp4()     ? "row_scaled_nvfp4"
+                          : nv.getNvfp4Use_4over6()    ? "nvfp4_use_4over6"
+                          : nv.getWithAmaxReduction()  ? "with_amax_reduction"
+                                                       : nullptr;
+    if (!missing && nv.getNvfp4E4m3Max() != 448)
+      missing = "nvfp4_e4m3_max other than 448";
+    if (missing)
+      return op.emitOpError("NVFP4Quantizer with ")
+             << missing
+             << " has no GPU lowering yet (this version lowers NVFP4 with "
+                "round-to-nearest and no RHT, 1D and 2D)";
+    return success();
+  }
   auto cs = dyn_cast<Float8CurrentScalingQuantizerAttr>(q);
   if (!cs)
     return op.emitOpError("quantizing with ")
            << q.getQuantizerName()
            << " has no GPU lowering yet (this version lowers "
               "Float8CurrentScalingQuantizer, Float8Quantizer, "
-              "Float8BlockQuantizer and MXFP8Quantizer)";
+              "Float8BlockQuantizer, MXFP8Quantizer and NVFP4Quantizer)";
   if (cs.getWithAmaxReduction())
     return op.emitOpError("amax reduction over a process group has no GPU "
                           "lowering yet");
@@ -221,6 +239,8 @@ private:
   LogicalResult lowerBlockQuantize(OpBuilder &b, QuantizeOp op,
                                    ArrayRef<Value> outputs, Value &token);
   LogicalResult lowerMXFP8Quantize(OpBuilder &b, QuantizeOp op,
+                                   ArrayRef<Value> outputs, Value &token);
+  LogicalResult lowerNVFP4Quantize(OpBuilder &b, QuantizeOp op,
                                    ArrayRef<Value> outputs, Value &token);
   void lowerUpdate(OpBuilder &b, DelayedScalingUpdateOp op, Value &token);
   /// Launches `kernel` of the kernel module asynchronously after `token`.
@@ -397,6 +417,78 @@ LogicalResult EntryLowering::lowerMXFP8Quantize(OpBuilder &b, QuantizeOp op,
   return success();
 }
 
+LogicalResult EntryLowering::lowerNVFP4Quantize(OpBuilder &b, QuantizeOp op,
+                                                ArrayRef<Value> outputs,
+                                                Value &token) {
+  TensorProtoType proto = op.getResult().getType();
+  auto nv = cast<NVFP4QuantizerAttr>(proto.getQuantizer());
+  layout::Flat2D flat = layout::flatten2D(
+      std::vector<int64_t>(proto.getShape().begin(), proto.getShape().end()));
+  kernels::NVFP4Spec spec;
+  spec.prefix = "q" + std::to_string(kernelCounter++);
+  spec.rows = flat.m;
+  spec.cols = flat.k;
+  spec.input = inputTypeOf(proto.getElementType());
+  spec.twoD = nv.getWith_2dQuantization();
+  spec.swizzled = proto.getScaleLayout() == ScaleLayout::gemm_swizzled;
+  llvm::StringMap<NamedBuffer> named = buffersByName(proto, target, outputs);
+  Value rdata = named.lookup("rowwise_data").value;
+  Value rscale = named.lookup("rowwise_scale_inv").value;
+  Value ramax = named.lookup("amax_rowwise").value;
+  Value cdata = named.lookup("columnwise_data").value;
+  Value cscale = named.lookup("columnwise_scale_inv").value;
+  Value camax = named.lookup("amax_columnwise").value;
+  int64_t rbytes = 0, cbytes = 0;
+  if (rscale) {
+    const layout::BufferDesc &d = named["rowwise_scale_inv"].desc;
+    spec.rowScaleRows = d.shape[0];
+    spec.rowScaleCols = d.shape[1];
+    rbytes = d.sizeInBytes();
+  }
+  if (cscale) {
+    const layout::BufferDesc &d = named["columnwise_scale_inv"].desc;
+    spec.colScaleRows = d.shape[0];
+    spec.colScaleCols = d.shape[1];
+    cbytes = d.sizeInBytes();
+  }
+  spec.rowwise = static_cast<bool>(rdata);
+  spec.columnwise = static_cast<bool>(cdata);
+  std::string text = kernels::nvfp4Kernels(spec);
+  if (rscale)
+    text += kernels::zeroBytesKernel(spec.prefix + "_zero_rs", rbytes);
+  if (cscale)
+    text += kernels::zeroBytesKernel(spec.prefix + "_zero_cs", cbytes);
+  if (failed(emitKernels(text, op.getLoc())))
+    return failure();
+  Location loc = op.getLoc();
+  auto zeroGrid = [](int64_t bytes) {
+    return std::clamp<int64_t>((bytes + 255) / 256, 1, 1024);
+  };
+  if (rscale)
+    launch(b, loc, spec.prefix + "_zero_rs", zeroGrid(rbytes), 1, 0,
+           {rscale}, token);
+  if (cscale)
+    launch(b, loc, spec.prefix + "_zero_cs", zeroGrid(cbytes), 1, 0,
+           {cscale}, token);
+  Value x = buffersOfValue.lookup(op.getInput()).front();
+  launch(b, loc, spec.prefix + "_amax",
+         kernels::amaxGridSize(flat.m * flat.k, spec.input), 1, 0, {x},
+         token);
+  SmallVector<Value> amaxArgs;
+  if (ramax)
+    amaxArgs.push_back(ramax);
+  if (camax)
+    amaxArgs.push_back(camax);
+  launch(b, loc, spec.prefix + "_nvfp4_amax", 1, 1, 0, amaxArgs, token);
+  if (rdata)
+    launch(b, loc, spec.prefix + "_nvfp4_row", kernels::nvfp4RowGrid(spec), 1,
+           0, {x, ramax, rdata, rscale}, token);
+  if (cdata)
+    launch(b, loc, spec.prefix + "_nvfp4_col", kernels::nvfp4ColGrid(spec), 1,
+           0, {x, camax, cdata, cscale}, token);
+  return success();
+}
+
 LogicalResult EntryLowering::lowerQuantize(OpBuilder &b, QuantizeOp op,
                                            ArrayRef<Value> outputs,
                                            Value updatedHistory,
@@ -406,6 +498,8 @@ LogicalResult EntryLowering::lowerQuantize(OpBuilder &b, QuantizeOp op,
     return lowerBlockQuantize(b, op, outputs, token);
   if (isa<MXFP8QuantizerAttr>(proto.getQuantizer()))
     return lowerMXFP8Quantize(b, op, outputs, token);
+  if (isa<NVFP4QuantizerAttr>(proto.getQuantizer()))
+    return lowerNVFP4Quantize(b, op, outputs, token);
   layout::Flat2D flat = layout::flatten2D(
       std::vector<int64_t>(proto.getShape().begin(), proto.getShape().end()));
   kernels::PerTensorFP8Spec spec;

@@ -1,0 +1,34 @@
+// te-compile: NVFP4 (round-to-nearest, no RHT) lowers to the amax partials,
+// one block reducing them into both amax buffers, then one thread per
+// 16-element block for each usage; swizzled scale padding is zeroed first.
+// RUN: te-compile %s --emit=mlir | FileCheck %s --check-prefix=MLIR
+// RUN: te-compile %s --emit=ptx | FileCheck %s --check-prefix=PTX
+
+module attributes {teq.target = #teq.target<sm_90>} {
+  func.func @quantize(%x: tensor<64x128xbf16>) -> !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise|columnwise, gemm_swizzled> {
+    %q = teq.quantize %x : tensor<64x128xbf16> -> !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise|columnwise, gemm_swizzled>
+    return %q : !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise|columnwise, gemm_swizzled>
+  }
+}
+
+// Buffers (te-semantics.md §4.4): rowwise data [64, 64] and scales
+// [128, 8], columnwise data [128, 32] and scales [128, 4], two amaxes.
+// MLIR-LABEL: func.func @quantize(
+// MLIR-SAME: %[[X:.*]]: memref<8192xbf16>, %[[RD:.*]]: memref<4096xi8>, %[[RS:.*]]: memref<1024xi8>, %[[CD:.*]]: memref<4096xi8>, %[[CS:.*]]: memref<512xi8>, %[[RA:.*]]: memref<1xf32>, %[[CA:.*]]: memref<1xf32>) attributes {teq.entry}
+// MLIR: @teq_kernels::@q0_zero_rs {{.*}} args(%[[RS]] : memref<1024xi8>)
+// MLIR: @teq_kernels::@q0_zero_cs {{.*}} args(%[[CS]] : memref<512xi8>)
+// MLIR: @teq_kernels::@q0_amax {{.*}} args(%[[X]] : memref<8192xbf16>)
+// MLIR: @teq_kernels::@q0_nvfp4_amax blocks in (%{{.*}}, %{{.*}}, %{{.*}}) {{.*}} args(%[[RA]] : memref<1xf32>, %[[CA]] : memref<1xf32>)
+// MLIR: @teq_kernels::@q0_nvfp4_row {{.*}} args(%[[X]] : memref<8192xbf16>, %[[RA]] : memref<1xf32>, %[[RD]] : memref<4096xi8>, %[[RS]] : memref<1024xi8>)
+// MLIR: @teq_kernels::@q0_nvfp4_col {{.*}} args(%[[X]] : memref<8192xbf16>, %[[CA]] : memref<1xf32>, %[[CD]] : memref<4096xi8>, %[[CS]] : memref<512xi8>)
+
+// S_enc = 2688 / amax and the encode multiplier divide with IEEE rounding;
+// block scales use the hardware E4M3 RNE + satfinite conversion; no
+// libdevice calls.
+// PTX-LABEL: .visible .entry q0_nvfp4_row(
+// PTX: div.rn.f32
+// PTX: cvt.rn.satfinite.e4m3x2.f32
+// PTX-NOT: call
+// PTX-LABEL: .visible .entry q0_nvfp4_col(
+// PTX: div.rn.f32
+// PTX: cvt.rn.satfinite.e4m3x2.f32
