@@ -5,11 +5,14 @@
 // RUN: not te-compile %t/mxfp8-hopper.mlir --emit=mlir 2>&1 | FileCheck %s --check-prefix=MXFP8
 // RUN: not te-compile %t/no-target.mlir --target=sm_7 --emit=mlir 2>&1 | FileCheck %s --check-prefix=BADCHIP
 // RUN: not te-compile %t/missing.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not te-compile %t/rht-f32.mlir --emit=mlir 2>&1 | FileCheck %s --check-prefix=RHTF32
+// RUN: not te-compile %t/rht-rows.mlir --emit=mlir 2>&1 | FileCheck %s --check-prefix=RHTROWS
+// RUN: not te-compile %t/rht-no-post-amax.mlir --emit=mlir 2>&1 | FileCheck %s --check-prefix=RHTAMAX
 
 //--- unsupported.mlir
 module attributes {teq.target = #teq.target<sm_100>} {
   func.func @nv(%x: tensor<64x64xbf16>) -> !teq.proto<64x64xbf16, #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, rowwise> {
-    // UNLOWERED: unsupported.mlir:{{[0-9]+}}:10: error: 'teq.quantize' op NVFP4Quantizer with stochastic_rounding has no GPU lowering yet (this version lowers NVFP4 with round-to-nearest and no RHT, 1D and 2D)
+    // UNLOWERED: unsupported.mlir:{{[0-9]+}}:10: error: 'teq.quantize' op NVFP4Quantizer with stochastic_rounding has no GPU lowering yet (this version lowers NVFP4 with round-to-nearest, 1D and 2D, and RHT with the post-RHT amax)
     %q = teq.quantize %x : tensor<64x64xbf16> -> !teq.proto<64x64xbf16, #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, rowwise>
     return %q : !teq.proto<64x64xbf16, #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, rowwise>
   }
@@ -37,3 +40,30 @@ module attributes {teq.target = #teq.target<sm_90>} {
 
 // BADCHIP: error: invalid target 'sm_7'
 // MISSING: te-compile: error: {{.*}}missing.mlir{{.*}}
+
+//--- rht-f32.mlir
+// RHTF32: error: RHT is only supported for bfloat16 input, got 'f32'
+module attributes {teq.target = #teq.target<sm_90>} {
+  func.func @f(%x: tensor<64x64xf32>) -> !teq.proto<64x64xf32, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, columnwise> {
+    %q = teq.quantize %x : tensor<64x64xf32> -> !teq.proto<64x64xf32, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, columnwise>
+    return %q : !teq.proto<64x64xf32, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, columnwise>
+  }
+}
+
+//--- rht-rows.mlir
+// RHTROWS: error: 'teq.quantize' op NVFP4 RHT transforms groups of 16 rows: M = 40 must be a multiple of 16
+module attributes {teq.target = #teq.target<sm_90>} {
+  func.func @f(%x: tensor<40x64xbf16>) -> !teq.proto<40x64xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, rowwise|columnwise> {
+    %q = teq.quantize %x : tensor<40x64xbf16> -> !teq.proto<40x64xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, rowwise|columnwise>
+    return %q : !teq.proto<40x64xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, rowwise|columnwise>
+  }
+}
+
+//--- rht-no-post-amax.mlir
+// RHTAMAX: error: NVFP4Quantizer: with_rht requires with_post_rht_amax = true (only the post-RHT amax is implemented)
+module attributes {teq.target = #teq.target<sm_90>} {
+  func.func @f(%x: tensor<64x64xbf16>) -> !teq.proto<64x64xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true>, columnwise> {
+    %q = teq.quantize %x : tensor<64x64xbf16> -> !teq.proto<64x64xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true>, columnwise>
+    return %q : !teq.proto<64x64xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true>, columnwise>
+  }
+}

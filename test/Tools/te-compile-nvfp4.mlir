@@ -1,4 +1,4 @@
-// te-compile: NVFP4 (round-to-nearest, no RHT) lowers to the amax partials,
+// te-compile: NVFP4 (round-to-nearest) lowers to the amax partials,
 // one block reducing them into both amax buffers, then one thread per
 // 16-element block for each usage; swizzled scale padding is zeroed first.
 // RUN: te-compile %s --emit=mlir | FileCheck %s --check-prefix=MLIR
@@ -8,6 +8,10 @@ module attributes {teq.target = #teq.target<sm_90>} {
   func.func @quantize(%x: tensor<64x128xbf16>) -> !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise|columnwise, gemm_swizzled> {
     %q = teq.quantize %x : tensor<64x128xbf16> -> !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise|columnwise, gemm_swizzled>
     return %q : !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise|columnwise, gemm_swizzled>
+  }
+  func.func @quantize_rht(%x: tensor<64x128xbf16>) -> !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, rowwise|columnwise> {
+    %q = teq.quantize %x : tensor<64x128xbf16> -> !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, rowwise|columnwise>
+    return %q : !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, rowwise|columnwise>
   }
 }
 
@@ -22,6 +26,17 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // MLIR: @teq_kernels::@q0_nvfp4_row {{.*}} args(%[[X]] : memref<8192xbf16>, %[[RA]] : memref<1xf32>, %[[RD]] : memref<4096xi8>, %[[RS]] : memref<1024xi8>)
 // MLIR: @teq_kernels::@q0_nvfp4_col {{.*}} args(%[[X]] : memref<8192xbf16>, %[[CA]] : memref<1xf32>, %[[CD]] : memref<4096xi8>, %[[CS]] : memref<512xi8>)
 
+// With RHT the columnwise amax is the transformed copy's: the plain amax
+// goes to the rowwise buffer only.
+// MLIR-LABEL: func.func @quantize_rht(
+// MLIR-SAME: %[[X:.*]]: memref<8192xbf16>, %{{.*}}: memref<4096xi8>, %{{.*}}: memref<1024xi8>, %{{.*}}: memref<4096xi8>, %{{.*}}: memref<512xi8>, %[[RA:.*]]: memref<1xf32>, %[[CA:.*]]: memref<1xf32>) attributes {teq.entry}
+// MLIR: @teq_kernels::@q1_amax {{.*}} args(%[[X]] : memref<8192xbf16>)
+// MLIR: @teq_kernels::@q1_nvfp4_amax {{.*}} args(%[[RA]] : memref<1xf32>)
+// MLIR: @teq_kernels::@q1_rht_amax {{.*}} args(%[[X]] : memref<8192xbf16>)
+// MLIR: @teq_kernels::@q1_rht_amax_final {{.*}} args(%[[CA]] : memref<1xf32>)
+// MLIR: @teq_kernels::@q1_nvfp4_row {{.*}} args(%[[X]] : memref<8192xbf16>, %[[RA]] : memref<1xf32>
+// MLIR: @teq_kernels::@q1_nvfp4_col {{.*}} args(%[[X]] : memref<8192xbf16>, %[[CA]] : memref<1xf32>
+
 // S_enc = 2688 / amax and the encode multiplier divide with IEEE rounding;
 // block scales use the hardware E4M3 RNE + satfinite conversion; no
 // libdevice calls.
@@ -32,3 +47,6 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // PTX-LABEL: .visible .entry q0_nvfp4_col(
 // PTX: div.rn.f32
 // PTX: cvt.rn.satfinite.e4m3x2.f32
+// The transformed values are rounded to BF16 like TE's Hadamard output.
+// PTX-LABEL: .visible .entry q1_rht_amax(
+// PTX: cvt.rn.bf16.f32

@@ -8,7 +8,10 @@
 
 #include "QuantizeKernels.h"
 
+#include "teq/Reference/Hadamard.h"
+
 #include "llvm/ADT/StringRef.h"
+
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -1654,6 +1657,70 @@ std::string e2m1Code(const std::string &p) {
   return s;
 }
 
+/// Lines loading the 16 elements b16 + i of copy row `row` (all in range:
+/// RHT needs M % 16 == 0) and applying the random Hadamard transform in the
+/// exact order of Hadamard.h: `%<p>t<i>` (f32, BF16-rounded) and their amax
+/// `%<p>amax`. Needs %rc0..%rc15 (index) and %fz, %fq (0.25).
+std::string rhtLines(const std::string &p, const std::string &row, bool f32) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  std::vector<std::string> a(mlir::teq::reference::kRHTSize);
+  for (int i = 0; i < mlir::teq::reference::kRHTSize; ++i) {
+    std::string li = p + "l" + std::to_string(i);
+    os << "          %" << li << "e = arith.addi %b16, %rc" << i << " : index\n"
+       << nvfp4Load(li, row, "%" + li + "e", /*columnwise=*/true, f32);
+    // (s[i] * v[i]) * 0.25: the sign is a negation.
+    std::string v = "%" + li + "v";
+    std::string sv = v;
+    if ((mlir::teq::reference::kRHTSignMask >> i) & 1u) {
+      sv = "%" + li + "n";
+      os << "          " << sv << " = arith.negf " << v << " : f32\n";
+    }
+    a[i] = "%" + p + "a0_" + std::to_string(i);
+    os << "          " << a[i] << " = arith.mulf " << sv << ", %fq : f32\n";
+  }
+  int stage = 1;
+  for (int h = 1; h < mlir::teq::reference::kRHTSize; h <<= 1, ++stage) {
+    std::vector<std::string> next = a;
+    for (int j = 0; j < mlir::teq::reference::kRHTSize; ++j) {
+      if (j & h)
+        continue;
+      std::string sum = "%" + p + "a" + std::to_string(stage) + "_" +
+                        std::to_string(j);
+      std::string diff = "%" + p + "a" + std::to_string(stage) + "_" +
+                         std::to_string(j + h);
+      os << "          " << sum << " = arith.addf " << a[j] << ", " << a[j + h]
+         << " : f32\n"
+         << "          " << diff << " = arith.subf " << a[j] << ", "
+         << a[j + h] << " : f32\n";
+      next[j] = sum;
+      next[j + h] = diff;
+    }
+    a = next;
+  }
+  std::string acc = "%fz";
+  for (int i = 0; i < mlir::teq::reference::kRHTSize; ++i) {
+    std::string t = "%" + p + "t" + std::to_string(i);
+    os << "          " << t << "h = arith.truncf " << a[i] << " : f32 to bf16\n"
+       << "          " << t << " = arith.extf " << t << "h : bf16 to f32\n"
+       << "          " << t << "abs = math.absf " << t << " : f32\n"
+       << "          " << t << "mx = arith.maxnumf " << acc << ", " << t
+       << "abs : f32\n";
+    acc = t + "mx";
+  }
+  os << "          %" << p << "amax = arith.addf " << acc << ", %fz : f32\n";
+  return s;
+}
+
+/// Constants rhtLines needs.
+std::string rhtConstants() {
+  std::string s = "      %fq = arith.constant 0.25 : f32\n";
+  for (int i = 0; i < mlir::teq::reference::kRHTSize; ++i)
+    s += "      %rc" + std::to_string(i) + " = arith.constant " +
+         std::to_string(i) + " : index\n";
+  return s;
+}
+
 std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
   int64_t m = spec.rows, k = spec.cols;
   bool f32 = spec.input == InputType::F32;
@@ -1685,8 +1752,12 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
                    "        %b = arith.divui %t, %crows : index\n"
                  : "        %sr = arith.divui %t, %cnb : index\n"
                    "        %b = arith.remui %t, %cnb : index\n";
+  bool rht = columnwise && spec.rht;
   std::string amax;
-  if (spec.twoD) {
+  if (rht) {
+    amax = rhtLines("r", "%sr", f32) +
+           "        %bamax = arith.addf %ramax, %fz : f32\n";
+  } else if (spec.twoD) {
     // The 16x16 tile (in copy coordinates; amax is transpose-invariant).
     amax = R"(        %tr0a = arith.divui %sr, %c16 : index
         %tr0 = arith.muli %tr0a, %c16 : index
@@ -1766,7 +1837,7 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
       %e2m1b4 = arith.constant 2.5 : f32
       %e2m1b5 = arith.constant 3.5 : f32
       %e2m1b6 = arith.constant 5.0 : f32
-      %tid = gpu.thread_id x
+)" + (rht ? rhtConstants() : std::string()) + R"(      %tid = gpu.thread_id x
       %bid = gpu.block_id x
       %bbase = arith.muli %bid, %c256 : index
       %t = arith.addi %bbase, %tid : index
@@ -1820,14 +1891,34 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
         %dbase = arith.muli %sr, %chalf : index
         %b8 = arith.muli %b, %c8 : index
         %dbase2 = arith.addi %dbase, %b8 : index
-        scf.for %pp = %c0 to %c8 step %c1 {
+)";
+  if (rht) {
+    // The transformed values are in registers: every pair, unrolled.
+    for (int pp = 0; pp < 8; ++pp) {
+      std::string n = std::to_string(pp);
+      text += "            %u" + n + "q0s = arith.mulf %rt" +
+              std::to_string(2 * pp) + ", %enc : f32\n" +
+              "            %u" + n + "q1s = arith.mulf %rt" +
+              std::to_string(2 * pp + 1) + ", %enc : f32\n" +
+              e2m1Code("u" + n + "q0") + e2m1Code("u" + n + "q1") +
+              "            %u" + n + "hi = arith.shli %u" + n +
+              "q1n, %i4 : i32\n" + "            %u" + n +
+              "b32 = arith.ori %u" + n + "q0n, %u" + n + "hi : i32\n" +
+              "            %u" + n + "b = arith.trunci %u" + n +
+              "b32 : i32 to i8\n" + "            %u" + n +
+              "di = arith.addi %dbase2, %rc" + n + " : index\n" +
+              "            memref.store %u" + n + "b, %data[%u" + n +
+              "di] : memref<$DBxi8>\n";
+    }
+  } else {
+    text += R"(        scf.for %pp = %c0 to %c8 step %c1 {
           %pp2 = arith.muli %pp, %c2 : index
           %e0 = arith.addi %b16, %pp2 : index
           %pin = arith.cmpi ult, %e0, %clen : index
           scf.if %pin {
             %e1 = arith.addi %e0, %c1 : index
 )" + nvfp4Load("l0", "%sr", "%e0", columnwise, f32) +
-                     nvfp4Load("l1", "%sr", "%e1", columnwise, f32) + R"(
+            nvfp4Load("l1", "%sr", "%e1", columnwise, f32) + R"(
             %q0s = arith.mulf %l0v, %enc : f32
             %q1s = arith.mulf %l1v, %enc : f32
 )" + e2m1Code("q0") + e2m1Code("q1") + R"(
@@ -1838,7 +1929,9 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
             memref.store %byte, %data[%di] : memref<$DBxi8>
           }
         }
-      }
+)";
+  }
+  text += R"(      }
       gpu.return
     }
 )";
@@ -1857,29 +1950,21 @@ int64_t mlir::teq::kernels::nvfp4ColGrid(const NVFP4Spec &spec) {
   return std::max<int64_t>(1, (threads + kBlockSize - 1) / kBlockSize);
 }
 
-std::string mlir::teq::kernels::nvfp4Kernels(const NVFP4Spec &spec) {
-  PerTensorFP8Spec amaxSpec;
-  amaxSpec.prefix = spec.prefix;
-  amaxSpec.rows = spec.rows;
-  amaxSpec.cols = spec.cols;
-  amaxSpec.input = spec.input;
-  int64_t grid = amaxGridSize(spec.rows * spec.cols, spec.input);
+namespace {
+
+/// `gpu.func @<name>(<amax buffers>)`: one block; the max of `grid`
+/// partials in the global `@<partials>` stored into each amax buffer.
+std::string amaxFinalizeKernel(const std::string &name,
+                               const std::string &partials, int64_t grid,
+                               const std::vector<std::string> &buffers) {
   std::string args, stores;
-  if (spec.rowwise) {
-    args += "%amax_r: memref<1xf32>";
-    stores += "        memref.store %gamax, %amax_r[%c0] : memref<1xf32>\n";
-  }
-  if (spec.columnwise) {
-    args += std::string(spec.rowwise ? ", " : "") + "%amax_c: memref<1xf32>";
-    stores += "        memref.store %gamax, %amax_c[%c0] : memref<1xf32>\n";
+  for (const std::string &b : buffers) {
+    args += (args.empty() ? "%" : ", %") + b + ": memref<1xf32>";
+    stores += "        memref.store %gamax, %" + b + "[%c0] : memref<1xf32>\n";
   }
   std::map<std::string, std::string> vars = {
-      {"NAME", spec.prefix + "_nvfp4_amax"},
-      {"PARTIALS", spec.prefix + "_partials"},
-      {"G", std::to_string(grid)},
-  };
-  // The global amax: the max of the amax kernel's partials.
-  std::string finalize = R"(
+      {"NAME", name}, {"PARTIALS", partials}, {"G", std::to_string(grid)}};
+  std::string text = R"(
     gpu.func @$NAME()" + args + R"()
         workgroup(%smem: memref<8xf32, #gpu.address_space<workgroup>>)
         kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
@@ -1907,9 +1992,100 @@ std::string mlir::teq::kernels::nvfp4Kernels(const NVFP4Spec &spec) {
       gpu.return
     }
 )";
-  std::string text = perTensorGlobals(amaxSpec) +
-                     perTensorAmaxKernel(amaxSpec) +
-                     substitute(finalize, vars);
+  return substitute(text, vars);
+}
+
+/// `gpu.func @<prefix>_rht_amax(%x)`: per-block amax of the RHT-transformed
+/// columnwise copy into `@<prefix>_rht_partials` (grid-stride over the
+/// K * M/16 groups, one a thread).
+std::string rhtAmaxKernel(const NVFP4Spec &spec) {
+  int64_t groups = spec.cols * (spec.rows / 16);
+  int64_t grid = nvfp4RhtAmaxGrid(spec);
+  std::map<std::string, std::string> vars = {
+      {"NAME", spec.prefix + "_rht_amax"},
+      {"PARTIALS", spec.prefix + "_rht_partials"},
+      {"N", std::to_string(spec.rows * spec.cols)},
+      {"T", typeName(spec.input)},
+      {"K", std::to_string(spec.cols)},
+      {"G", std::to_string(grid)},
+      {"GROUPS", std::to_string(groups)},
+      {"STRIDE", std::to_string(grid * kBlockSize)},
+  };
+  std::string text = R"(
+    memref.global "private" @$PARTIALS : memref<$Gxf32, #gpu.address_space<global>>
+    gpu.func @$NAME(%x: memref<$Nx$T>)
+        workgroup(%smem: memref<8xf32, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %partials = memref.get_global @$PARTIALS : memref<$Gxf32, #gpu.address_space<global>>
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c8 = arith.constant 8 : index
+      %c16 = arith.constant 16 : index
+      %c32 = arith.constant 32 : index
+      %c256 = arith.constant 256 : index
+      %ck = arith.constant $K : index
+      %cgroups = arith.constant $GROUPS : index
+      %stride = arith.constant $STRIDE : index
+      %fz = arith.constant 0.0 : f32
+      %fnz = arith.constant -0.0 : f32
+      %zero = arith.constant 0.0 : f32
+)" + rhtConstants() + R"(      %tid = gpu.thread_id x
+      %bid = gpu.block_id x
+      %base = arith.muli %bid, %c256 : index
+      %start = arith.addi %base, %tid : index
+      %acc = scf.for %t = %start to %cgroups step %stride iter_args(%m = %fz) -> f32 {
+        %sr = arith.remui %t, %ck : index
+        %b = arith.divui %t, %ck : index
+        %b16 = arith.muli %b, %c16 : index
+)" + rhtLines("r", "%sr", spec.input == InputType::F32) + R"(
+        %m2 = arith.maxnumf %m, %ramax : f32
+        scf.yield %m2 : f32
+      })" + std::string(kBlockMaxReduce) + R"(
+      scf.if %t0 {
+        %bm = scf.for %j = %c0 to %c8 step %c1 iter_args(%mm = %zero) -> f32 {
+          %e = memref.load %smem[%j] : memref<8xf32, #gpu.address_space<workgroup>>
+          %n = arith.maxnumf %mm, %e : f32
+          scf.yield %n : f32
+        }
+        memref.store %bm, %partials[%bid] : memref<$Gxf32, #gpu.address_space<global>>
+      }
+      gpu.return
+    }
+)";
+  return substitute(substitute(text, vars), vars);
+}
+
+} // namespace
+
+int64_t mlir::teq::kernels::nvfp4RhtAmaxGrid(const NVFP4Spec &spec) {
+  int64_t groups = spec.cols * (spec.rows / 16);
+  return std::clamp<int64_t>((groups + kBlockSize - 1) / kBlockSize, 1, 1024);
+}
+
+std::string mlir::teq::kernels::nvfp4Kernels(const NVFP4Spec &spec) {
+  PerTensorFP8Spec amaxSpec;
+  amaxSpec.prefix = spec.prefix;
+  amaxSpec.rows = spec.rows;
+  amaxSpec.cols = spec.cols;
+  amaxSpec.input = spec.input;
+  int64_t grid = amaxGridSize(spec.rows * spec.cols, spec.input);
+  // The plain amax feeds the rowwise copy, and the columnwise one unless
+  // that is RHT-transformed (its amax is then the transformed tensor's).
+  std::vector<std::string> plain;
+  if (spec.rowwise)
+    plain.push_back("amax_r");
+  if (spec.columnwise && !spec.rht)
+    plain.push_back("amax_c");
+  std::string text;
+  if (!plain.empty())
+    text += perTensorGlobals(amaxSpec) + perTensorAmaxKernel(amaxSpec) +
+            amaxFinalizeKernel(spec.prefix + "_nvfp4_amax",
+                               spec.prefix + "_partials", grid, plain);
+  if (spec.columnwise && spec.rht)
+    text += rhtAmaxKernel(spec) +
+            amaxFinalizeKernel(spec.prefix + "_rht_amax_final",
+                               spec.prefix + "_rht_partials",
+                               nvfp4RhtAmaxGrid(spec), {"amax_c"});
   if (spec.rowwise)
     text += nvfp4BlockKernel(spec, /*columnwise=*/false);
   if (spec.columnwise)

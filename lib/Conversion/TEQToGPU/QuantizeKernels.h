@@ -128,6 +128,9 @@ struct NVFP4Spec {
   bool rowwise = true;    ///< rowwise_data [M, K/2], 1x16 blocks.
   bool columnwise = true; ///< columnwise_data [K, M/2] (x^T), 16x1 blocks.
   bool swizzled = false;  ///< GEMM-swizzled scales (§4.2), else compact.
+  /// Random Hadamard transform of the columnwise copy (bf16, M % 16 == 0);
+  /// its amax is the transformed tensor's (with_post_rht_amax).
+  bool rht = false;
   /// Shapes of the scale buffers (te-semantics.md §4.4), row-major.
   int64_t rowScaleRows = 0, rowScaleCols = 0;
   int64_t colScaleRows = 0, colScaleCols = 0;
@@ -137,7 +140,9 @@ struct NVFP4Spec {
 /// `@<prefix>_amax(%x)` (the per-tensor amax partials, from
 /// `perTensorAmaxKernel`, its globals from `perTensorGlobals`),
 /// `@<prefix>_nvfp4_amax([%amax_rowwise], [%amax_columnwise])` (one block:
-/// the global amax into the amax buffers), then one thread per 16-element
+/// the global amax into the amax buffers; with RHT the columnwise amax comes
+/// from `@<prefix>_rht_amax(%x)` and `@<prefix>_rht_amax_final(%amax_c)`
+/// instead, over the transformed copy), then one thread per 16-element
 /// block: `@<prefix>_nvfp4_row(%x, %amax, %data, %scale)` and
 /// `@<prefix>_nvfp4_col(%x, %amax, %data, %scale)`. Scales are
 /// e4m3(block_amax * (S_enc / 6)) with S_enc = 2688 / global_amax; elements
@@ -146,6 +151,8 @@ std::string nvfp4Kernels(const NVFP4Spec &spec);
 /// Blocks of the `_nvfp4_row` and `_nvfp4_col` launches.
 int64_t nvfp4RowGrid(const NVFP4Spec &spec);
 int64_t nvfp4ColGrid(const NVFP4Spec &spec);
+/// Blocks of the `_rht_amax` launch.
+int64_t nvfp4RhtAmaxGrid(const NVFP4Spec &spec);
 
 /// `gpu.func @<prefix>_zero(%scales: memref<S x i8>)`: zero-fills a scale
 /// buffer (its padding must read as zero, te-semantics.md §4.2).

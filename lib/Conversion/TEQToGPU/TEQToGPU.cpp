@@ -123,6 +123,9 @@ llvm::json::Object describeQuantizer(QuantizerAttrInterface q) {
           {"with_rht", nv.getWithRht()},
           {"with_2d_quantization", nv.getWith_2dQuantization()},
           {"stochastic_rounding", nv.getStochasticRounding()},
+          {"with_post_rht_amax", nv.getWithPostRhtAmax()},
+          {"with_random_sign_mask", nv.getWithRandomSignMask()},
+          {"nvfp4_use_4over6", nv.getNvfp4Use_4over6()},
           {"row_scaled_nvfp4", nv.getRowScaledNvfp4()},
           {"with_amax_reduction", nv.getWithAmaxReduction()}};
 }
@@ -180,7 +183,11 @@ LogicalResult checkLowerable(Operation &op) {
   if (auto nv = dyn_cast<NVFP4QuantizerAttr>(q)) {
     // Round-to-nearest without RHT is lowered; the rest needs kernels of
     // its own (te-semantics.md §5.5).
-    const char *missing = nv.getWithRht() ? "with_rht"
+    // (with_rht without with_post_rht_amax, or on non-bf16 input, does not
+    // verify.)
+    const char *missing =
+        nv.getWithRht() && !nv.getWithRandomSignMask()
+            ? "with_rht but not with_random_sign_mask"
                           : nv.getStochasticRounding() ? "stochastic_rounding"
                           : nv.getRowScaledNvfp4()     ? "row_scaled_nvfp4"
                           : nv.getNvfp4Use_4over6()    ? "nvfp4_use_4over6"
@@ -188,11 +195,25 @@ LogicalResult checkLowerable(Operation &op) {
                                                        : nullptr;
     if (!missing && nv.getNvfp4E4m3Max() != 448)
       missing = "nvfp4_e4m3_max other than 448";
+    TensorProtoType proto = quantize.getResult().getType();
+    if (!missing && nv.getWithRht() &&
+        proto.hasColumnwise()) {
+      int64_t m = layout::flatten2D(std::vector<int64_t>(
+                                        proto.getShape().begin(),
+                                        proto.getShape().end()))
+                      .m;
+      if (nv.getWith_2dQuantization())
+        return op.emitOpError("NVFP4 RHT cannot be combined with 2D (16x16) "
+                              "quantization");
+      if (m % 16 != 0)
+        return op.emitOpError("NVFP4 RHT transforms groups of 16 rows: M = ")
+               << m << " must be a multiple of 16";
+    }
     if (missing)
       return op.emitOpError("NVFP4Quantizer with ")
              << missing
              << " has no GPU lowering yet (this version lowers NVFP4 with "
-                "round-to-nearest and no RHT, 1D and 2D)";
+                "round-to-nearest, 1D and 2D, and RHT with the post-RHT amax)";
     return success();
   }
   auto cs = dyn_cast<Float8CurrentScalingQuantizerAttr>(q);
@@ -431,6 +452,7 @@ LogicalResult EntryLowering::lowerNVFP4Quantize(OpBuilder &b, QuantizeOp op,
   spec.input = inputTypeOf(proto.getElementType());
   spec.twoD = nv.getWith_2dQuantization();
   spec.swizzled = proto.getScaleLayout() == ScaleLayout::gemm_swizzled;
+  spec.rht = nv.getWithRht();
   llvm::StringMap<NamedBuffer> named = buffersByName(proto, target, outputs);
   Value rdata = named.lookup("rowwise_data").value;
   Value rscale = named.lookup("rowwise_scale_inv").value;
@@ -471,15 +493,24 @@ LogicalResult EntryLowering::lowerNVFP4Quantize(OpBuilder &b, QuantizeOp op,
     launch(b, loc, spec.prefix + "_zero_cs", zeroGrid(cbytes), 1, 0,
            {cscale}, token);
   Value x = buffersOfValue.lookup(op.getInput()).front();
-  launch(b, loc, spec.prefix + "_amax",
-         kernels::amaxGridSize(flat.m * flat.k, spec.input), 1, 0, {x},
-         token);
+  // The plain amax (rowwise, and columnwise without RHT), then with RHT the
+  // transformed copy's amax for the columnwise one.
   SmallVector<Value> amaxArgs;
   if (ramax)
     amaxArgs.push_back(ramax);
-  if (camax)
+  if (camax && !spec.rht)
     amaxArgs.push_back(camax);
-  launch(b, loc, spec.prefix + "_nvfp4_amax", 1, 1, 0, amaxArgs, token);
+  if (!amaxArgs.empty()) {
+    launch(b, loc, spec.prefix + "_amax",
+           kernels::amaxGridSize(flat.m * flat.k, spec.input), 1, 0, {x},
+           token);
+    launch(b, loc, spec.prefix + "_nvfp4_amax", 1, 1, 0, amaxArgs, token);
+  }
+  if (camax && spec.rht) {
+    launch(b, loc, spec.prefix + "_rht_amax", kernels::nvfp4RhtAmaxGrid(spec),
+           1, 0, {x}, token);
+    launch(b, loc, spec.prefix + "_rht_amax_final", 1, 1, 0, {camax}, token);
+  }
   if (rdata)
     launch(b, loc, spec.prefix + "_nvfp4_row", kernels::nvfp4RowGrid(spec), 1,
            0, {x, ramax, rdata, rscale}, token);
