@@ -855,15 +855,15 @@ QuantizerField floatField(StringRef name, double &dst) {
 /// Why a field that TE quantizers have cannot appear in a teq quantizer.
 static std::optional<StringRef> forbiddenQuantizerField(StringRef key) {
   return llvm::StringSwitch<std::optional<StringRef>>(key)
-      .Cases("amax_reduction_group", "process_group", "group",
+      .Cases({"amax_reduction_group", "process_group", "group"},
              StringRef("a quantizer cannot hold a process group: set "
                        "with_amax_reduction = true and pass the group to the "
                        "op that quantizes, as amax_reduction_group(%group)"))
-      .Cases("scale", "amax", "amax_history",
+      .Cases({"scale", "amax", "amax_history"},
              StringRef("a quantizer cannot hold a tensor: delayed-scaling "
                        "state is passed to the op that quantizes, as "
                        "state(%scale, %amax_history)"))
-      .Cases("rowwise", "columnwise", "usage",
+      .Cases({"rowwise", "columnwise", "usage"},
              StringRef("usage is part of the tensor type, not the quantizer: "
                        "write it in !teq.proto<..., rowwise|columnwise>"))
       .Case("optimize_for_gemm",
