@@ -1753,10 +1753,33 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
                  : "        %sr = arith.divui %t, %cnb : index\n"
                    "        %b = arith.remui %t, %cnb : index\n";
   bool rht = columnwise && spec.rht;
+  // Rowwise 1D blocks of full, 16-element-aligned rows: one vector load.
+  bool vectorRow = !columnwise && !spec.twoD && k % 16 == 0;
+  // Both keep the block's 16 values in registers (%rt0..%rt15).
+  bool inRegisters = rht || vectorRow;
   std::string amax;
   if (rht) {
     amax = rhtLines("r", "%sr", f32) +
            "        %bamax = arith.addf %ramax, %fz : f32\n";
+  } else if (vectorRow) {
+    amax = std::string(
+               "        %vrow = arith.muli %sr, %ck : index\n"
+               "        %voff = arith.addi %vrow, %b16 : index\n"
+               "        %vx = vector.load %x[%voff] {alignment = 16} : "
+               "memref<$Nx$T>, vector<16x$T>\n") +
+           (f32 ? "        %vnz = arith.constant dense<-0.0> : vector<16xf32>\n"
+                  "        %vxf = arith.addf %vx, %vnz : vector<16xf32>\n"
+                : "        %vxf = arith.extf %vx : vector<16x$T> to "
+                  "vector<16xf32>\n") +
+           // max(0, .) as the reference's fmaxf chain from 0: a block of
+           // NaNs has amax 0.
+           "        %vabs = math.absf %vxf : vector<16xf32>\n"
+           "        %vmax = vector.reduction <maxnumf>, %vabs : vector<16xf32> "
+           "into f32\n"
+           "        %bamax = arith.maxnumf %fz, %vmax : f32\n";
+    for (int i = 0; i < 16; ++i)
+      amax += "        %rt" + std::to_string(i) + " = vector.extract %vxf[" +
+              std::to_string(i) + "] : f32 from vector<16xf32>\n";
   } else if (spec.twoD) {
     // The 16x16 tile (in copy coordinates; amax is transpose-invariant).
     amax = R"(        %tr0a = arith.divui %sr, %c16 : index
@@ -1837,7 +1860,7 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
       %e2m1b4 = arith.constant 2.5 : f32
       %e2m1b5 = arith.constant 3.5 : f32
       %e2m1b6 = arith.constant 5.0 : f32
-)" + (rht ? rhtConstants() : std::string()) + R"(      %tid = gpu.thread_id x
+)" + (inRegisters ? rhtConstants() : std::string()) + R"(      %tid = gpu.thread_id x
       %bid = gpu.block_id x
       %bbase = arith.muli %bid, %c256 : index
       %t = arith.addi %bbase, %tid : index
@@ -1892,8 +1915,8 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
         %b8 = arith.muli %b, %c8 : index
         %dbase2 = arith.addi %dbase, %b8 : index
 )";
-  if (rht) {
-    // The transformed values are in registers: every pair, unrolled.
+  if (inRegisters) {
+    // The block's values are in registers: every pair, unrolled.
     for (int pp = 0; pp < 8; ++pp) {
       std::string n = std::to_string(pp);
       text += "            %u" + n + "q0s = arith.mulf %rt" +
