@@ -243,6 +243,43 @@ llvm::StringMap<NamedBuffer> buffersByName(TensorProtoType proto,
   return named;
 }
 
+/// The data and scale buffers of a block-scaled quantization (MXFP8, NVFP4)
+/// whose scale padding must read as zero (te-semantics.md §4.2).
+struct BlockScaledOutputs {
+  Value rdata, rscale, cdata, cscale;
+  int64_t rowScaleRows = 0, rowScaleCols = 0, rowScaleBytes = 0;
+  int64_t colScaleRows = 0, colScaleCols = 0, colScaleBytes = 0;
+
+  explicit BlockScaledOutputs(llvm::StringMap<NamedBuffer> &named) {
+    rdata = named.lookup("rowwise_data").value;
+    rscale = named.lookup("rowwise_scale_inv").value;
+    cdata = named.lookup("columnwise_data").value;
+    cscale = named.lookup("columnwise_scale_inv").value;
+    if (rscale) {
+      const layout::BufferDesc &d = named["rowwise_scale_inv"].desc;
+      rowScaleRows = d.shape[0];
+      rowScaleCols = d.shape[1];
+      rowScaleBytes = d.sizeInBytes();
+    }
+    if (cscale) {
+      const layout::BufferDesc &d = named["columnwise_scale_inv"].desc;
+      colScaleRows = d.shape[0];
+      colScaleCols = d.shape[1];
+      colScaleBytes = d.sizeInBytes();
+    }
+  }
+
+  /// The kernels zero-filling the scale buffers, named <prefix>_zero_rs/cs.
+  std::string zeroKernels(const std::string &prefix) const {
+    std::string text;
+    if (rscale)
+      text += kernels::zeroBytesKernel(prefix + "_zero_rs", rowScaleBytes);
+    if (cscale)
+      text += kernels::zeroBytesKernel(prefix + "_zero_cs", colScaleBytes);
+    return text;
+  }
+};
+
 class EntryLowering {
 public:
   EntryLowering(func::FuncOp func, TargetAttr target,
@@ -264,6 +301,9 @@ private:
   LogicalResult lowerNVFP4Quantize(OpBuilder &b, QuantizeOp op,
                                    ArrayRef<Value> outputs, Value &token);
   void lowerUpdate(OpBuilder &b, DelayedScalingUpdateOp op, Value &token);
+  /// Launches the kernels of `BlockScaledOutputs::zeroKernels`.
+  void zeroScales(OpBuilder &b, Location loc, const std::string &prefix,
+                  const BlockScaledOutputs &outs, Value &token);
   /// Launches `kernel` of the kernel module asynchronously after `token`.
   void launch(OpBuilder &b, Location loc, StringRef kernel, int64_t gx,
               int64_t gy, int64_t sharedBytes, ValueRange args,
@@ -354,6 +394,20 @@ void EntryLowering::launch(OpBuilder &b, Location loc, StringRef kernel,
   token = op.getAsyncToken();
 }
 
+void EntryLowering::zeroScales(OpBuilder &b, Location loc,
+                               const std::string &prefix,
+                               const BlockScaledOutputs &outs, Value &token) {
+  auto grid = [](int64_t bytes) {
+    return std::clamp<int64_t>((bytes + 255) / 256, 1, 1024);
+  };
+  if (outs.rscale)
+    launch(b, loc, prefix + "_zero_rs", grid(outs.rowScaleBytes), 1, 0,
+           {outs.rscale}, token);
+  if (outs.cscale)
+    launch(b, loc, prefix + "_zero_cs", grid(outs.colScaleBytes), 1, 0,
+           {outs.cscale}, token);
+}
+
 void EntryLowering::lowerUpdate(OpBuilder &b, DelayedScalingUpdateOp op,
                                 Value &token) {
   auto history = op.getAmaxHistory().getType();
@@ -390,43 +444,21 @@ LogicalResult EntryLowering::lowerMXFP8Quantize(OpBuilder &b, QuantizeOp op,
   spec.twoD = mx.getWith_2dQuantization();
   spec.swizzled = proto.getScaleLayout() == ScaleLayout::gemm_swizzled;
   llvm::StringMap<NamedBuffer> named = buffersByName(proto, target, outputs);
-  Value rdata = named.lookup("rowwise_data").value;
-  Value rscale = named.lookup("rowwise_scale_inv").value;
-  Value cdata = named.lookup("columnwise_data").value;
-  Value cscale = named.lookup("columnwise_scale_inv").value;
-  int64_t rbytes = 0, cbytes = 0;
-  if (rscale) {
-    const layout::BufferDesc &d = named["rowwise_scale_inv"].desc;
-    spec.rowScaleRows = d.shape[0];
-    spec.rowScaleCols = d.shape[1];
-    rbytes = d.sizeInBytes();
-  }
-  if (cscale) {
-    const layout::BufferDesc &d = named["columnwise_scale_inv"].desc;
-    spec.colScaleRows = d.shape[0];
-    spec.colScaleCols = d.shape[1];
-    cbytes = d.sizeInBytes();
-  }
+  BlockScaledOutputs outs(named);
+  Value rdata = outs.rdata, rscale = outs.rscale;
+  Value cdata = outs.cdata, cscale = outs.cscale;
+  spec.rowScaleRows = outs.rowScaleRows;
+  spec.rowScaleCols = outs.rowScaleCols;
+  spec.colScaleRows = outs.colScaleRows;
+  spec.colScaleCols = outs.colScaleCols;
   spec.rowwise = static_cast<bool>(rdata);
   spec.columnwise = static_cast<bool>(cdata);
-  std::string text = kernels::mxfp8Kernel(spec);
-  if (rscale)
-    text += kernels::zeroBytesKernel(spec.prefix + "_zero_rs", rbytes);
-  if (cscale)
-    text += kernels::zeroBytesKernel(spec.prefix + "_zero_cs", cbytes);
-  if (failed(emitKernels(text, op.getLoc())))
+  if (failed(emitKernels(kernels::mxfp8Kernel(spec) +
+                             outs.zeroKernels(spec.prefix),
+                         op.getLoc())))
     return failure();
   Location loc = op.getLoc();
-  auto zeroGrid = [](int64_t bytes) {
-    return std::clamp<int64_t>((bytes + 255) / 256, 1, 1024);
-  };
-  // Padding of the scale buffers reads as zero: clear them first.
-  if (rscale)
-    launch(b, loc, spec.prefix + "_zero_rs", zeroGrid(rbytes), 1, 0,
-           {rscale}, token);
-  if (cscale)
-    launch(b, loc, spec.prefix + "_zero_cs", zeroGrid(cbytes), 1, 0,
-           {cscale}, token);
+  zeroScales(b, loc, spec.prefix, outs, token);
   SmallVector<Value> args{buffersOfValue.lookup(op.getInput()).front()};
   if (rdata)
     args.append({rdata, rscale});
@@ -454,44 +486,23 @@ LogicalResult EntryLowering::lowerNVFP4Quantize(OpBuilder &b, QuantizeOp op,
   spec.swizzled = proto.getScaleLayout() == ScaleLayout::gemm_swizzled;
   spec.rht = nv.getWithRht();
   llvm::StringMap<NamedBuffer> named = buffersByName(proto, target, outputs);
-  Value rdata = named.lookup("rowwise_data").value;
-  Value rscale = named.lookup("rowwise_scale_inv").value;
+  BlockScaledOutputs outs(named);
+  Value rdata = outs.rdata, rscale = outs.rscale;
+  Value cdata = outs.cdata, cscale = outs.cscale;
   Value ramax = named.lookup("amax_rowwise").value;
-  Value cdata = named.lookup("columnwise_data").value;
-  Value cscale = named.lookup("columnwise_scale_inv").value;
   Value camax = named.lookup("amax_columnwise").value;
-  int64_t rbytes = 0, cbytes = 0;
-  if (rscale) {
-    const layout::BufferDesc &d = named["rowwise_scale_inv"].desc;
-    spec.rowScaleRows = d.shape[0];
-    spec.rowScaleCols = d.shape[1];
-    rbytes = d.sizeInBytes();
-  }
-  if (cscale) {
-    const layout::BufferDesc &d = named["columnwise_scale_inv"].desc;
-    spec.colScaleRows = d.shape[0];
-    spec.colScaleCols = d.shape[1];
-    cbytes = d.sizeInBytes();
-  }
+  spec.rowScaleRows = outs.rowScaleRows;
+  spec.rowScaleCols = outs.rowScaleCols;
+  spec.colScaleRows = outs.colScaleRows;
+  spec.colScaleCols = outs.colScaleCols;
   spec.rowwise = static_cast<bool>(rdata);
   spec.columnwise = static_cast<bool>(cdata);
-  std::string text = kernels::nvfp4Kernels(spec);
-  if (rscale)
-    text += kernels::zeroBytesKernel(spec.prefix + "_zero_rs", rbytes);
-  if (cscale)
-    text += kernels::zeroBytesKernel(spec.prefix + "_zero_cs", cbytes);
-  if (failed(emitKernels(text, op.getLoc())))
+  if (failed(emitKernels(kernels::nvfp4Kernels(spec) +
+                             outs.zeroKernels(spec.prefix),
+                         op.getLoc())))
     return failure();
   Location loc = op.getLoc();
-  auto zeroGrid = [](int64_t bytes) {
-    return std::clamp<int64_t>((bytes + 255) / 256, 1, 1024);
-  };
-  if (rscale)
-    launch(b, loc, spec.prefix + "_zero_rs", zeroGrid(rbytes), 1, 0,
-           {rscale}, token);
-  if (cscale)
-    launch(b, loc, spec.prefix + "_zero_cs", zeroGrid(cbytes), 1, 0,
-           {cscale}, token);
+  zeroScales(b, loc, spec.prefix, outs, token);
   Value x = buffersOfValue.lookup(op.getInput()).front();
   // The plain amax (rowwise, and columnwise without RHT), then with RHT the
   // transformed copy's amax for the columnwise one.
