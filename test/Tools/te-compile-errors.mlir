@@ -5,6 +5,7 @@
 // RUN: not te-compile %t/mxfp8-hopper.mlir --emit=mlir 2>&1 | FileCheck %s --check-prefix=MXFP8
 // RUN: not te-compile %t/no-target.mlir --target=sm_7 --emit=mlir 2>&1 | FileCheck %s --check-prefix=BADCHIP
 // RUN: not te-compile %t/missing.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not te-compile %t/dequantize.mlir --emit=mlir 2>&1 | FileCheck %s --check-prefix=DEQUANT
 // RUN: not te-compile %t/rht-f32.mlir --emit=mlir 2>&1 | FileCheck %s --check-prefix=RHTF32
 // RUN: not te-compile %t/rht-rows.mlir --emit=mlir 2>&1 | FileCheck %s --check-prefix=RHTROWS
 // RUN: not te-compile %t/rht-no-post-amax.mlir --emit=mlir 2>&1 | FileCheck %s --check-prefix=RHTAMAX
@@ -65,5 +66,14 @@ module attributes {teq.target = #teq.target<sm_90>} {
   func.func @f(%x: tensor<64x64xbf16>) -> !teq.proto<64x64xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true>, columnwise> {
     %q = teq.quantize %x : tensor<64x64xbf16> -> !teq.proto<64x64xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true>, columnwise>
     return %q : !teq.proto<64x64xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true>, columnwise>
+  }
+}
+
+//--- dequantize.mlir
+// DEQUANT: dequantize.mlir:{{[0-9]+}}:10: error: 'teq.dequantize' op has no GPU lowering yet; convert-teq-to-gpu lowers teq.quantize and teq.delayed_scaling_update in this version
+module attributes {teq.target = #teq.target<sm_90>} {
+  func.func @f(%q: !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise>) -> tensor<64x128xbf16> {
+    %x = teq.dequantize %q : !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise> -> tensor<64x128xbf16>
+    return %x : tensor<64x128xbf16>
   }
 }

@@ -14,13 +14,24 @@ def ConvertTEQToGPU : Pass<"convert-teq-to-gpu", "ModuleOp"> {
     the module's target, results passed by the caller), and each
     `teq.quantize` becomes kernels in `gpu.module @teq_kernels`, generated
     for its static shape, dtype and quantizer and launched in order on one
-    stream (`gpu.launch_func async`). Per-tensor FP8 current scaling is
-    three kernels: per-block amax (16-byte loads), one block reducing it into
-    the scale and scale_inv (te-semantics.md §5.1), and a cast that writes
-    the rowwise data and, where the target needs it, the transposed copy in
-    the same pass (64x64 tiles through shared memory). Temporaries live in
-    static device globals of the kernel module. The manifest describing the
-    entries is attached to the module as `teq.manifest`.
+    stream (`gpu.launch_func async`). Kernels per format (te-semantics.md
+    §5), all with 256-thread blocks:
+    * per-tensor FP8 current scaling: per-block amax (16-byte loads), one
+      block reducing it into the scale and scale_inv (§5.1), and a cast that
+      writes the rowwise data and, where the target needs it, the transposed
+      copy in the same pass (64x64 tiles through shared memory);
+    * delayed scaling: the cast with the stored scale, recording the amax in
+      the same pass, then a record kernel (history[0], scale_inv); the update
+      step `teq.delayed_scaling_update` is one kernel (§5.2);
+    * FP8 block scaling 1x128 / 128x128 and MXFP8 1D / 2D: one 128x128 tile
+      per block staged in shared memory, both copies from it, scales compact
+      or GEMM-swizzled with zero padding (§5.3, §5.4);
+    * NVFP4 with round-to-nearest: global amax (and, with RHT, the amax of
+      the Hadamard-transformed columnwise copy), then one thread per
+      16-element block and copy: E4M3 block scale, software E2M1 (§5.5).
+    Temporaries live in static device globals of the kernel module. The
+    manifest describing the entries is attached to the module as
+    `teq.manifest`.
 
     Ops without a GPU lowering yet are errors that name the op.
 

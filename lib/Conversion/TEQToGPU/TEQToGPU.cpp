@@ -173,8 +173,8 @@ LogicalResult checkLowerable(Operation &op) {
   auto quantize = dyn_cast<QuantizeOp>(op);
   if (!quantize)
     return op.emitOpError("has no GPU lowering yet; convert-teq-to-gpu "
-                          "lowers teq.quantize (per-tensor FP8 current "
-                          "scaling) in this version");
+                          "lowers teq.quantize and teq.delayed_scaling_update "
+                          "in this version");
   QuantizerAttrInterface q = quantize.getResult().getType().getQuantizer();
   if (isa<Float8QuantizerAttr>(q))
     return success();
