@@ -1712,8 +1712,9 @@ std::string rhtLines(const std::string &p, const std::string &row, bool f32) {
   return s;
 }
 
-/// Constants rhtLines needs.
-std::string rhtConstants() {
+/// Constants of the kernels that keep a 16-element block in registers
+/// (rhtLines, the vectorized rowwise path): %rc0..%rc15 and %fq = 0.25.
+std::string registerBlockConstants() {
   std::string s = "      %fq = arith.constant 0.25 : f32\n";
   for (int i = 0; i < mlir::teq::reference::kRHTSize; ++i)
     s += "      %rc" + std::to_string(i) + " = arith.constant " +
@@ -1860,7 +1861,7 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
       %e2m1b4 = arith.constant 2.5 : f32
       %e2m1b5 = arith.constant 3.5 : f32
       %e2m1b6 = arith.constant 5.0 : f32
-)" + (inRegisters ? rhtConstants() : std::string()) + R"(      %tid = gpu.thread_id x
+)" + (inRegisters ? registerBlockConstants() : std::string()) + R"(      %tid = gpu.thread_id x
       %bid = gpu.block_id x
       %bbase = arith.muli %bid, %c256 : index
       %t = arith.addi %bbase, %tid : index
@@ -2052,7 +2053,7 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec) {
       %fz = arith.constant 0.0 : f32
       %fnz = arith.constant -0.0 : f32
       %zero = arith.constant 0.0 : f32
-)" + rhtConstants() + R"(      %tid = gpu.thread_id x
+)" + registerBlockConstants() + R"(      %tid = gpu.thread_id x
       %bid = gpu.block_id x
       %base = arith.muli %bid, %c256 : index
       %start = arith.addi %base, %tid : index

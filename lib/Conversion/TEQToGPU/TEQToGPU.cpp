@@ -269,6 +269,27 @@ struct BlockScaledOutputs {
     }
   }
 
+  /// Which copies the kernel writes and the shapes of their scales.
+  template <typename Spec>
+  void describeInto(Spec &spec) const {
+    spec.rowwise = static_cast<bool>(rdata);
+    spec.columnwise = static_cast<bool>(cdata);
+    spec.rowScaleRows = rowScaleRows;
+    spec.rowScaleCols = rowScaleCols;
+    spec.colScaleRows = colScaleRows;
+    spec.colScaleCols = colScaleCols;
+  }
+
+  /// `(%x, [%rdata, %rscale], [%cdata, %cscale])`: the tile kernels' args.
+  SmallVector<Value> tileKernelArgs(Value x) const {
+    SmallVector<Value> args{x};
+    if (rdata)
+      args.append({rdata, rscale});
+    if (cdata)
+      args.append({cdata, cscale});
+    return args;
+  }
+
   /// The kernels zero-filling the scale buffers, named <prefix>_zero_rs/cs.
   std::string zeroKernels(const std::string &prefix) const {
     std::string text;
@@ -301,6 +322,18 @@ private:
   LogicalResult lowerNVFP4Quantize(OpBuilder &b, QuantizeOp op,
                                    ArrayRef<Value> outputs, Value &token);
   void lowerUpdate(OpBuilder &b, DelayedScalingUpdateOp op, Value &token);
+  /// The fields every kernel spec shares: a fresh kernel-name prefix, the
+  /// flattened M x K shape and the input type. Returns that shape.
+  template <typename Spec>
+  layout::Flat2D initSpec(Spec &spec, TensorProtoType proto) {
+    layout::Flat2D flat = layout::flatten2D(std::vector<int64_t>(
+        proto.getShape().begin(), proto.getShape().end()));
+    spec.prefix = "q" + std::to_string(kernelCounter++);
+    spec.rows = flat.m;
+    spec.cols = flat.k;
+    spec.input = inputTypeOf(proto.getElementType());
+    return flat;
+  }
   /// Launches the kernels of `BlockScaledOutputs::zeroKernels`.
   void zeroScales(OpBuilder &b, Location loc, const std::string &prefix,
                   const BlockScaledOutputs &outs, Value &token);
@@ -336,39 +369,20 @@ LogicalResult EntryLowering::lowerBlockQuantize(OpBuilder &b, QuantizeOp op,
                                                 Value &token) {
   TensorProtoType proto = op.getResult().getType();
   auto bq = cast<Float8BlockQuantizerAttr>(proto.getQuantizer());
-  layout::Flat2D flat = layout::flatten2D(
-      std::vector<int64_t>(proto.getShape().begin(), proto.getShape().end()));
   kernels::BlockFP8Spec spec;
-  spec.prefix = "q" + std::to_string(kernelCounter++);
-  spec.rows = flat.m;
-  spec.cols = flat.k;
-  spec.input = inputTypeOf(proto.getElementType());
+  layout::Flat2D flat = initSpec(spec, proto);
   spec.e5m2 = isa<Float8E5M2Type>(bq.getFp8Dtype());
   spec.twoD = bq.getBlockScalingDim() == 2;
   spec.forcePow2 = bq.getForcePow_2Scales();
   spec.epsilon = static_cast<float>(bq.getAmaxEpsilon().convertToDouble());
   llvm::StringMap<NamedBuffer> named = buffersByName(proto, target, outputs);
-  Value rdata = named.lookup("rowwise_data").value;
-  Value rscale = named.lookup("rowwise_scale_inv").value;
-  Value cdata = named.lookup("columnwise_data").value;
-  Value cscale = named.lookup("columnwise_scale_inv").value;
-  if (rscale) {
-    spec.rowScaleRows = named["rowwise_scale_inv"].desc.shape[0];
-    spec.rowScaleCols = named["rowwise_scale_inv"].desc.shape[1];
-  }
-  if (cscale) {
-    spec.colScaleRows = named["columnwise_scale_inv"].desc.shape[0];
-    spec.colScaleCols = named["columnwise_scale_inv"].desc.shape[1];
-  }
-  spec.rowwise = static_cast<bool>(rdata);
-  spec.columnwise = static_cast<bool>(cdata);
+  // The kernel writes the scale padding itself: no zero-fill.
+  BlockScaledOutputs outs(named);
+  outs.describeInto(spec);
   if (failed(emitKernels(kernels::blockFP8Kernel(spec), op.getLoc())))
     return failure();
-  SmallVector<Value> args{buffersOfValue.lookup(op.getInput()).front()};
-  if (rdata)
-    args.append({rdata, rscale});
-  if (cdata)
-    args.append({cdata, cscale});
+  SmallVector<Value> args =
+      outs.tileKernelArgs(buffersOfValue.lookup(op.getInput()).front());
   launch(b, op.getLoc(), spec.prefix + "_block", (flat.k + 127) / 128,
          (flat.m + 127) / 128, kernels::blockFP8SharedBytes(spec), args,
          token);
@@ -433,37 +447,22 @@ LogicalResult EntryLowering::lowerMXFP8Quantize(OpBuilder &b, QuantizeOp op,
                                                 Value &token) {
   TensorProtoType proto = op.getResult().getType();
   auto mx = cast<MXFP8QuantizerAttr>(proto.getQuantizer());
-  layout::Flat2D flat = layout::flatten2D(
-      std::vector<int64_t>(proto.getShape().begin(), proto.getShape().end()));
   kernels::MXFP8Spec spec;
-  spec.prefix = "q" + std::to_string(kernelCounter++);
-  spec.rows = flat.m;
-  spec.cols = flat.k;
-  spec.input = inputTypeOf(proto.getElementType());
+  layout::Flat2D flat = initSpec(spec, proto);
   spec.e5m2 = isa<Float8E5M2Type>(mx.getFp8Dtype());
   spec.twoD = mx.getWith_2dQuantization();
   spec.swizzled = proto.getScaleLayout() == ScaleLayout::gemm_swizzled;
   llvm::StringMap<NamedBuffer> named = buffersByName(proto, target, outputs);
   BlockScaledOutputs outs(named);
-  Value rdata = outs.rdata, rscale = outs.rscale;
-  Value cdata = outs.cdata, cscale = outs.cscale;
-  spec.rowScaleRows = outs.rowScaleRows;
-  spec.rowScaleCols = outs.rowScaleCols;
-  spec.colScaleRows = outs.colScaleRows;
-  spec.colScaleCols = outs.colScaleCols;
-  spec.rowwise = static_cast<bool>(rdata);
-  spec.columnwise = static_cast<bool>(cdata);
+  outs.describeInto(spec);
   if (failed(emitKernels(kernels::mxfp8Kernel(spec) +
                              outs.zeroKernels(spec.prefix),
                          op.getLoc())))
     return failure();
   Location loc = op.getLoc();
   zeroScales(b, loc, spec.prefix, outs, token);
-  SmallVector<Value> args{buffersOfValue.lookup(op.getInput()).front()};
-  if (rdata)
-    args.append({rdata, rscale});
-  if (cdata)
-    args.append({cdata, cscale});
+  SmallVector<Value> args =
+      outs.tileKernelArgs(buffersOfValue.lookup(op.getInput()).front());
   launch(b, loc, spec.prefix + "_mxfp8", (flat.k + 127) / 128,
          (flat.m + 127) / 128,
          kernels::tileSharedBytes(spec.input), args, token);
@@ -475,28 +474,16 @@ LogicalResult EntryLowering::lowerNVFP4Quantize(OpBuilder &b, QuantizeOp op,
                                                 Value &token) {
   TensorProtoType proto = op.getResult().getType();
   auto nv = cast<NVFP4QuantizerAttr>(proto.getQuantizer());
-  layout::Flat2D flat = layout::flatten2D(
-      std::vector<int64_t>(proto.getShape().begin(), proto.getShape().end()));
   kernels::NVFP4Spec spec;
-  spec.prefix = "q" + std::to_string(kernelCounter++);
-  spec.rows = flat.m;
-  spec.cols = flat.k;
-  spec.input = inputTypeOf(proto.getElementType());
+  layout::Flat2D flat = initSpec(spec, proto);
   spec.twoD = nv.getWith_2dQuantization();
   spec.swizzled = proto.getScaleLayout() == ScaleLayout::gemm_swizzled;
   spec.rht = nv.getWithRht();
   llvm::StringMap<NamedBuffer> named = buffersByName(proto, target, outputs);
   BlockScaledOutputs outs(named);
-  Value rdata = outs.rdata, rscale = outs.rscale;
-  Value cdata = outs.cdata, cscale = outs.cscale;
+  outs.describeInto(spec);
   Value ramax = named.lookup("amax_rowwise").value;
   Value camax = named.lookup("amax_columnwise").value;
-  spec.rowScaleRows = outs.rowScaleRows;
-  spec.rowScaleCols = outs.rowScaleCols;
-  spec.colScaleRows = outs.colScaleRows;
-  spec.colScaleCols = outs.colScaleCols;
-  spec.rowwise = static_cast<bool>(rdata);
-  spec.columnwise = static_cast<bool>(cdata);
   if (failed(emitKernels(kernels::nvfp4Kernels(spec) +
                              outs.zeroKernels(spec.prefix),
                          op.getLoc())))
@@ -522,12 +509,12 @@ LogicalResult EntryLowering::lowerNVFP4Quantize(OpBuilder &b, QuantizeOp op,
            1, 0, {x}, token);
     launch(b, loc, spec.prefix + "_rht_amax_final", 1, 1, 0, {camax}, token);
   }
-  if (rdata)
+  if (outs.rdata)
     launch(b, loc, spec.prefix + "_nvfp4_row", kernels::nvfp4RowGrid(spec), 1,
-           0, {x, ramax, rdata, rscale}, token);
-  if (cdata)
+           0, {x, ramax, outs.rdata, outs.rscale}, token);
+  if (outs.cdata)
     launch(b, loc, spec.prefix + "_nvfp4_col", kernels::nvfp4ColGrid(spec), 1,
-           0, {x, camax, cdata, cscale}, token);
+           0, {x, camax, outs.cdata, outs.cscale}, token);
   return success();
 }
 
@@ -542,13 +529,8 @@ LogicalResult EntryLowering::lowerQuantize(OpBuilder &b, QuantizeOp op,
     return lowerMXFP8Quantize(b, op, outputs, token);
   if (isa<NVFP4QuantizerAttr>(proto.getQuantizer()))
     return lowerNVFP4Quantize(b, op, outputs, token);
-  layout::Flat2D flat = layout::flatten2D(
-      std::vector<int64_t>(proto.getShape().begin(), proto.getShape().end()));
   kernels::PerTensorFP8Spec spec;
-  spec.prefix = "q" + std::to_string(kernelCounter++);
-  spec.rows = flat.m;
-  spec.cols = flat.k;
-  spec.input = inputTypeOf(proto.getElementType());
+  layout::Flat2D flat = initSpec(spec, proto);
   spec.e5m2 = isa<Float8E5M2Type>(proto.getQuantizer().getDataType());
   if (auto cs = dyn_cast<Float8CurrentScalingQuantizerAttr>(
           proto.getQuantizer())) {
