@@ -151,6 +151,34 @@ const char *kBlockMaxReduce = R"(
       %t0 = arith.cmpi eq, %tid, %c0 : index
 )";
 
+/// Lines of a one-block kernel reducing the `$G` amax partials in the
+/// global `@$PARTIALS` to their max: opens `scf.if %t0 {` (thread 0) and
+/// defines `%<result>` in it. Needs workgroup `%smem` (8 x f32).
+std::string partialsMaxLines(const std::string &result) {
+  return std::string(R"(
+      %partials = memref.get_global @$PARTIALS : memref<$Gxf32, #gpu.address_space<global>>
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %c256 = arith.constant 256 : index
+      %cg = arith.constant $G : index
+      %zero = arith.constant 0.0 : f32
+      %tid = gpu.thread_id x
+      %acc = scf.for %i = %tid to %cg step %c256 iter_args(%m = %zero) -> f32 {
+        %p = memref.load %partials[%i] : memref<$Gxf32, #gpu.address_space<global>>
+        %m2 = arith.maxnumf %m, %p : f32
+        scf.yield %m2 : f32
+      })") + kBlockMaxReduce + R"(
+      scf.if %t0 {
+        %)" + result + R"( = scf.for %j = %c0 to %c8 step %c1 iter_args(%mm = %zero) -> f32 {
+          %e = memref.load %smem[%j] : memref<8xf32, #gpu.address_space<workgroup>>
+          %n = arith.maxnumf %mm, %e : f32
+          scf.yield %n : f32
+        }
+)";
+}
+
 } // namespace
 
 int64_t mlir::teq::kernels::amaxGridSize(int64_t numElements, InputType input) {
@@ -258,29 +286,8 @@ mlir::teq::kernels::currentScalingScaleKernel(const PerTensorFP8Spec &spec) {
     gpu.func @$NAME(%scale_inv: memref<1xf32>)
         workgroup(%smem: memref<8xf32, #gpu.address_space<workgroup>>)
         kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
-      %partials = memref.get_global @$PARTIALS : memref<$Gxf32, #gpu.address_space<global>>
-      %scale = memref.get_global @$SCALE : memref<1xf32, #gpu.address_space<global>>
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %c8 = arith.constant 8 : index
-      %c32 = arith.constant 32 : index
-      %c256 = arith.constant 256 : index
-      %cg = arith.constant $G : index
-      %zero = arith.constant 0.0 : f32
-      %tid = gpu.thread_id x
-      %acc = scf.for %i = %tid to %cg step %c256 iter_args(%m = %zero) -> f32 {
-        %p = memref.load %partials[%i] : memref<$Gxf32, #gpu.address_space<global>>
-        %m2 = arith.maxnumf %m, %p : f32
-        scf.yield %m2 : f32
-      })";
-  text += kBlockMaxReduce;
-  text += R"(
-      scf.if %t0 {
-        %amax0 = scf.for %j = %c0 to %c8 step %c1 iter_args(%mm = %zero) -> f32 {
-          %e = memref.load %smem[%j] : memref<8xf32, #gpu.address_space<workgroup>>
-          %n = arith.maxnumf %mm, %e : f32
-          scf.yield %n : f32
-        }
+      %scale = memref.get_global @$SCALE : memref<1xf32, #gpu.address_space<global>>)" +
+                     partialsMaxLines("amax0") + R"(
         // compute_scale_from_amax (te-semantics.md 5.1)
         %eps = arith.constant $EPS : f32
         %fp8max = arith.constant $FP8MAX : f32
@@ -1991,28 +1998,8 @@ std::string amaxFinalizeKernel(const std::string &name,
   std::string text = R"(
     gpu.func @$NAME()" + args + R"()
         workgroup(%smem: memref<8xf32, #gpu.address_space<workgroup>>)
-        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
-      %partials = memref.get_global @$PARTIALS : memref<$Gxf32, #gpu.address_space<global>>
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %c8 = arith.constant 8 : index
-      %c32 = arith.constant 32 : index
-      %c256 = arith.constant 256 : index
-      %cg = arith.constant $G : index
-      %zero = arith.constant 0.0 : f32
-      %tid = gpu.thread_id x
-      %acc = scf.for %i = %tid to %cg step %c256 iter_args(%m = %zero) -> f32 {
-        %p = memref.load %partials[%i] : memref<$Gxf32, #gpu.address_space<global>>
-        %m2 = arith.maxnumf %m, %p : f32
-        scf.yield %m2 : f32
-      })" + std::string(kBlockMaxReduce) + R"(
-      scf.if %t0 {
-        %gamax = scf.for %j = %c0 to %c8 step %c1 iter_args(%mm = %zero) -> f32 {
-          %e = memref.load %smem[%j] : memref<8xf32, #gpu.address_space<workgroup>>
-          %n = arith.maxnumf %mm, %e : f32
-          scf.yield %n : f32
-        }
-)" + stores + R"(      }
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {)" +
+                     partialsMaxLines("gamax") + R"()" + stores + R"(      }
       gpu.return
     }
 )";
