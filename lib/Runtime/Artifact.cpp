@@ -211,6 +211,28 @@ Artifact::open(const std::string &path, std::shared_ptr<Context> context) {
   if (!constructorError.ok())
     return constructorError.withPrefix(prefix);
 
+  // GEMMs: the device-dependent checks, then descriptors and algorithms,
+  // chosen once here so that every run uses the same ones.
+  for (const GemmSpec &gemm : m.gemms)
+    TEQ_RETURN_IF_ERROR(
+        checkGemmForDevice(gemm, device.computeCapability).withPrefix(prefix));
+  artifact->gemmPlans_.reserve(m.gemms.size());
+  for (const GemmSpec &gemm : m.gemms) {
+    auto plan = GemmPlan::create(gemm, context);
+    if (!plan.ok())
+      return plan.status().withPrefix(prefix);
+    artifact->gemmPlans_.push_back(std::move(*plan));
+  }
+  // One workspace for the temporaries of every entry: entries run one after
+  // another on the context's stream.
+  if (int64_t bytes = m.maxWorkspaceBytes(); bytes > 0) {
+    auto workspace =
+        DeviceBuffer::allocate(context, static_cast<size_t>(bytes));
+    if (!workspace.ok())
+      return workspace.status().withPrefix(prefix + ": entry workspace");
+    artifact->workspace_ = std::move(*workspace);
+  }
+
   artifact->entries_.reserve(m.entries.size());
   for (const EntrySpec &spec : m.entries) {
     (void)dlerror();
@@ -236,6 +258,14 @@ Artifact::~Artifact() {
   MgpuScope scope(context_ ? context_->stream() : nullptr,
                   /*inspectOnly=*/false);
   dlclose(handle_);
+}
+
+std::vector<GemmPlanInfo> Artifact::gemmPlanInfos() const {
+  std::vector<GemmPlanInfo> infos;
+  infos.reserve(gemmPlans_.size());
+  for (const auto &plan : gemmPlans_)
+    infos.push_back(plan->info());
+  return infos;
 }
 
 const Entry *Artifact::findEntry(std::string_view name) const {
@@ -339,10 +369,15 @@ Status Entry::run(const std::vector<DevicePtr> &buffers,
   std::vector<void *> pointers(buffers.size());
   for (size_t i = 0; i < buffers.size(); ++i)
     pointers[i] = reinterpret_cast<void *>(static_cast<uintptr_t>(buffers[i]));
+  // The temporaries' workspace is the entry's last pointer.
+  if (spec_->workspaceBytes > 0)
+    pointers.push_back(reinterpret_cast<void *>(
+        static_cast<uintptr_t>(artifact_->workspace().ptr())));
 
   clearMgpuError();
   {
     MgpuScope scope(context->stream(), /*inspectOnly=*/false);
+    detail::GemmScope gemmScope(&artifact_->gemmPlans());
     function_(pointers.data());
   }
   const std::string lastKernel = detail::lastLaunchedKernel();

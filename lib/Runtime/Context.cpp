@@ -3,6 +3,7 @@
 #include "teq/Runtime/Context.h"
 
 #include "Driver.h"
+#include "Internal.h"
 
 namespace mlir::teq::runtime {
 
@@ -94,10 +95,13 @@ Context::~Context() {
   const Driver &cu = **driverOr;
   if (context_)
     (void)cu.cuCtxSetCurrent(static_cast<CUcontext>(context_));
-  if (stream_) {
+  if (stream_)
     (void)cu.cuStreamSynchronize(static_cast<CUstream>(stream_));
+  // GEMM work on the stream has finished: the workspace can go.
+  detail::destroyGemmResources(gemm_);
+  gemm_ = nullptr;
+  if (stream_)
     (void)cu.cuStreamDestroy(static_cast<CUstream>(stream_));
-  }
   if (context_)
     (void)cu.cuDevicePrimaryCtxRelease(static_cast<CUdevice>(cuDevice_));
 }

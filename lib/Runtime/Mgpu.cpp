@@ -8,6 +8,7 @@
 #include "teq/Runtime/Mgpu.h"
 
 #include "Driver.h"
+#include "Internal.h"
 
 #include <cstring>
 #include <map>
@@ -374,4 +375,7 @@ void mgpuStreamDestroy(void *stream) {
 namespace mlir::teq::runtime::detail {
 /// The name of the last kernel launched on this thread ("" if none).
 const std::string &lastLaunchedKernel() { return threadState.lastKernel; }
+void recordMgpuError(std::string message) { recordError(std::move(message)); }
+bool skipMgpuCall() { return skipCall(); }
+void *currentMgpuStream() { return threadState.stream; }
 } // namespace mlir::teq::runtime::detail

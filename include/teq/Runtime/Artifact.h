@@ -19,6 +19,12 @@
 // promotes the already loaded runtime to the global scope. The artifact
 // itself is opened RTLD_NOW | RTLD_LOCAL, so several artifacts coexist.
 //
+// GEMMs and temporaries: open() builds one GemmPlan per manifest GEMM (the
+// algorithm is chosen there, once) and allocates one device workspace of the
+// largest "workspace_bytes" over the entries; run() makes the plans current
+// for the artifact's teqGemm calls and passes the workspace as the entry's
+// last pointer. Callers pass argument buffers only.
+//
 // No MLIR/LLVM dependency.
 //
 //===----------------------------------------------------------------------===//
@@ -27,7 +33,9 @@
 #define TEQ_RUNTIME_ARTIFACT_H
 
 #include "teq/Runtime/Context.h"
+#include "teq/Runtime/DeviceBuffer.h"
 #include "teq/Runtime/Export.h"
+#include "teq/Runtime/Gemm.h"
 #include "teq/Runtime/Manifest.h"
 #include "teq/Runtime/Status.h"
 
@@ -58,7 +66,8 @@ public:
   const std::string &name() const { return spec_->name; }
   size_t numBuffers() const { return spec_->numBuffers(); }
 
-  /// Checks `buffers` against the manifest without calling the entry:
+  /// Checks `buffers` (argument buffers only) against the manifest without
+  /// calling the entry:
   ///   "entry 'e': expected 4 buffers, got 3"
   ///   "entry 'e': pointer for argument 'x' is not device memory"
   ///   "entry 'e': argument 'x' buffer 0: 65536 bytes needed, 32768 given"
@@ -66,7 +75,13 @@ public:
 
   /// Calls teq_entry_<name>(buffers) on the context's stream: clears the
   /// thread's mgpu error state, calls, and returns what was recorded
-  /// ("entry 'e': kernel 'k' launch failed: CUDA_ERROR_...").
+  /// ("entry 'e': kernel 'k' launch failed: CUDA_ERROR_...", "entry 'e':
+  /// GEMM 'g' (id 0): cublasLtMatmul failed: ..."). `buffers` are the
+  /// argument buffers; an entry with "workspace_bytes" gets the artifact's
+  /// workspace appended. The artifact's GEMM plans are current on the thread
+  /// during the call. Entries of one artifact share its workspace and must
+  /// not run concurrently on different streams (they all run on the
+  /// context's one stream).
   Status run(const std::vector<DevicePtr> &buffers,
              const RunOptions &options = {}) const;
 
@@ -88,6 +103,8 @@ public:
   ///   "artifact 'x.so': manifest: entries[0].args[1]: missing \"shape\""
   ///   "artifact 'x.so' targets sm_100 but the device is sm_90 (NVIDIA ...)"
   ///   "artifact 'x.so': loading PTX module failed: ...; PTX JIT log: ..."
+  ///   "artifact 'x.so': GEMM 'g' (id 0): no cuBLASLt algorithm for ..."
+  ///   "artifact 'x.so': GEMM 'g' (id 0): cuBLASLt not available: ..."
   static StatusOr<std::unique_ptr<Artifact>>
   open(const std::string &path, std::shared_ptr<Context> context);
 
@@ -112,6 +129,13 @@ public:
   /// The entry `name`, or "artifact '<path>': no entry 'name' (entries: a, b)".
   StatusOr<const Entry *> entry(std::string_view name) const;
 
+  /// One plan per manifest GEMM, indexed by id.
+  const GemmPlans &gemmPlans() const { return gemmPlans_; }
+  /// What was chosen for each GEMM (algorithm, workspace), indexed by id.
+  std::vector<GemmPlanInfo> gemmPlanInfos() const;
+  /// The temporaries' workspace (ptr() 0 if no entry needs one).
+  const DeviceBuffer &workspace() const { return workspace_; }
+
 private:
   Artifact() = default;
   std::string path_;
@@ -119,6 +143,8 @@ private:
   void *handle_ = nullptr; ///< dlopen handle.
   Manifest manifest_;
   std::vector<Entry> entries_;
+  GemmPlans gemmPlans_;
+  DeviceBuffer workspace_;
 };
 
 } // namespace mlir::teq::runtime

@@ -22,9 +22,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 
 namespace mlir::teq::runtime {
+
+namespace detail {
+struct GemmResources;
+} // namespace detail
 
 /// A device address (CUdeviceptr).
 using DevicePtr = uint64_t;
@@ -69,12 +74,19 @@ public:
   void *cuContext() const { return context_; }
   void *stream() const { return stream_; }
 
-  // GEMMs (later): the cuBLASLt handle, its 32 MiB workspace and the
-  // per-GEMM descriptor/algorithm cache belong here, created lazily on the
-  // first GEMM so that quantize-only artifacts never load cuBLASLt.
+  /// What the GEMMs of every artifact on this context share: the cuBLASLt
+  /// handle, its workspace (32 MiB + 1024 B on sm_90+, else 4 MiB, as TE)
+  /// and fp32 constants 0 and 1 in device memory (beta in device pointer
+  /// mode). Created on first call, so that quantize-only artifacts never load
+  /// cuBLASLt; fails with "cuBLASLt not available: ..." without it.
+  /// (Internal: the type is defined in lib/Runtime.)
+  StatusOr<detail::GemmResources *> gemmResources() const;
 
 private:
   Context() = default;
+  mutable std::mutex gemmMutex_;
+  /// Owned; destroyed by ~Context before the stream and the context.
+  mutable detail::GemmResources *gemm_ = nullptr;
   DeviceInfo device_;
   int cuDevice_ = 0;
   void *context_ = nullptr; ///< CUcontext (the primary context).

@@ -9,7 +9,9 @@
 //   manifest: entries[0].args[1]: missing "shape"
 //   manifest: entries[0].args[1].proto.shape[0]: expected an integer, got a string
 //   manifest: version: unsupported version 2 (this runtime reads version 1)
-// Unknown keys are ignored.
+//   manifest: gemms[2].a_scale_mode: unknown scale mode "x" (expected ...)
+// Unknown keys are ignored, except inside a GEMM description ("gemms"),
+// where a misspelt key would silently change the math.
 //
 // No MLIR/LLVM dependency.
 //
@@ -70,6 +72,9 @@ enum class ArgKind {
   Input,  ///< Read by the entry.
   Output, ///< Written by the entry.
   InOut,  ///< Read and updated in place (delayed-scaling scale, amax history).
+  /// A value the entry computes but does not return; lives in the entry's
+  /// workspace ("temporaries" only, never passed by the caller).
+  Temporary,
 };
 TEQ_RUNTIME_EXPORT const char *stringifyArgKind(ArgKind kind);
 
@@ -123,8 +128,12 @@ struct TEQ_RUNTIME_EXPORT ArgSpec {
   /// absent.
   JsonValue computedBy;
 
-  bool isRead() const { return kind != ArgKind::Output; }
-  bool isWritten() const { return kind != ArgKind::Input; }
+  bool isRead() const {
+    return kind == ArgKind::Input || kind == ArgKind::InOut;
+  }
+  bool isWritten() const {
+    return kind == ArgKind::Output || kind == ArgKind::InOut;
+  }
   int64_t totalBytes() const;
 };
 
@@ -142,6 +151,17 @@ struct TEQ_RUNTIME_EXPORT EntrySpec {
   /// argument's buffers in order.
   std::vector<BufferRef> flatBuffers;
 
+  /// Bytes of the entry's temporaries ("workspace_bytes", default 0). When
+  /// positive, teq_entry_<name> takes one more pointer after the argument
+  /// buffers: a 256-byte aligned device workspace of at least this size,
+  /// owned and passed by the runtime (not counted in numBuffers()).
+  int64_t workspaceBytes = 0;
+  /// "temporaries": the values the entry computes in its workspace without
+  /// returning them (kind Temporary), described like arguments so that
+  /// te-run --check can recompute what later ops read. Not buffers of the
+  /// call.
+  std::vector<ArgSpec> temporaries;
+
   size_t numBuffers() const { return flatBuffers.size(); }
   const BufferSpec &buffer(size_t flatIndex) const;
   const ArgSpec *findArg(std::string_view argName) const;
@@ -150,16 +170,113 @@ struct TEQ_RUNTIME_EXPORT EntrySpec {
   int64_t bytesMoved() const;
 };
 
+//===----------------------------------------------------------------------===//
+// GEMMs
+//===----------------------------------------------------------------------===//
+
+/// Element types of GEMM operands (cuBLASLt's cudaDataType_t).
+enum class GemmType { E4M3, E5M2, E2M1, BF16, F16, F32 };
+/// "e4m3", "e5m2", "e2m1", "bf16", "f16", "f32".
+TEQ_RUNTIME_EXPORT const char *stringifyGemmType(GemmType type);
+/// FP8 (E4M3, E5M2).
+TEQ_RUNTIME_EXPORT bool isFp8(GemmType type);
+/// FP8 or FP4 (operands that need a scale).
+TEQ_RUNTIME_EXPORT bool isLowPrecision(GemmType type);
+
+/// How an operand is scaled (CUBLASLT_MATMUL_DESC_A/B_SCALE_MODE).
+enum class GemmScaleMode {
+  None,          ///< High-precision operand: no scale pointer.
+  ScalarF32,     ///< Per-tensor FP8: one fp32 scale_inv.
+  Vec128F32,     ///< FP8 1x128 blocks (fp32 per block).
+  Blk128x128F32, ///< FP8 128x128 blocks (fp32 per block).
+  Vec32UE8M0,    ///< MXFP8: E8M0 per 32 elements (swizzled).
+  Vec16UE4M3,    ///< NVFP4: E4M3 per 16 elements (swizzled).
+};
+/// "none", "scalar_f32", "vec128_f32", "blk128x128_f32", "vec32_ue8m0",
+/// "vec16_ue4m3".
+TEQ_RUNTIME_EXPORT const char *stringifyGemmScaleMode(GemmScaleMode mode);
+
+enum class GemmEpilogue {
+  Default,
+  Bias,   ///< D += bias (per row of the m dimension), bias is an input.
+  BGradB, ///< dbias = column sums of B, written to the bias pointer.
+};
+/// "default", "bias", "bgradb".
+TEQ_RUNTIME_EXPORT const char *stringifyGemmEpilogue(GemmEpilogue epilogue);
+
+/// An algorithm pinned by the manifest ("algo"): cublasLtMatmulAlgoInit with
+/// `id`, then the CUBLASLT_ALGO_CONFIG_* attributes.
+struct TEQ_RUNTIME_EXPORT GemmAlgoSpec {
+  int64_t id = 0;
+  int64_t tile = 0;      ///< CUBLASLT_ALGO_CONFIG_TILE_ID.
+  int64_t stages = 0;    ///< CUBLASLT_ALGO_CONFIG_STAGES_ID.
+  int64_t splitK = 1;    ///< CUBLASLT_ALGO_CONFIG_SPLITK_NUM.
+  int64_t reduction = 0; ///< CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME.
+  int64_t swizzle = 0;   ///< CUBLASLT_ALGO_CONFIG_CTA_SWIZZLING.
+  int64_t custom = 0;    ///< CUBLASLT_ALGO_CONFIG_CUSTOM_OPTION.
+  int64_t innerShape = 0;   ///< CUBLASLT_ALGO_CONFIG_INNER_SHAPE_ID.
+  int64_t clusterShape = 0; ///< CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID.
+};
+
+/// One GEMM of the artifact ("gemms"), in cuBLAS's column-major terms after
+/// TE's canonicalization (te-semantics.md §6.2): D[m x n] = alpha *
+/// op(A) * op(B) + beta * C, A stored k x m (transa) or m x k, B stored n x k
+/// (transb) or k x n, C and D m x n with ldd. The artifact runs it with
+/// teqGemm(id, ...) (teq/Runtime/Gemm.h).
+struct TEQ_RUNTIME_EXPORT GemmSpec {
+  int64_t id = 0;
+  std::string name; ///< e.g. "linear:fc1.fprop"; in every message.
+  int64_t m = 0, n = 0, k = 0;
+  bool transa = false, transb = false;
+  GemmType aType = GemmType::BF16, bType = GemmType::BF16;
+  GemmType dType = GemmType::BF16;
+  int64_t lda = 0, ldb = 0, ldd = 0;
+  GemmScaleMode aScaleMode = GemmScaleMode::None;
+  GemmScaleMode bScaleMode = GemmScaleMode::None;
+  GemmEpilogue epilogue = GemmEpilogue::Default;
+  GemmType biasType = GemmType::BF16; ///< Meaningful unless Default.
+  bool accumulate = false; ///< beta = 1, C read from the c pointer.
+  bool fastAccum = false;  ///< CUBLASLT_MATMUL_DESC_FAST_ACCUM.
+  bool alphaOnDevice = false; ///< "alpha": "device" (NVFP4).
+  bool fastTf32 = false;      ///< "compute_type": "32f_fast_tf32".
+  bool hasAlgo = false;       ///< "algo" given.
+  GemmAlgoSpec algo;
+
+  /// Rows of A and B as stored (column-major).
+  int64_t aRows() const { return transa ? k : m; }
+  int64_t aCols() const { return transa ? m : k; }
+  int64_t bRows() const { return transb ? n : k; }
+  int64_t bCols() const { return transb ? k : n; }
+  /// "GEMM 'linear:fc1.fprop' (id 0)".
+  std::string describe() const;
+  /// "m=128 n=256 k=64 transa=T transb=N A=e4m3 (lda 64) B=e4m3 (ldb 64)
+  /// D=bf16 (ldd 128)".
+  std::string describeProblem() const;
+};
+
+/// Whether cuBLASLt runs FP8 GEMMs in layouts other than TN on a device of
+/// compute capability `sm` (TE's nvte_is_non_tn_fp8_gemm_supported: sm_100
+/// to sm_119 and sm_130 on).
+TEQ_RUNTIME_EXPORT bool isNonTnFp8GemmSupported(int sm);
+
+/// The checks of a GEMM that need the device: FP8 in a non-TN layout where
+/// cuBLASLt has only TN. The error names the GEMM.
+TEQ_RUNTIME_EXPORT Status checkGemmForDevice(const GemmSpec &gemm, int sm);
+
 struct TEQ_RUNTIME_EXPORT Manifest {
   std::string format; ///< "teq-artifact".
   int version = 1;
   GpuTarget target;
   DeviceCodeKind deviceCode = DeviceCodeKind::PTX;
   std::vector<EntrySpec> entries;
+  /// "gemms": GEMM i has id i.
+  std::vector<GemmSpec> gemms;
   /// The parsed document (for fields this struct does not model).
   JsonValue json;
 
   const EntrySpec *findEntry(std::string_view name) const;
+  /// The largest workspaceBytes over the entries (0 if none has one).
+  int64_t maxWorkspaceBytes() const;
 };
 
 /// Bytes of one element of a tensor dtype ("f32" 4, "bf16"/"f16" 2), or 0 if

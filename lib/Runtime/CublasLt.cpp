@@ -1,0 +1,138 @@
+//===- CublasLt.cpp - cuBLASLt, loaded at run time ------------------------===//
+
+#include "CublasLt.h"
+
+#include <dlfcn.h>
+
+namespace mlir::teq::runtime::detail {
+
+namespace {
+
+struct LoadedCublasLt {
+  CublasLt table;
+  std::string error; ///< Empty if loaded.
+};
+
+LoadedCublasLt loadCublasLt() {
+  LoadedCublasLt loaded;
+  // The soname of the major version the runtime was compiled against first:
+  // its ABI (struct layouts, enum values) is what cublasLt.h describes.
+  const std::string soname =
+      "libcublasLt.so." + std::to_string(CUBLAS_VER_MAJOR);
+  const std::string candidates[] = {soname, "libcublasLt.so"};
+  void *handle = nullptr;
+  std::string dlError;
+  for (const std::string &candidate : candidates) {
+    handle = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle) {
+      loaded.table.library = candidate;
+      break;
+    }
+    if (const char *message = dlerror())
+      if (dlError.empty())
+        dlError = message;
+  }
+  if (!handle) {
+    loaded.error = "cuBLASLt not available: cannot open " + soname + " (" +
+                   dlError +
+                   "); GEMMs need the CUDA toolkit's cuBLASLt on the "
+                   "library path";
+    return loaded;
+  }
+  CublasLt &table = loaded.table;
+#define TEQ_LOAD_CUBLASLT_FUNCTION(name)                                       \
+  {                                                                            \
+    (void)dlerror();                                                           \
+    void *symbol = dlsym(handle, #name);                                       \
+    if (!symbol) {                                                             \
+      loaded.error = "cuBLASLt not available: " + table.library +              \
+                     " has no " #name " (it is older than the cuBLASLt " +     \
+                     std::to_string(CUBLAS_VER_MAJOR) + "." +                  \
+                     std::to_string(CUBLAS_VER_MINOR) +                        \
+                     " the runtime was built with?)";                          \
+      dlclose(handle);                                                         \
+      return loaded;                                                           \
+    }                                                                          \
+    table.name = reinterpret_cast<decltype(table.name)>(symbol);               \
+  }
+  TEQ_CUBLASLT_FUNCTIONS(TEQ_LOAD_CUBLASLT_FUNCTION)
+#undef TEQ_LOAD_CUBLASLT_FUNCTION
+  table.version = table.cublasLtGetVersion();
+  // Struct layouts and attribute values are only stable within a major
+  // version (the unversioned fallback name could be another one).
+  if (table.version / 10000 != CUBLAS_VER_MAJOR) {
+    loaded.error = "cuBLASLt not available: " + table.library +
+                   " is version " + formatCublasVersion(table.version) +
+                   ", but the runtime was built against cuBLASLt " +
+                   std::to_string(CUBLAS_VER_MAJOR) + ".x";
+    return loaded;
+  }
+  // The handle stays open for the life of the process.
+  return loaded;
+}
+
+const LoadedCublasLt &loadedCublasLt() {
+  static const LoadedCublasLt loaded = loadCublasLt();
+  return loaded;
+}
+
+/// The name of `status` without cuBLASLt (for when it is not loaded).
+const char *statusName(cublasStatus_t status) {
+  switch (status) {
+  case CUBLAS_STATUS_SUCCESS:
+    return "CUBLAS_STATUS_SUCCESS";
+  case CUBLAS_STATUS_NOT_INITIALIZED:
+    return "CUBLAS_STATUS_NOT_INITIALIZED";
+  case CUBLAS_STATUS_ALLOC_FAILED:
+    return "CUBLAS_STATUS_ALLOC_FAILED";
+  case CUBLAS_STATUS_INVALID_VALUE:
+    return "CUBLAS_STATUS_INVALID_VALUE";
+  case CUBLAS_STATUS_ARCH_MISMATCH:
+    return "CUBLAS_STATUS_ARCH_MISMATCH";
+  case CUBLAS_STATUS_MAPPING_ERROR:
+    return "CUBLAS_STATUS_MAPPING_ERROR";
+  case CUBLAS_STATUS_EXECUTION_FAILED:
+    return "CUBLAS_STATUS_EXECUTION_FAILED";
+  case CUBLAS_STATUS_INTERNAL_ERROR:
+    return "CUBLAS_STATUS_INTERNAL_ERROR";
+  case CUBLAS_STATUS_NOT_SUPPORTED:
+    return "CUBLAS_STATUS_NOT_SUPPORTED";
+  case CUBLAS_STATUS_LICENSE_ERROR:
+    return "CUBLAS_STATUS_LICENSE_ERROR";
+  }
+  return nullptr;
+}
+
+} // namespace
+
+StatusOr<const CublasLt *> getCublasLt() {
+  const LoadedCublasLt &loaded = loadedCublasLt();
+  if (!loaded.error.empty())
+    return Status::error(loaded.error);
+  return &loaded.table;
+}
+
+std::string describeCublasStatus(cublasStatus_t status) {
+  const LoadedCublasLt &loaded = loadedCublasLt();
+  const char *name = nullptr;
+  const char *text = nullptr;
+  if (loaded.error.empty()) {
+    name = loaded.table.cublasLtGetStatusName(status);
+    text = loaded.table.cublasLtGetStatusString(status);
+  }
+  if (!name)
+    name = statusName(status);
+  std::string out =
+      name ? name : "cuBLAS status " + std::to_string(static_cast<int>(status));
+  if (text && *text)
+    out += std::string(" (") + text + ")";
+  return out;
+}
+
+std::string formatCublasVersion(size_t version) {
+  return std::to_string(version / 10000) + "." +
+         std::to_string((version / 100) % 100) + "." +
+         std::to_string(version % 100);
+}
+
+} // namespace mlir::teq::runtime::detail
