@@ -4,6 +4,9 @@
 
 #include <dlfcn.h>
 
+#include <cstdlib>
+#include <vector>
+
 namespace mlir::teq::runtime::detail {
 
 namespace {
@@ -19,7 +22,15 @@ LoadedCublasLt loadCublasLt() {
   // its ABI (struct layouts, enum values) is what cublasLt.h describes.
   const std::string soname =
       "libcublasLt.so." + std::to_string(CUBLAS_VER_MAJOR);
-  const std::string candidates[] = {soname, "libcublasLt.so"};
+  // The library search path first; then the toolkit's usual places, since a
+  // CUDA toolkit is not always registered with ldconfig.
+  std::vector<std::string> candidates = {soname, "libcublasLt.so"};
+  for (const char *variable : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char *root = std::getenv(variable); root && *root)
+      for (const char *dir : {"/lib64/", "/lib/"})
+        candidates.push_back(std::string(root) + dir + soname);
+  for (const char *dir : {"/usr/local/cuda/lib64/", "/usr/local/cuda/lib/"})
+    candidates.push_back(dir + soname);
   void *handle = nullptr;
   std::string dlError;
   for (const std::string &candidate : candidates) {

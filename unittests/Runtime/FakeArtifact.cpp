@@ -4,7 +4,8 @@
 // device code: they exercise loading, manifest errors, constructor errors and
 // the error state of entries. Built several times with different macros:
 //   FAKE_MANIFEST   0: no teq_artifact_manifest, 1: a valid manifest,
-//                   2: an invalid one
+//                   2: an invalid one, 3: a valid one with a GEMM and a
+//                   workspace (entries gemm, gemm_bad_id, gemm_no_d)
 //   FAKE_BAD_PTX    1: a module constructor loads invalid PTX
 //   FAKE_TARGET     the manifest's target (default "sm_90")
 // Their mgpu* references are undefined here and resolve against
@@ -25,6 +26,9 @@ void mgpuLaunchKernel(void *function, int64_t gridX, int64_t gridY,
 void *mgpuStreamCreate(void);
 void mgpuStreamSynchronize(void *stream);
 void mgpuStreamDestroy(void *stream);
+void teqGemm(int64_t id, uint64_t a, uint64_t aScale, uint64_t b,
+             uint64_t bScale, uint64_t c, uint64_t d, uint64_t bias,
+             uint64_t alpha);
 }
 
 #define EXPORT extern "C" __attribute__((visibility("default")))
@@ -91,6 +95,69 @@ EXPORT const char *teq_artifact_manifest(void) {
   return R"json({"format": "teq-artifact", "version": 1, "target": "sm_90",
   "device_code": "ptx", "entries": [{"name": "e", "args": [
     {"name": "x", "kind": "input", "tensor": {"dtype": "bf16"}}]}]})json";
+}
+#elif FAKE_MANIFEST == 3
+// One bf16 TN GEMM, D[32 x 16] = A^T B with A stored 64 x 32 and B 64 x 16
+// (column-major), as the compiler would describe fprop of a 16 x 64 input
+// with a 32 x 64 weight; the "gemm" entry also takes a workspace.
+EXPORT const char *teq_artifact_manifest(void) {
+  return R"json({
+  "format": "teq-artifact",
+  "version": 1,
+  "target": ")json" FAKE_TARGET R"json(",
+  "device_code": "ptx",
+  "entries": [
+    {
+      "name": "gemm",
+      "workspace_bytes": 4000,
+      "args": [
+        {"name": "w", "kind": "input", "tensor": {"dtype": "bf16", "shape": [32, 64]}},
+        {"name": "x", "kind": "input", "tensor": {"dtype": "bf16", "shape": [16, 64]}},
+        {"name": "y", "kind": "output", "tensor": {"dtype": "bf16", "shape": [16, 32]}}
+      ]
+    },
+    {"name": "gemm_bad_id", "args": []},
+    {
+      "name": "gemm_no_d",
+      "args": [
+        {"name": "w", "kind": "input", "tensor": {"dtype": "bf16", "shape": [32, 64]}},
+        {"name": "x", "kind": "input", "tensor": {"dtype": "bf16", "shape": [16, 64]}}
+      ]
+    }
+  ],
+  "gemms": [
+    {"id": 0, "name": "fake:fprop", "m": 32, "n": 16, "k": 64,
+     "transa": true, "transb": false,
+     "a_type": "bf16", "b_type": "bf16", "d_type": "bf16",
+     "lda": 64, "ldb": 64, "ldd": 32,
+     "a_scale_mode": "none", "b_scale_mode": "none",
+     "epilogue": "default", "accumulate": false, "fast_accum": false,
+     "alpha": "host", "compute_type": "32f"}
+  ]
+})json";
+}
+
+/// y = x w^T through GEMM 0. Records an error (GEMM id -1) unless the
+/// runtime passed a 256-byte aligned workspace after the three arguments.
+EXPORT void teq_entry_gemm(void **buffers) {
+  auto address = [&](int i) {
+    return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(buffers[i]));
+  };
+  if (address(3) == 0 || address(3) % 256 != 0)
+    teqGemm(-1, 0, 0, 0, 0, 0, 0, 0, 0);
+  teqGemm(0, address(0), 0, address(1), 0, 0, address(2), 0, 0);
+}
+
+EXPORT void teq_entry_gemm_bad_id(void **buffers) {
+  (void)buffers;
+  teqGemm(7, 0, 0, 0, 0, 0, 0, 0, 0);
+}
+
+EXPORT void teq_entry_gemm_no_d(void **buffers) {
+  auto address = [&](int i) {
+    return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(buffers[i]));
+  };
+  teqGemm(0, address(0), 0, address(1), 0, 0, 0, 0, 0);
 }
 #endif
 
