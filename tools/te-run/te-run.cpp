@@ -28,8 +28,11 @@
 // bytes are those of all buffers read plus all buffers written (inputs once,
 // outputs once, inout twice; from the manifest).
 //
-// --list prints the manifest's entries and arguments. It works without a GPU
-// or a driver: the artifact is opened with its device-code loading turned off.
+// --list prints the manifest's entries and arguments and its GEMMs. It works
+// without a GPU or a driver: the artifact is opened with its device-code
+// loading turned off (so the GEMMs' algorithms, chosen on the device, are not
+// known there). A run prints, and --json reports, the algorithm cuBLASLt
+// chose for each GEMM when the artifact was opened.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +42,7 @@
 #include "teq/Runtime/Artifact.h"
 #include "teq/Runtime/Context.h"
 #include "teq/Runtime/DeviceBuffer.h"
+#include "teq/Runtime/Gemm.h"
 #include "teq/Runtime/Json.h"
 #include "teq/Runtime/Manifest.h"
 
@@ -239,17 +243,57 @@ std::string padRight(std::string text, size_t width) {
   return text;
 }
 
+/// One line describing a manifest GEMM (no algorithm: that is chosen on the
+/// device).
+std::string describeGemmSpec(const GemmSpec &g) {
+  std::string text = std::to_string(g.id) + " " + g.name + ": " +
+                     g.describeProblem() + ", scales " +
+                     stringifyGemmScaleMode(g.aScaleMode) + "/" +
+                     stringifyGemmScaleMode(g.bScaleMode) + ", epilogue " +
+                     stringifyGemmEpilogue(g.epilogue);
+  if (g.epilogue != GemmEpilogue::Default)
+    text += std::string(" (") + stringifyGemmType(g.biasType) + ")";
+  if (g.accumulate)
+    text += ", accumulate";
+  if (g.fastAccum)
+    text += ", fast_accum";
+  if (g.alphaOnDevice)
+    text += ", device alpha";
+  if (g.fastTf32)
+    text += ", fast tf32";
+  if (g.hasAlgo)
+    text += ", pinned algo " + std::to_string(g.algo.id) + " tile " +
+            std::to_string(g.algo.tile) + " stages " +
+            std::to_string(g.algo.stages) + " splitk " +
+            std::to_string(g.algo.splitK);
+  return text;
+}
+
 void printList(const std::string &path, const Manifest &manifest) {
-  std::printf("artifact %s: target %s, device code %s, %zu %s\n", path.c_str(),
+  std::printf("artifact %s: target %s, device code %s, %zu %s", path.c_str(),
               manifest.target.name.c_str(),
               stringifyDeviceCode(manifest.deviceCode), manifest.entries.size(),
               manifest.entries.size() == 1 ? "entry" : "entries");
+  if (!manifest.gemms.empty())
+    std::printf(", %zu %s", manifest.gemms.size(),
+                manifest.gemms.size() == 1 ? "GEMM" : "GEMMs");
+  std::printf("\n");
   for (const EntrySpec &entry : manifest.entries) {
     std::printf("\nentry %s (symbol %s): %zu buffers, %lld bytes moved per "
-                "call\n",
+                "call",
                 entry.name.c_str(), entry.symbol.c_str(), entry.numBuffers(),
                 static_cast<long long>(entry.bytesMoved()));
-    for (const ArgSpec &arg : entry.args) {
+    if (entry.workspaceBytes > 0)
+      std::printf(", %lld-byte workspace",
+                  static_cast<long long>(entry.workspaceBytes));
+    std::printf("\n");
+    std::vector<const ArgSpec *> listed;
+    for (const ArgSpec &arg : entry.args)
+      listed.push_back(&arg);
+    for (const ArgSpec &temporary : entry.temporaries)
+      listed.push_back(&temporary);
+    for (const ArgSpec *argPtr : listed) {
+      const ArgSpec &arg = *argPtr;
       std::string type;
       if (arg.isProto) {
         type = "proto " + arg.proto.dtype + formatShape(arg.proto.shape) +
@@ -281,6 +325,12 @@ void printList(const std::string &path, const Manifest &manifest) {
                     static_cast<long long>(buffer.bytes));
       }
     }
+  }
+  if (!manifest.gemms.empty()) {
+    std::printf("\nGEMMs (algorithms are chosen on the device when the "
+                "artifact is opened):\n");
+    for (const GemmSpec &gemm : manifest.gemms)
+      std::printf("  %s\n", describeGemmSpec(gemm).c_str());
   }
 }
 
@@ -661,6 +711,17 @@ void printText(const Options &options, const Artifact &artifact,
               artifact.path().c_str(), artifact.manifest().target.name.c_str(),
               stringifyDeviceCode(artifact.manifest().deviceCode),
               device.name.c_str(), device.smName().c_str(), device.ordinal);
+  for (const GemmPlanInfo &gemm : artifact.gemmPlanInfos())
+    std::printf("gemm %lld %s: m=%lld n=%lld k=%lld %s %s x %s -> %s: %s, "
+                "workspace %llu bytes, %.2f waves (cuBLASLt %s)\n",
+                static_cast<long long>(gemm.id), gemm.name.c_str(),
+                static_cast<long long>(gemm.m), static_cast<long long>(gemm.n),
+                static_cast<long long>(gemm.k), gemm.layout.c_str(),
+                gemm.aType.c_str(), gemm.bType.c_str(), gemm.dType.c_str(),
+                gemm.describeAlgorithm().c_str(),
+                static_cast<unsigned long long>(gemm.workspaceBytes),
+                static_cast<double>(gemm.wavesCount),
+                gemm.cublasLtVersion.c_str());
   for (const EntryReport &report : reports) {
     if (!report.ok) {
       std::printf("entry %s: FAILED\n", report.name.c_str());
@@ -758,6 +819,12 @@ JsonValue reportsJson(const Options &options, const Artifact &artifact,
     entries.push(e);
   }
   root.set("entries", entries);
+  // The algorithm of each GEMM ("algo" can be pasted into the manifest to
+  // pin it).
+  JsonValue gemms = JsonValue::array();
+  for (const GemmPlanInfo &gemm : artifact.gemmPlanInfos())
+    gemms.push(gemm.toJson());
+  root.set("gemms", gemms);
   return root;
 }
 
