@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "teq/Conversion/Passes.h"
+#include "teq/Dialect/TEQ/IR/TEQDialect.h"
 #include "teq/Dialect/TEQ/Transforms/Pipelines.h"
 #include "teq/Registration.h"
 #include "teq/Target/Artifact.h"
@@ -25,6 +26,8 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
@@ -35,7 +38,7 @@
 using namespace mlir;
 
 namespace {
-enum class Emit { MLIR, LLVM, PTX, Obj, Lib };
+enum class Emit { MLIR, Manifest, LLVM, PTX, Obj, Lib };
 
 llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
                                      llvm::cl::desc("<input .mlir>"),
@@ -52,6 +55,8 @@ llvm::cl::opt<Emit> emit(
     "emit", llvm::cl::desc("what to produce"), llvm::cl::init(Emit::Lib),
     llvm::cl::values(
         clEnumValN(Emit::MLIR, "mlir", "MLIR after lowering teq to GPU"),
+        clEnumValN(Emit::Manifest, "manifest",
+                   "the artifact's manifest (JSON, docs/Artifact.md)"),
         clEnumValN(Emit::LLVM, "llvm", "host LLVM IR (device code embedded)"),
         clEnumValN(Emit::PTX, "ptx", "device code as PTX"),
         clEnumValN(Emit::Obj, "obj", "host object file"),
@@ -75,6 +80,7 @@ std::string defaultOutput() {
   llvm::sys::path::replace_extension(path, "");
   switch (emit) {
   case Emit::MLIR:
+  case Emit::Manifest:
   case Emit::LLVM:
   case Emit::PTX:
     return "-";
@@ -133,6 +139,18 @@ int main(int argc, char **argv) {
     return 1;
   if (emit == Emit::MLIR)
     return failed(writeText(output, [&](raw_ostream &os) { module->print(os); }));
+  if (emit == Emit::Manifest) {
+    auto text = (*module)->getAttrOfType<StringAttr>(
+        mlir::teq::TEQDialect::getManifestAttrName());
+    llvm::Expected<llvm::json::Value> json =
+        llvm::json::parse(text ? text.getValue() : "");
+    if (!json)
+      return fail("internal error: the manifest is not JSON: " +
+                  llvm::toString(json.takeError()));
+    return failed(writeText(output, [&](raw_ostream &os) {
+      os << llvm::formatv("{0:2}", *json) << "\n";
+    }));
+  }
 
   PassManager lowering(&context);
   mlir::teq::buildGPUToLLVMPipeline(lowering, deviceCode);

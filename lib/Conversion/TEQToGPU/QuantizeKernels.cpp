@@ -2103,3 +2103,155 @@ std::string mlir::teq::kernels::nvfp4Kernels(const NVFP4Spec &spec) {
     text += nvfp4BlockKernel(spec, /*columnwise=*/true);
   return text;
 }
+
+std::string mlir::teq::kernels::nvfp4GemmAlphaKernel(const std::string &name) {
+  // te-semantics.md §6.2: alpha' = amax_A amax_B / (6 6 448 448), on the
+  // device so the GEMM never waits for the host.
+  return substitute(R"(
+    gpu.func @$NAME(%amax_a: memref<1xf32>, %amax_b: memref<1xf32>,
+                    %alpha: memref<1xf32>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %tid = gpu.thread_id x
+      %first = arith.cmpi eq, %tid, %c0 : index
+      scf.if %first {
+        %a = memref.load %amax_a[%c0] : memref<1xf32>
+        %b = memref.load %amax_b[%c0] : memref<1xf32>
+        %ab = arith.mulf %a, %b : f32
+        %den = arith.constant 7225344.0 : f32
+        %r = arith.divf %ab, %den : f32
+        memref.store %r, %alpha[%c0] : memref<1xf32>
+      }
+      gpu.return
+    }
+)",
+                    {{"NAME", name}});
+}
+
+//===----------------------------------------------------------------------===//
+// Bias gradient (teq.bias_grad): column sums of an M x N gradient
+//===----------------------------------------------------------------------===//
+
+int64_t mlir::teq::kernels::biasGradChunks(const BiasGradSpec &spec) {
+  // Enough blocks to fill the GPU (~4 per SM on 132 SMs) without making the
+  // ordered second pass long.
+  int64_t columnBlocks = (spec.cols + kBlockSize - 1) / kBlockSize;
+  int64_t chunks = (528 + columnBlocks - 1) / columnBlocks;
+  return std::clamp<int64_t>(chunks, 1, std::min<int64_t>(spec.rows, 64));
+}
+
+std::string mlir::teq::kernels::biasGradKernels(const BiasGradSpec &spec) {
+  // Pass 1: block (x, y) sums rows [y*R, min(M, (y+1)*R)) of 256 columns
+  // into partial[y][col] (fp32). Pass 2 adds the partials in chunk order,
+  // so the result does not depend on scheduling.
+  int64_t chunks = biasGradChunks(spec);
+  int64_t rowsPerChunk = (spec.rows + chunks - 1) / chunks;
+  auto typeName = [](InputType t) {
+    return t == InputType::F32 ? "f32" : t == InputType::F16 ? "f16" : "bf16";
+  };
+  std::string in = typeName(spec.input), out = typeName(spec.output);
+  std::map<std::string, std::string> vars = {
+      {"P", spec.prefix},
+      {"MN", std::to_string(spec.rows * spec.cols)},
+      {"M", std::to_string(spec.rows)},
+      {"N", std::to_string(spec.cols)},
+      {"R", std::to_string(rowsPerChunk)},
+      {"C", std::to_string(chunks)},
+      {"CN", std::to_string(chunks * spec.cols)},
+      {"T", in},
+      {"O", out},
+      {"LOADF", spec.input == InputType::F32
+                    ? "%vf = arith.addf %v, %zero : f32"
+                    : "%vf = arith.extf %v : " + in + " to f32"},
+      {"STOREO", spec.output == InputType::F32
+                     ? "%o = arith.addf %total, %zero : f32"
+                     : "%o = arith.truncf %total : f32 to " + out}};
+  return substitute(R"(
+    gpu.func @$P_bgrad_partial(%x: memref<$MNx$T>, %partial: memref<$CNxf32>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c1 = arith.constant 1 : index
+      %c256 = arith.constant 256 : index
+      %cm = arith.constant $M : index
+      %cn = arith.constant $N : index
+      %cr = arith.constant $R : index
+      %zero = arith.constant 0.0 : f32
+      %tid = gpu.thread_id x
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %c0x = arith.muli %bx, %c256 : index
+      %col = arith.addi %c0x, %tid : index
+      %inside = arith.cmpi ult, %col, %cn : index
+      scf.if %inside {
+        %r0 = arith.muli %by, %cr : index
+        %r1u = arith.addi %r0, %cr : index
+        %r1 = arith.minui %r1u, %cm : index
+        %sum = scf.for %r = %r0 to %r1 step %c1 iter_args(%acc = %zero) -> (f32) {
+          %rn = arith.muli %r, %cn : index
+          %i = arith.addi %rn, %col : index
+          %v = memref.load %x[%i] : memref<$MNx$T>
+          $LOADF
+          %next = arith.addf %acc, %vf : f32
+          scf.yield %next : f32
+        }
+        %pn = arith.muli %by, %cn : index
+        %pi = arith.addi %pn, %col : index
+        memref.store %sum, %partial[%pi] : memref<$CNxf32>
+      }
+      gpu.return
+    }
+
+    gpu.func @$P_bgrad_final(%partial: memref<$CNxf32>, %db: memref<$Nx$O>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c256 = arith.constant 256 : index
+      %cn = arith.constant $N : index
+      %cc = arith.constant $C : index
+      %zero = arith.constant 0.0 : f32
+      %tid = gpu.thread_id x
+      %bx = gpu.block_id x
+      %c0x = arith.muli %bx, %c256 : index
+      %col = arith.addi %c0x, %tid : index
+      %inside = arith.cmpi ult, %col, %cn : index
+      scf.if %inside {
+        %total = scf.for %c = %c0 to %cc step %c1 iter_args(%acc = %zero) -> (f32) {
+          %pn = arith.muli %c, %cn : index
+          %pi = arith.addi %pn, %col : index
+          %p = memref.load %partial[%pi] : memref<$CNxf32>
+          %next = arith.addf %acc, %p : f32
+          scf.yield %next : f32
+        }
+        $STOREO
+        memref.store %o, %db[%col] : memref<$Nx$O>
+      }
+      gpu.return
+    }
+)",
+                    vars);
+}
+
+std::string mlir::teq::kernels::copyKernel(const std::string &name,
+                                           int64_t elements,
+                                           const std::string &elementType) {
+  std::map<std::string, std::string> vars = {
+      {"NAME", name}, {"S", std::to_string(elements)}, {"TY", elementType}};
+  return substitute(R"(
+    gpu.func @$NAME(%src: memref<$Sx$TY>, %dst: memref<$Sx$TY>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c256 = arith.constant 256 : index
+      %cs = arith.constant $S : index
+      %tid = gpu.thread_id x
+      %bid = gpu.block_id x
+      %gd = gpu.grid_dim x
+      %b0 = arith.muli %bid, %c256 : index
+      %start = arith.addi %b0, %tid : index
+      %stride = arith.muli %gd, %c256 : index
+      scf.for %i = %start to %cs step %stride {
+        %v = memref.load %src[%i] : memref<$Sx$TY>
+        memref.store %v, %dst[%i] : memref<$Sx$TY>
+      }
+      gpu.return
+    }
+)",
+                    vars);
+}

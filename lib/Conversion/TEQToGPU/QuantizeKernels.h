@@ -157,6 +157,26 @@ int64_t nvfp4RhtAmaxGrid(const NVFP4Spec &spec);
 /// `gpu.func @<prefix>_zero(%scales: memref<S x i8>)`: zero-fills a scale
 /// buffer (its padding must read as zero, te-semantics.md §4.2).
 std::string zeroBytesKernel(const std::string &name, int64_t bytes);
+/// `name(amax_a, amax_b, alpha)`: an NVFP4 GEMM's device alpha from the
+/// operands' global amaxes (one block).
+std::string nvfp4GemmAlphaKernel(const std::string &name);
+/// `name(src, dst)`: copies `elements` values of `elementType` (an MLIR
+/// type name), grid-stride (a returned view or a value returned twice).
+std::string copyKernel(const std::string &name, int64_t elements,
+                       const std::string &elementType);
+
+/// teq.bias_grad of an M x N (flattened) gradient: `<prefix>_bgrad_partial`
+/// (grid N/256 x chunks; x -> fp32 partial sums [chunks, N]) then
+/// `<prefix>_bgrad_final` (grid N/256; partials -> db [N]), summing in a
+/// fixed order.
+struct BiasGradSpec {
+  std::string prefix;
+  int64_t rows = 0, cols = 0;
+  InputType input = InputType::BF16;
+  InputType output = InputType::BF16;
+};
+int64_t biasGradChunks(const BiasGradSpec &spec);
+std::string biasGradKernels(const BiasGradSpec &spec);
 
 /// `gpu.func @<prefix>_mxfp8(%x, [%rdata, %rscale], [%cdata, %cscale])`: one
 /// 128x128 tile per block staged in dynamic shared memory; E8M0 block

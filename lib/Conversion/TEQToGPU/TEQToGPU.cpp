@@ -1,5 +1,7 @@
 //===- TEQToGPU.cpp - teq entry functions to kernels + launches -----------===//
 
+#include "GemmDescriptor.h"
+#include "MemoryPlan.h"
 #include "QuantizeKernels.h"
 #include "teq/Conversion/Passes.h"
 #include "teq/Dialect/TEQ/IR/TEQDialect.h"
@@ -7,12 +9,18 @@
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
 
 #include <algorithm>
+#include <functional>
 
 namespace mlir::teq {
 #define GEN_PASS_DEF_CONVERTTEQTOGPU
@@ -26,6 +34,8 @@ namespace layout = ::mlir::teq::layout;
 namespace {
 
 constexpr llvm::StringLiteral kKernelModule = "teq_kernels";
+/// The runtime function running one GEMM of the manifest (docs/Artifact.md).
+constexpr llvm::StringLiteral kGemmFunction = "teqGemm";
 
 /// One device buffer of an entry argument.
 struct Buffer {
@@ -166,15 +176,45 @@ kernels::InputType inputTypeOf(Type element) {
   return kernels::InputType::BF16;
 }
 
+/// An arith/math op applied elementwise to same-shaped high-precision
+/// tensors (a Linear's neighbours: activations, gradient sums). It becomes
+/// one kernel that computes in f32 and rounds once to the result type.
+bool isElementwiseOnTensors(Operation &op) {
+  if (!op.hasTrait<OpTrait::Elementwise>() || op.getNumResults() != 1 ||
+      op.getNumRegions() != 0 ||
+      !isa<arith::ArithDialect, math::MathDialect>(op.getDialect()))
+    return false;
+  auto resultType = dyn_cast<RankedTensorType>(op.getResult(0).getType());
+  if (!resultType)
+    return false;
+  auto highPrecision = [](Type t) {
+    return t.isBF16() || t.isF16() || t.isF32();
+  };
+  if (!highPrecision(resultType.getElementType()))
+    return false;
+  for (Type t : op.getOperandTypes()) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    if (!tensor || tensor.getShape() != resultType.getShape() ||
+        !highPrecision(tensor.getElementType()))
+      return false;
+  }
+  return true;
+}
+
 /// The op's lowering, or an error naming what is not supported yet.
 LogicalResult checkLowerable(Operation &op) {
-  if (isa<func::ReturnOp, DelayedScalingUpdateOp>(op))
+  if (isa<func::ReturnOp, DelayedScalingUpdateOp, UpdateUsageOp, GemmOp,
+          BiasGradOp>(op))
+    return success();
+  if (isElementwiseOnTensors(op))
     return success();
   auto quantize = dyn_cast<QuantizeOp>(op);
   if (!quantize)
     return op.emitOpError("has no GPU lowering yet; convert-teq-to-gpu "
-                          "lowers teq.quantize and teq.delayed_scaling_update "
-                          "in this version");
+                          "lowers teq.quantize, teq.update_usage, teq.gemm, "
+                          "teq.bias_grad, teq.delayed_scaling_update and "
+                          "elementwise arith/math ops on bf16/f16/f32 "
+                          "tensors of one shape in this version");
   QuantizerAttrInterface q = quantize.getResult().getType().getQuantizer();
   if (isa<Float8QuantizerAttr>(q))
     return success();
@@ -301,12 +341,24 @@ struct BlockScaledOutputs {
   }
 };
 
+/// The shape and types of a bias gradient (prefix left empty).
+kernels::BiasGradSpec biasGradSpec(BiasGradOp op) {
+  auto input = cast<RankedTensorType>(op.getInput().getType());
+  kernels::BiasGradSpec spec;
+  spec.cols = op.getResult().getType().getNumElements();
+  spec.rows = input.getNumElements() / spec.cols;
+  spec.input = inputTypeOf(input.getElementType());
+  spec.output = inputTypeOf(op.getResult().getType().getElementType());
+  return spec;
+}
+
 class EntryLowering {
 public:
   EntryLowering(func::FuncOp func, TargetAttr target,
-                gpu::GPUModuleOp kernelModule, int &kernelCounter)
+                gpu::GPUModuleOp kernelModule, int &kernelCounter,
+                llvm::json::Array &gemms)
       : func(func), target(target), kernelModule(kernelModule),
-        kernelCounter(kernelCounter) {}
+        kernelCounter(kernelCounter), gemms(gemms) {}
 
   FailureOr<llvm::json::Object> run();
 
@@ -322,6 +374,23 @@ private:
   LogicalResult lowerNVFP4Quantize(OpBuilder &b, QuantizeOp op,
                                    ArrayRef<Value> outputs, Value &token);
   void lowerUpdate(OpBuilder &b, DelayedScalingUpdateOp op, Value &token);
+  /// Copies `value`'s buffers into `destination` (a result's buffers).
+  void copyInto(OpBuilder &b, Value value, ArrayRef<Value> destination,
+                Value &token);
+  /// A usage view shares its input's buffers of the same name.
+  void aliasUsageView(UpdateUsageOp view);
+  /// One teqGemm call (docs/Artifact.md) on the runtime's stream.
+  void lowerGemm(OpBuilder &b, GemmOp op, const gemm::GemmDescriptor &desc,
+                 Value &token);
+  /// One grid-stride kernel applying `op` to each element in f32.
+  void lowerElementwise(OpBuilder &b, Operation &op, Value &token);
+  /// Column sums in two ordered passes through scratch partials.
+  void lowerBiasGrad(OpBuilder &b, BiasGradOp op, Value &token);
+  /// Launches the kernel computing an NVFP4 GEMM's alpha; returns its buffer.
+  Value lowerNVFP4Alpha(OpBuilder &b, GemmOp op,
+                        const gemm::GemmDescriptor &desc, Value &token);
+  llvm::json::Object
+  describeComputation(Value v, llvm::function_ref<std::string(Value)> nameOf);
   /// The fields every kernel spec shares: a fresh kernel-name prefix, the
   /// flattened M x K shape and the input type. Returns that shape.
   template <typename Spec>
@@ -346,6 +415,11 @@ private:
   TargetAttr target;
   gpu::GPUModuleOp kernelModule;
   int &kernelCounter;
+  /// The artifact's "gemms" (ids are indices, shared by all entries).
+  llvm::json::Array &gemms;
+  DenseMap<Operation *, int64_t> gemmIds;
+  /// Workspace scratch of one op (see run()).
+  DenseMap<Operation *, Value> scratchOf;
   DenseMap<Value, SmallVector<Value>> buffersOfValue;
 };
 
@@ -609,35 +683,172 @@ LogicalResult EntryLowering::lowerQuantize(OpBuilder &b, QuantizeOp op,
   return success();
 }
 
+/// The manifest's description of how `v` is computed, naming values as
+/// `nameOf` does (te-run's --check recomputes it on the CPU).
+llvm::json::Object EntryLowering::describeComputation(
+    Value v, llvm::function_ref<std::string(Value)> nameOf) {
+  if (auto quantize = v.getDefiningOp<QuantizeOp>()) {
+    bool isHistory = v == quantize.getUpdatedAmaxHistory();
+    llvm::json::Object by{{"op", isHistory ? "record_amax" : "quantize"},
+                          {"input", nameOf(quantize.getInput())}};
+    if (quantize.getScale()) {
+      by["scale"] = nameOf(quantize.getScale());
+      by["amax_history"] = nameOf(quantize.getAmaxHistory());
+    }
+    return by;
+  }
+  if (auto update = v.getDefiningOp<DelayedScalingUpdateOp>())
+    return llvm::json::Object{
+        {"op", "delayed_scaling_update"},
+        {"output", v == update.getUpdatedScale() ? "scale" : "amax_history"},
+        {"scale", nameOf(update.getScale())},
+        {"amax_history", nameOf(update.getAmaxHistory())},
+        {"fp8_max", getFormatMax(update.getFp8Dtype())},
+        {"margin", update.getMargin()},
+        {"amax_compute_algo",
+         stringifyAmaxComputeAlgo(update.getAmaxComputeAlgo()).str()}};
+  if (auto biasGrad = v.getDefiningOp<BiasGradOp>())
+    return llvm::json::Object{{"op", "bias_grad"},
+                              {"input", nameOf(biasGrad.getInput())}};
+  if (auto usage = v.getDefiningOp<UpdateUsageOp>())
+    return llvm::json::Object{{"op", "update_usage"},
+                              {"input", nameOf(usage.getInput())}};
+  if (auto gemmOp = v.getDefiningOp<GemmOp>()) {
+    llvm::json::Object by{
+        {"op", "gemm"},
+        {"gemm", gemmIds.lookup(gemmOp.getOperation())},
+        {"output", v == gemmOp.getResult() ? "d" : "dbias"},
+        {"layout", stringifyGemmLayout(gemmOp.getLayout()).str()},
+        {"a", nameOf(gemmOp.getA())},
+        {"b", nameOf(gemmOp.getB())},
+        {"use_split_accumulator", gemmOp.getUseSplitAccumulator()}};
+    if (Value bias = gemmOp.getBias())
+      by["bias"] = nameOf(bias);
+    if (Value c = gemmOp.getAccumulate())
+      by["accumulate"] = nameOf(c);
+    return by;
+  }
+  if (Operation *op = v.getDefiningOp(); op && isElementwiseOnTensors(*op)) {
+    llvm::json::Array inputs;
+    for (Value operand : op->getOperands())
+      inputs.push_back(nameOf(operand));
+    return llvm::json::Object{{"op", op->getName().getStringRef().str()},
+                              {"inputs", std::move(inputs)}};
+  }
+  return llvm::json::Object{};
+}
+
 FailureOr<llvm::json::Object> EntryLowering::run() {
   Location loc = func.getLoc();
-  for (Block &block : func.getBody())
-    for (Operation &op : block)
-      if (failed(checkLowerable(op)))
-        return failure();
   if (!func.getBody().hasOneBlock())
     return func.emitOpError("entry functions must be one block");
-  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  Block &entryBlock = func.getBody().front();
+  for (Operation &op : entryBlock)
+    if (failed(checkLowerable(op)))
+      return failure();
+  auto ret = cast<func::ReturnOp>(entryBlock.getTerminator());
 
-  // Every value the entry computes lives in the caller's output buffers, so
-  // each must be returned exactly once (no temporaries in this version).
+  // Returned values live in the caller's output buffers; the rest
+  // (temporaries) in the workspace. A result that is an argument, a usage
+  // view or a value returned before is a copy made at the end.
   DenseMap<Value, unsigned> resultIndexOf;
+  SmallVector<std::pair<unsigned, Value>> copiedResults;
   for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
-    if (isa<BlockArgument>(v))
-      return ret.emitOpError("returns argument #")
-             << cast<BlockArgument>(v).getArgNumber()
-             << "; an entry's results must be computed by it";
-    if (!resultIndexOf.try_emplace(v, i).second)
-      return ret.emitOpError("returns the same value twice (results ")
-             << resultIndexOf[v] << " and " << i << ")";
+    if (isa<BlockArgument>(v) || v.getDefiningOp<UpdateUsageOp>() ||
+        resultIndexOf.count(v))
+      copiedResults.push_back({static_cast<unsigned>(i), v});
+    else
+      resultIndexOf[v] = static_cast<unsigned>(i);
   }
-  auto nameOf = [&](Value v) -> std::string {
+
+  // GEMMs get artifact-wide ids and their cuBLASLt descriptions first, so
+  // every error surfaces before any IR is built.
+  std::vector<std::pair<GemmOp, gemm::GemmDescriptor>> gemmDescs;
+  for (auto gemmOp : entryBlock.getOps<GemmOp>()) {
+    FailureOr<gemm::GemmDescriptor> desc = gemm::describeGemm(gemmOp, target);
+    if (failed(desc))
+      return failure();
+    std::string kindName =
+        gemmOp.getKind() ? stringifyGemmKind(*gemmOp.getKind()).str() : "gemm";
+    std::string gemmName = func.getSymName().str() + ":" + kindName +
+                           std::to_string(gemmDescs.size());
+    int64_t id = static_cast<int64_t>(gemms.size());
+    gemmIds[gemmOp.getOperation()] = id;
+    gemms.push_back(desc->toJson(id, gemmName));
+    gemmDescs.push_back({gemmOp, *desc});
+  }
+
+  // Temporaries: every value computed and not returned, except usage views
+  // (they alias their input's buffers). Lifetimes run to the last use,
+  // through views.
+  DenseMap<Operation *, int64_t> opIndex;
+  for (auto [i, op] : llvm::enumerate(entryBlock.getOperations()))
+    opIndex[&op] = static_cast<int64_t>(i);
+  std::function<int64_t(Value)> lastUse = [&](Value v) {
+    int64_t last = opIndex.lookup(v.getDefiningOp());
+    for (Operation *user : v.getUsers()) {
+      last = std::max(last, opIndex.lookup(user));
+      if (auto view = dyn_cast<UpdateUsageOp>(user))
+        last = std::max(last, lastUse(view.getResult()));
+    }
+    return last;
+  };
+  SmallVector<Value> temporaries;
+  SmallVector<SmallVector<Buffer>> temporaryBuffers;
+  std::vector<TemporaryBuffer> plan;
+  for (Operation &op : entryBlock) {
+    if (isa<UpdateUsageOp, func::ReturnOp>(op))
+      continue;
+    for (Value result : op.getResults()) {
+      if (resultIndexOf.count(result))
+        continue;
+      FailureOr<SmallVector<Buffer>> buffers =
+          buffersOf(result.getType(), target, op.getLoc());
+      if (failed(buffers))
+        return failure();
+      for (const Buffer &b : *buffers)
+        plan.push_back({b.bytes, opIndex.lookup(&op), lastUse(result), -1});
+      temporaries.push_back(result);
+      temporaryBuffers.push_back(std::move(*buffers));
+    }
+  }
+  // Scratch that lives for one op: an NVFP4 GEMM's device alpha, a bias
+  // gradient's partial sums.
+  SmallVector<std::pair<Operation *, MemRefType>> scratch;
+  auto f32 = Float32Type::get(func.getContext());
+  for (auto &[gemmOp, desc] : gemmDescs)
+    if (desc.alphaOnDevice)
+      scratch.push_back({gemmOp.getOperation(), MemRefType::get({1}, f32)});
+  for (auto biasGrad : entryBlock.getOps<BiasGradOp>())
+    scratch.push_back(
+        {biasGrad.getOperation(),
+         MemRefType::get({kernels::biasGradChunks(biasGradSpec(biasGrad)) *
+                          biasGrad.getResult().getType().getNumElements()},
+                         f32)});
+  for (auto &[op, type] : scratch) {
+    int64_t at = opIndex.lookup(op);
+    plan.push_back({type.getNumElements() * 4, at, at, -1});
+  }
+  int64_t workspaceBytes = planWorkspace(plan);
+
+  DenseMap<Value, std::string> temporaryName;
+  for (auto [i, v] : llvm::enumerate(temporaries))
+    temporaryName[v] = "t" + std::to_string(i);
+  std::function<std::string(Value)> nameOf = [&](Value v) -> std::string {
     if (auto a = dyn_cast<BlockArgument>(v))
       return "arg" + std::to_string(a.getArgNumber());
-    return "result" + std::to_string(resultIndexOf.lookup(v));
+    if (resultIndexOf.count(v))
+      return "result" + std::to_string(resultIndexOf.lookup(v));
+    if (temporaryName.count(v))
+      return temporaryName.lookup(v);
+    // A usage view is named after what it views.
+    if (auto view = v.getDefiningOp<UpdateUsageOp>())
+      return "view(" + nameOf(view.getInput()) + ")";
+    return "?";
   };
 
-  // Flat buffer list: arguments, then results (written by the entry).
+  // Flat buffer list: arguments, then results (written by the entry), then
+  // the workspace.
   SmallVector<Type> memrefs;
   SmallVector<SmallVector<Buffer>> argBuffers, resultBuffers;
   llvm::json::Array args;
@@ -658,32 +869,31 @@ FailureOr<llvm::json::Object> EntryLowering::run() {
     llvm::json::Object arg = describeArgument("result" + std::to_string(i),
                                               "output", type, *buffers);
     Value returned = ret.getOperand(i);
-    if (auto quantize = returned.getDefiningOp<QuantizeOp>()) {
-      bool isHistory = returned == quantize.getUpdatedAmaxHistory();
-      llvm::json::Object by{{"op", isHistory ? "record_amax" : "quantize"},
-                            {"input", nameOf(quantize.getInput())}};
-      if (quantize.getScale()) {
-        by["scale"] = nameOf(quantize.getScale());
-        by["amax_history"] = nameOf(quantize.getAmaxHistory());
-      }
+    bool copied = llvm::any_of(copiedResults, [&](auto &c) {
+      return c.first == static_cast<unsigned>(i);
+    });
+    llvm::json::Object by =
+        copied ? llvm::json::Object{{"op", "copy"}, {"input", nameOf(returned)}}
+               : describeComputation(returned, nameOf);
+    if (!by.empty())
       arg["computed_by"] = std::move(by);
-    } else if (auto update = returned.getDefiningOp<DelayedScalingUpdateOp>()) {
-      arg["computed_by"] = llvm::json::Object{
-          {"op", "delayed_scaling_update"},
-          {"output", returned == update.getUpdatedScale() ? "scale"
-                                                           : "amax_history"},
-          {"scale", nameOf(update.getScale())},
-          {"amax_history", nameOf(update.getAmaxHistory())},
-          {"fp8_max", getFormatMax(update.getFp8Dtype())},
-          {"margin", update.getMargin()},
-          {"amax_compute_algo",
-           stringifyAmaxComputeAlgo(update.getAmaxComputeAlgo()).str()}};
-    }
     args.push_back(std::move(arg));
     for (const Buffer &b : *buffers)
       memrefs.push_back(b.type);
     resultBuffers.push_back(std::move(*buffers));
   }
+  llvm::json::Array temporaryList;
+  for (auto [i, v] : llvm::enumerate(temporaries)) {
+    llvm::json::Object t = describeArgument(temporaryName.lookup(v),
+                                            "temporary", v.getType(),
+                                            temporaryBuffers[i]);
+    t["computed_by"] = describeComputation(v, nameOf);
+    temporaryList.push_back(std::move(t));
+  }
+  auto workspaceType =
+      MemRefType::get({workspaceBytes}, IntegerType::get(func.getContext(), 8));
+  if (workspaceBytes > 0)
+    memrefs.push_back(workspaceType);
 
   // The lowered function replaces the original under the same name.
   OpBuilder b(func);
@@ -697,24 +907,59 @@ FailureOr<llvm::json::Object> EntryLowering::run() {
   for (auto [arg, buffers] : llvm::zip(func.getArguments(), argBuffers))
     for (size_t j = 0; j < buffers.size(); ++j)
       buffersOfValue[arg].push_back(body->getArgument(next++));
-  for (auto [value, buffers] : llvm::zip(ret.getOperands(), resultBuffers))
+  SmallVector<SmallVector<Value>> resultMemrefs;
+  for (auto [i, buffers] : llvm::enumerate(resultBuffers)) {
+    SmallVector<Value> memrefsOfResult;
     for (size_t j = 0; j < buffers.size(); ++j)
-      buffersOfValue[value].push_back(body->getArgument(next++));
+      memrefsOfResult.push_back(body->getArgument(next++));
+    Value value = ret.getOperand(i);
+    if (resultIndexOf.lookup(value) == i && resultIndexOf.count(value))
+      buffersOfValue[value] = memrefsOfResult;
+    resultMemrefs.push_back(std::move(memrefsOfResult));
+  }
+  if (workspaceBytes > 0) {
+    Value workspace = body->getArgument(next++);
+    size_t planned = 0;
+    for (auto [v, buffers] : llvm::zip(temporaries, temporaryBuffers))
+      for (const Buffer &buffer : buffers) {
+        Value offset = arith::ConstantIndexOp::create(
+            b, loc, plan[planned++].offset);
+        buffersOfValue[v].push_back(memref::ViewOp::create(
+            b, loc, buffer.type, workspace, offset, ValueRange{}));
+      }
+    for (auto &[op, type] : scratch) {
+      Value offset =
+          arith::ConstantIndexOp::create(b, loc, plan[planned++].offset);
+      scratchOf[op] =
+          memref::ViewOp::create(b, loc, type, workspace, offset, ValueRange{});
+    }
+  }
 
   Value token =
       gpu::WaitOp::create(b, loc, b.getType<gpu::AsyncTokenType>(), ValueRange{})
           .getAsyncToken();
-  for (Operation &op : func.getBody().front()) {
+  size_t gemmIndex = 0;
+  for (Operation &op : entryBlock) {
     if (isa<func::ReturnOp>(op))
       continue;
-    for (Value result : op.getResults())
-      if (!resultIndexOf.count(result))
-        return op.emitOpError("result #")
-               << cast<OpResult>(result).getResultNumber()
-               << " must be returned by the entry function: temporaries "
-                  "have no GPU lowering yet";
     if (auto update = dyn_cast<DelayedScalingUpdateOp>(op)) {
       lowerUpdate(b, update, token);
+      continue;
+    }
+    if (auto view = dyn_cast<UpdateUsageOp>(op)) {
+      aliasUsageView(view);
+      continue;
+    }
+    if (auto gemmOp = dyn_cast<GemmOp>(op)) {
+      lowerGemm(b, gemmOp, gemmDescs[gemmIndex++].second, token);
+      continue;
+    }
+    if (auto biasGrad = dyn_cast<BiasGradOp>(op)) {
+      lowerBiasGrad(b, biasGrad, token);
+      continue;
+    }
+    if (isElementwiseOnTensors(op)) {
+      lowerElementwise(b, op, token);
       continue;
     }
     auto quantize = cast<QuantizeOp>(op);
@@ -726,15 +971,209 @@ FailureOr<llvm::json::Object> EntryLowering::run() {
                              updatedHistory, token)))
       return failure();
   }
+  for (auto &[index, value] : copiedResults)
+    copyInto(b, value, resultMemrefs[index], token);
   gpu::WaitOp::create(b, loc, Type(), ValueRange{token});
   func::ReturnOp::create(b, loc);
 
   llvm::json::Object entry{{"name", name},
                            {"symbol", "teq_entry_" + name},
                            {"args", std::move(args)}};
+  if (workspaceBytes > 0)
+    entry["workspace_bytes"] = workspaceBytes;
+  if (!temporaryList.empty())
+    entry["temporaries"] = std::move(temporaryList);
   func.erase();
   lowered.setSymName(name);
   return entry;
+}
+
+void EntryLowering::copyInto(OpBuilder &b, Value value,
+                             ArrayRef<Value> destination, Value &token) {
+  // Buffers pair up in layout order; a view's are a named subset of its
+  // input's, in the same order.
+  SmallVector<Value> sources = buffersOfValue.lookup(value);
+  for (auto [source, dest] : llvm::zip(sources, destination)) {
+    auto type = cast<MemRefType>(dest.getType());
+    std::string elementType;
+    llvm::raw_string_ostream os(elementType);
+    os << type.getElementType();
+    std::string name = "c" + std::to_string(kernelCounter++) + "_copy";
+    int64_t elements = type.getNumElements();
+    (void)emitKernels(kernels::copyKernel(name, elements, elementType),
+                      func.getLoc());
+    launch(b, func.getLoc(), name,
+           std::clamp<int64_t>((elements + 255) / 256, 1, 1024), 1, 0,
+           {source, dest}, token);
+  }
+}
+
+void EntryLowering::aliasUsageView(UpdateUsageOp view) {
+  // The view's buffers are those of its input with the same TE name.
+  TensorProtoType from = cast<TensorProtoType>(view.getInput().getType());
+  TensorProtoType to = view.getResult().getType();
+  llvm::StringMap<NamedBuffer> named = buffersByName(
+      from, target, buffersOfValue.lookup(view.getInput()));
+  for (const layout::BufferDesc &desc : to.getBuffers(target))
+    buffersOfValue[view.getResult()].push_back(named.lookup(desc.name).value);
+}
+
+void EntryLowering::lowerGemm(OpBuilder &b, GemmOp op,
+                              const gemm::GemmDescriptor &desc,
+                              Value &token) {
+  Location loc = op.getLoc();
+  Value zero = arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0);
+  auto pointer = [&](Value memref) -> Value {
+    if (!memref)
+      return zero;
+    Value index =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+    return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+  };
+  // A quantized operand's buffer by TE name; a tensor's only buffer.
+  auto operandBuffer = [&](Value operand, const std::string &bufferName) {
+    if (!isa<TensorProtoType>(operand.getType()))
+      return bufferName.empty() ? buffersOfValue.lookup(operand).front()
+                                : Value();
+    if (bufferName.empty())
+      return Value();
+    llvm::StringMap<NamedBuffer> named =
+        buffersByName(cast<TensorProtoType>(operand.getType()), target,
+                      buffersOfValue.lookup(operand));
+    return named.lookup(bufferName).value;
+  };
+  auto single = [&](Value v) {
+    return v ? buffersOfValue.lookup(v).front() : Value();
+  };
+  Value alpha;
+  if (desc.alphaOnDevice)
+    alpha = lowerNVFP4Alpha(b, op, desc, token);
+  Value bias = op.getDbias() ? single(op.getDbias()) : single(op.getBias());
+  SmallVector<Value> callArgs{
+      arith::ConstantIntOp::create(b, loc, b.getI64Type(),
+                                   gemmIds.lookup(op.getOperation())),
+      pointer(operandBuffer(op.getA(), desc.a.data)),
+      pointer(operandBuffer(op.getA(), desc.a.scale)),
+      pointer(operandBuffer(op.getB(), desc.b.data)),
+      pointer(operandBuffer(op.getB(), desc.b.scale)),
+      pointer(single(op.getAccumulate())),
+      pointer(single(op.getResult())),
+      pointer(bias),
+      pointer(alpha)};
+  // Enqueued on the runtime's stream after the kernels launched so far (the
+  // launches and the GEMM share that one stream, in program order).
+  func::CallOp::create(b, loc, kGemmFunction, TypeRange{}, callArgs);
+  (void)token;
+}
+
+void EntryLowering::lowerElementwise(OpBuilder &b, Operation &op,
+                                     Value &token) {
+  MLIRContext *ctx = func.getContext();
+  Location loc = op.getLoc();
+  auto resultType = cast<RankedTensorType>(op.getResult(0).getType());
+  int64_t elements = resultType.getNumElements();
+  SmallVector<Type> argTypes;
+  for (Value operand : op.getOperands())
+    argTypes.push_back(MemRefType::get(
+        {elements}, cast<RankedTensorType>(operand.getType()).getElementType()));
+  argTypes.push_back(MemRefType::get({elements}, resultType.getElementType()));
+  std::string name = "e" + std::to_string(kernelCounter++) + "_" +
+                     op.getName().stripDialect().str();
+  std::replace(name.begin(), name.end(), '.', '_');
+
+  OpBuilder kb(ctx);
+  kb.setInsertionPointToEnd(&kernelModule.getBodyRegion().front());
+  auto kernel = gpu::GPUFuncOp::create(kb, loc, name,
+                                       kb.getFunctionType(argTypes, {}));
+  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), kb.getUnitAttr());
+  kernel.setKnownBlockSizeAttr(
+      kb.getDenseI32ArrayAttr({static_cast<int32_t>(kernels::kBlockSize), 1, 1}));
+  Block &body = kernel.getBody().front();
+  kb.setInsertionPointToStart(&body);
+  auto index = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(kb, loc, v).getResult();
+  };
+  Value block = arith::MulIOp::create(
+      kb, loc, gpu::BlockIdOp::create(kb, loc, gpu::Dimension::x),
+      index(kernels::kBlockSize));
+  Value start = arith::AddIOp::create(
+      kb, loc, block, gpu::ThreadIdOp::create(kb, loc, gpu::Dimension::x));
+  Value stride = arith::MulIOp::create(
+      kb, loc, gpu::GridDimOp::create(kb, loc, gpu::Dimension::x),
+      index(kernels::kBlockSize));
+  auto loop = scf::ForOp::create(kb, loc, start, index(elements), stride);
+  kb.setInsertionPointToStart(loop.getBody());
+  Value i = loop.getInductionVar();
+  Type f32 = kb.getF32Type();
+  SmallVector<Value> scalars;
+  for (unsigned k = 0; k < op.getNumOperands(); ++k) {
+    Value v = memref::LoadOp::create(kb, loc, body.getArgument(k), i);
+    if (v.getType() != f32)
+      v = arith::ExtFOp::create(kb, loc, f32, v);
+    scalars.push_back(v);
+  }
+  OperationState state(loc, op.getName());
+  state.addOperands(scalars);
+  state.addTypes(f32);
+  state.addAttributes(op.getAttrs());
+  Operation *scalarOp = kb.create(state);
+  Value r = scalarOp->getResult(0);
+  if (resultType.getElementType() != f32)
+    r = arith::TruncFOp::create(kb, loc, resultType.getElementType(), r);
+  memref::StoreOp::create(kb, loc, r, body.getArguments().back(), i);
+  kb.setInsertionPointToEnd(&body);
+  gpu::ReturnOp::create(kb, loc);
+  // tanh/erf have no NVVM instruction: expand them to polynomials here
+  // rather than calling libdevice (kernels need no CUDA toolkit).
+  RewritePatternSet patterns(ctx);
+  populatePolynomialApproximateTanhPattern(patterns);
+  populatePolynomialApproximateErfPattern(patterns);
+  (void)applyOpPatternsGreedily(ArrayRef<Operation *>{scalarOp},
+                                std::move(patterns));
+
+  SmallVector<Value> args;
+  for (Value operand : op.getOperands())
+    args.push_back(buffersOfValue.lookup(operand).front());
+  args.push_back(buffersOfValue.lookup(op.getResult(0)).front());
+  launch(b, loc, name,
+         std::clamp<int64_t>((elements + kernels::kBlockSize - 1) /
+                                 kernels::kBlockSize,
+                             1, 4 * 132),
+         1, 0, args, token);
+}
+
+void EntryLowering::lowerBiasGrad(OpBuilder &b, BiasGradOp op,
+                                  Value &token) {
+  kernels::BiasGradSpec spec = biasGradSpec(op);
+  spec.prefix = "b" + std::to_string(kernelCounter++);
+  (void)emitKernels(kernels::biasGradKernels(spec), op.getLoc());
+  int64_t columnBlocks =
+      (spec.cols + kernels::kBlockSize - 1) / kernels::kBlockSize;
+  Value partials = scratchOf.lookup(op.getOperation());
+  launch(b, op.getLoc(), spec.prefix + "_bgrad_partial", columnBlocks,
+         kernels::biasGradChunks(spec), 0,
+         {buffersOfValue.lookup(op.getInput()).front(), partials}, token);
+  launch(b, op.getLoc(), spec.prefix + "_bgrad_final", columnBlocks, 1, 0,
+         {partials, buffersOfValue.lookup(op.getResult()).front()}, token);
+}
+
+Value EntryLowering::lowerNVFP4Alpha(OpBuilder &b, GemmOp op,
+                                     const gemm::GemmDescriptor &desc,
+                                     Value &token) {
+  auto amaxOf = [&](Value operand, const std::string &bufferName) {
+    llvm::StringMap<NamedBuffer> named =
+        buffersByName(cast<TensorProtoType>(operand.getType()), target,
+                      buffersOfValue.lookup(operand));
+    return named.lookup(bufferName).value;
+  };
+  std::string name = "g" + std::to_string(kernelCounter++) + "_alpha";
+  (void)emitKernels(kernels::nvfp4GemmAlphaKernel(name), op.getLoc());
+  Value alpha = scratchOf.lookup(op.getOperation());
+  launch(b, op.getLoc(), name, 1, 1, 0,
+         {amaxOf(op.getA(), desc.a.amax), amaxOf(op.getB(), desc.b.amax),
+          alpha},
+         token);
+  return alpha;
 }
 
 std::string ptxFeatures(TargetAttr target) {
@@ -779,10 +1218,11 @@ struct ConvertTEQToGPUPass
     for (auto func : module.getOps<func::FuncOp>())
       if (func.isPublic() && !func.isExternal())
         entries.push_back(func);
-    llvm::json::Array entryList;
+    llvm::json::Array entryList, gemmList;
     int kernelCounter = 0;
     for (func::FuncOp func : entries) {
-      EntryLowering lowering(func, target, kernelModule, kernelCounter);
+      EntryLowering lowering(func, target, kernelModule, kernelCounter,
+                             gemmList);
       FailureOr<llvm::json::Object> entry = lowering.run();
       if (failed(entry))
         return signalPassFailure();
@@ -792,6 +1232,16 @@ struct ConvertTEQToGPUPass
                                 {"version", 1},
                                 {"target", target.getChip()},
                                 {"entries", std::move(entryList)}};
+    if (!gemmList.empty()) {
+      manifest["gemms"] = std::move(gemmList);
+      // void teqGemm(i64 id, a, a_scale, b, b_scale, c, d, bias, alpha).
+      b.setInsertionPointToEnd(module.getBody());
+      auto i64 = b.getI64Type();
+      auto decl = func::FuncOp::create(
+          b, module.getLoc(), kGemmFunction,
+          b.getFunctionType(SmallVector<Type>(9, i64), {}));
+      decl.setPrivate();
+    }
     std::string json;
     llvm::raw_string_ostream os(json);
     os << llvm::json::Value(std::move(manifest));
