@@ -879,6 +879,34 @@ TEST(GemmPlanGpuTest, OpenRefusesNonTnFp8BeforeBlackwell) {
                 .message());
 }
 
+TEST(GemmPlanGpuTest, NoAlgorithmNamesTheGemmAndTheProblem) {
+  auto context = contextOrSkip();
+  if (!context)
+    GTEST_SKIP() << "no CUDA device";
+  if (context->device().computeCapability >= 100)
+    GTEST_SKIP() << "MXFP8 runs here";
+  // MXFP8 needs sm_100: before it, cuBLASLt has no algorithm.
+  const std::string mxfp8 = R"({"id": 0, "name": "mxfp8", "m": 64, "n": 64,
+    "k": 64, "transa": true, "transb": false, "a_type": "e4m3",
+    "b_type": "e4m3", "d_type": "bf16", "lda": 64, "ldb": 64, "ldd": 64,
+    "a_scale_mode": "vec32_ue8m0", "b_scale_mode": "vec32_ue8m0",
+    "epilogue": "default", "accumulate": false, "fast_accum": false,
+    "alpha": "host", "compute_type": "32f"})";
+  auto plan = GemmPlan::create(parseGemm(mxfp8), context);
+  ASSERT_FALSE(plan.ok());
+  std::printf("[ info     ] %s\n", plan.message().c_str());
+  EXPECT_TRUE(contains(plan.message(),
+                       "GEMM 'mxfp8' (id 0): no cuBLASLt algorithm for m=64 "
+                       "n=64 k=64 transa=T transb=N A=e4m3 (lda 64) B=e4m3 "
+                       "(ldb 64) D=bf16 (ldd 64) (scale modes "
+                       "vec32_ue8m0/vec32_ue8m0, epilogue default, fast_accum "
+                       "0) on " +
+                           context->device().smName() + " with cuBLASLt "))
+      << plan.message();
+  EXPECT_TRUE(contains(plan.message(), "cublasLtMatmulAlgoGetHeuristic"))
+      << plan.message();
+}
+
 TEST(ArtifactGemmTest, EntriesCallTeqGemm) {
   auto context = contextOrSkip();
   if (!context)
