@@ -8,8 +8,11 @@
 
 #include <cstdio>
 #include <cmath>
+#include <algorithm>
 #include <cstring>
+#include <map>
 #include <optional>
+#include <tuple>
 
 namespace mlir::teq::terun {
 
@@ -354,6 +357,541 @@ BufferCheck compareBuffer(const std::string &argName, const BufferSpec &spec,
   return check;
 }
 
+//===----------------------------------------------------------------------===//
+// Programs: values by name, recomputed on the CPU, and GEMM outputs
+//===----------------------------------------------------------------------===//
+
+/// A value of the entry's program as the CPU reconstructs it: a
+/// high-precision tensor (decoded to double) or a quantized tensor.
+struct CpuValue {
+  const ArgSpec *spec = nullptr;
+  std::vector<double> values; ///< Tensors, row-major.
+  std::optional<reference::QuantizedTensor> quantized;
+};
+
+std::vector<double> decodeTensor(const std::string &dtype,
+                                 const std::vector<uint8_t> &bytes) {
+  std::vector<double> values;
+  if (dtype == "f32") {
+    values.resize(bytes.size() / 4);
+    for (size_t i = 0; i < values.size(); ++i) {
+      uint32_t bits;
+      std::memcpy(&bits, bytes.data() + 4 * i, 4);
+      values[i] = reference::floatFromBits(bits);
+    }
+    return values;
+  }
+  values.resize(bytes.size() / 2);
+  for (size_t i = 0; i < values.size(); ++i) {
+    uint16_t half;
+    std::memcpy(&half, bytes.data() + 2 * i, 2);
+    values[i] = dtype == "bf16" ? reference::bf16ToFloat(half)
+                                : reference::f16ToFloat(half);
+  }
+  return values;
+}
+
+/// `value` rounded to `dtype` as the GPU stores it (RNE).
+double roundTo(const std::string &dtype, double value) {
+  float f = static_cast<float>(value);
+  if (dtype == "bf16")
+    return reference::bf16ToFloat(reference::floatToBF16(f));
+  if (dtype == "f16")
+    return reference::f16ToFloat(reference::floatToF16(f));
+  return f;
+}
+
+/// [rows, cols] of a shape flattened as TE does.
+std::pair<int64_t, int64_t> flat2D(const std::vector<int64_t> &shape) {
+  layout::Flat2D f = layout::flatten2D(shape);
+  return {f.m, f.k};
+}
+
+class ProgramEvaluator {
+public:
+  ProgramEvaluator(const Manifest &manifest, const EntrySpec &entry,
+                   const HostBuffers &before, const HostBuffers &after)
+      : manifest(manifest), entry(entry), before(before), after(after) {}
+
+  /// The value `name` ("arg0", "result1", "t3", "view(t3)").
+  StatusOr<const CpuValue *> value(const std::string &name);
+
+  /// Checks output `arg` computed by a GEMM.
+  Status checkGemm(const ArgSpec &arg, size_t argIndex, CheckReport &report);
+  /// Checks an output that is a copy or an elementwise op.
+  Status checkComputed(const ArgSpec &arg, size_t argIndex,
+                       CheckReport &report);
+  static bool isElementwise(const std::string &op);
+  /// An elementwise op's float64 values from its named inputs.
+  StatusOr<std::vector<double>> elementwise(const JsonValue &by,
+                                            const std::string &op);
+  /// Checks output `arg` computed by teq.bias_grad.
+  Status checkBiasGrad(const ArgSpec &arg, size_t argIndex,
+                       CheckReport &report);
+
+private:
+  /// The GEMM's float64 product (rows of D in `rows` only).
+  StatusOr<std::vector<double>> gemmProduct(const JsonValue &by,
+                                            const std::vector<int64_t> &rows,
+                                            int64_t &n, int64_t &m);
+  StatusOr<std::vector<double>> operandMatrix(const std::string &name,
+                                              bool rowwise, int64_t &rows,
+                                              int64_t &cols);
+
+  /// Compares output `arg` (rows `rows` of it, flattened to 2D) with
+  /// `expected` by relative Frobenius error against `limit`.
+  void compareWithReference(const ArgSpec &arg, size_t argIndex,
+                            const std::vector<int64_t> &rows,
+                            const std::vector<double> &expected, double limit,
+                            const std::string &against, CheckReport &report);
+
+  const Manifest &manifest;
+  const EntrySpec &entry;
+  const HostBuffers &before;
+  const HostBuffers &after;
+  std::map<std::string, CpuValue> cache;
+};
+
+StatusOr<const CpuValue *> ProgramEvaluator::value(const std::string &name) {
+  if (name.rfind("view(", 0) == 0 && name.back() == ')')
+    return value(name.substr(5, name.size() - 6));
+  auto cached = cache.find(name);
+  if (cached != cache.end())
+    return &cached->second;
+  CpuValue v;
+  const ArgSpec *arg = entry.findArg(name);
+  const ArgSpec *temporary = nullptr;
+  if (!arg)
+    for (const ArgSpec &t : entry.temporaries)
+      if (t.name == name)
+        temporary = &t;
+  if (!arg && !temporary)
+    return Status::error("the program names an unknown value '" + name + "'");
+  if (arg) {
+    // Arguments: what the GPU read (inputs) or wrote (earlier outputs).
+    v.spec = arg;
+    size_t index = static_cast<size_t>(arg - entry.args.data());
+    const HostBuffers &source = arg->isRead() ? before : after;
+    if (!arg->isProto) {
+      v.values = decodeTensor(arg->tensor.dtype, source[flatIndex(entry, index, 0)]);
+    } else {
+      auto setup = quantizerSetup(arg->proto);
+      if (!setup.ok())
+        return setup.status().withPrefix("argument '" + name + "'");
+      reference::QuantizedTensor q;
+      q.desc = setup->desc;
+      q.target = layout::TargetCaps::fromSM(manifest.target.sm);
+      std::vector<layout::BufferDesc> descs =
+          layout::describeBuffers(q.desc, q.target);
+      if (descs.size() != arg->buffers.size())
+        return Status::error("layout mismatch for argument '" + name + "'");
+      for (size_t b = 0; b < descs.size(); ++b)
+        q.buffers.push_back({descs[b], source[flatIndex(entry, index, b)]});
+      v.quantized = std::move(q);
+    }
+    return &(cache[name] = std::move(v));
+  }
+  // Temporaries: recomputed from their inputs.
+  v.spec = temporary;
+  const JsonValue &by = temporary->computedBy;
+  const JsonValue *op = by.find("op");
+  if (!op || !op->isString())
+    return Status::error("temporary '" + name + "' has no computed_by op");
+  if (op->asString() == "quantize") {
+    const JsonValue *inputName = by.find("input");
+    if (!inputName || !inputName->isString())
+      return Status::error("temporary '" + name + "': no input");
+    auto input = value(inputName->asString());
+    if (!input.ok())
+      return input.status();
+    const CpuValue &in = **input;
+    if (in.quantized)
+      return Status::error("temporary '" + name + "' quantizes a quantized value");
+    std::vector<float> values(in.values.begin(), in.values.end());
+    auto dtype = referenceDType(temporary->proto.dtype);
+    if (!dtype.ok())
+      return dtype.status();
+    reference::Input ri =
+        reference::Input::rounded(*dtype, temporary->proto.shape, values);
+    std::optional<float> storedScale;
+    if (const JsonValue *scaleName = by.find("scale")) {
+      auto scale = value(scaleName->asString());
+      if (!scale.ok())
+        return scale.status();
+      storedScale = static_cast<float>((*scale)->values.at(0));
+    }
+    auto q = quantizeArg(manifest, *temporary, ri, storedScale);
+    if (!q.ok())
+      return q.status();
+    v.quantized = std::move(*q);
+    return &(cache[name] = std::move(v));
+  }
+  if (op->asString() == "gemm") {
+    const JsonValue *output = by.find("output");
+    if (output && output->isString() && output->asString() != "d")
+      return notAvailable("temporary '" + name + "' (a GEMM's " +
+                          output->asString() + ")");
+    auto [rowsD, colsD] = flat2D(temporary->tensor.shape);
+    std::vector<int64_t> rows(static_cast<size_t>(rowsD));
+    for (int64_t r = 0; r < rowsD; ++r)
+      rows[r] = r;
+    int64_t n = 0, m = 0;
+    auto product = gemmProduct(by, rows, n, m);
+    if (!product.ok())
+      return product.status();
+    v.values = std::move(*product);
+    for (double &x : v.values)
+      x = roundTo(temporary->tensor.dtype, x);
+    (void)colsD;
+    return &(cache[name] = std::move(v));
+  }
+  if (isElementwise(op->asString())) {
+    auto values = elementwise(by, op->asString());
+    if (!values.ok())
+      return values.status().withPrefix("temporary '" + name + "'");
+    v.values = std::move(*values);
+    for (double &x : v.values)
+      x = roundTo(temporary->tensor.dtype, x);
+    return &(cache[name] = std::move(v));
+  }
+  return notAvailable("temporary '" + name + "' computed by " + op->asString());
+}
+
+bool ProgramEvaluator::isElementwise(const std::string &op) {
+  static const char *const kOps[] = {
+      "arith.addf", "arith.subf",    "arith.mulf",    "arith.divf",
+      "arith.negf", "arith.maximumf", "arith.minimumf", "arith.maxnumf",
+      "arith.minnumf", "math.tanh",  "math.exp",      "math.erf",
+      "math.absf"};
+  return std::find(std::begin(kOps), std::end(kOps), op) != std::end(kOps);
+}
+
+StatusOr<std::vector<double>>
+ProgramEvaluator::elementwise(const JsonValue &by, const std::string &op) {
+  const JsonValue *inputs = by.find("inputs");
+  if (!inputs || !inputs->isArray() || inputs->asArray().empty())
+    return Status::error(op + " needs \"inputs\"");
+  std::vector<const std::vector<double> *> args;
+  for (const JsonValue &input : inputs->asArray()) {
+    if (!input.isString())
+      return Status::error(op + ": inputs must be names");
+    auto v = value(input.asString());
+    if (!v.ok())
+      return v.status();
+    if ((*v)->quantized)
+      return Status::error(op + " of a quantized value");
+    args.push_back(&(*v)->values);
+  }
+  // The GPU computes in f32 from the stored inputs and rounds once.
+  std::vector<double> out(args[0]->size());
+  for (size_t i = 0; i < out.size(); ++i) {
+    double a = (*args[0])[i];
+    double b = args.size() > 1 ? (*args[1])[i] : 0.0;
+    double r;
+    if (op == "arith.addf") r = a + b;
+    else if (op == "arith.subf") r = a - b;
+    else if (op == "arith.mulf") r = a * b;
+    else if (op == "arith.divf") r = a / b;
+    else if (op == "arith.negf") r = -a;
+    else if (op == "arith.maximumf" || op == "arith.maxnumf") r = std::fmax(a, b);
+    else if (op == "arith.minimumf" || op == "arith.minnumf") r = std::fmin(a, b);
+    else if (op == "math.tanh") r = std::tanh(a);
+    else if (op == "math.exp") r = std::exp(a);
+    else if (op == "math.erf") r = std::erf(a);
+    else r = std::fabs(a);
+    out[i] = r;
+  }
+  return out;
+}
+
+Status ProgramEvaluator::checkComputed(const ArgSpec &arg, size_t argIndex,
+                                       CheckReport &report) {
+  const std::string op = arg.computedBy.find("op")->asString();
+  if (op == "copy") {
+    const JsonValue *inputName = arg.computedBy.find("input");
+    if (!inputName || !inputName->isString())
+      return Status::error("argument '" + arg.name + "': copy has no input");
+    auto source = value(inputName->asString());
+    if (!source.ok())
+      return source.status().withPrefix("argument '" + arg.name + "'");
+    if ((*source)->quantized) {
+      // Bit for bit: the buffers of the copy, by name, from the source.
+      for (size_t b = 0; b < arg.buffers.size(); ++b) {
+        const reference::Buffer *expected =
+            (*source)->quantized->find(arg.buffers[b].name);
+        if (!expected)
+          return Status::error("argument '" + arg.name + "': the source has "
+                               "no buffer '" + arg.buffers[b].name + "'");
+        BufferCheck check =
+            compareBuffer(arg.name, arg.buffers[b], expected->bytes,
+                          after[flatIndex(entry, argIndex, b)]);
+        if (!check.ok)
+          report.passed = false;
+        report.buffers.push_back(std::move(check));
+      }
+      return Status::success();
+    }
+    auto [rows, cols] = flat2D(arg.tensor.shape);
+    std::vector<int64_t> all(static_cast<size_t>(rows));
+    for (int64_t r = 0; r < rows; ++r)
+      all[r] = r;
+    (void)cols;
+    compareWithReference(arg, argIndex, all, (*source)->values, 1e-3,
+                         "its source '" + inputName->asString() + "'", report);
+    return Status::success();
+  }
+  auto values = elementwise(arg.computedBy, op);
+  if (!values.ok())
+    return values.status().withPrefix("argument '" + arg.name + "'");
+  auto [rows, cols] = flat2D(arg.tensor.shape);
+  std::vector<int64_t> all(static_cast<size_t>(rows));
+  for (int64_t r = 0; r < rows; ++r)
+    all[r] = r;
+  (void)cols;
+  compareWithReference(arg, argIndex, all, *values, 1e-3,
+                       op + " in float64 of its inputs", report);
+  return Status::success();
+}
+
+StatusOr<std::vector<double>>
+ProgramEvaluator::operandMatrix(const std::string &name, bool rowwise,
+                                int64_t &rows, int64_t &cols) {
+  auto v = value(name);
+  if (!v.ok())
+    return v.status();
+  const CpuValue &value = **v;
+  const ArgSpec &spec = *value.spec;
+  std::tie(rows, cols) =
+      flat2D(spec.isProto ? spec.proto.shape : spec.tensor.shape);
+  if (!value.quantized)
+    return value.values;
+  auto values = reference::dequantize(
+      *value.quantized,
+      rowwise ? layout::UsageRowwise : layout::UsageColumnwise);
+  if (!values.ok())
+    return Status::error("cannot dequantize '" + name + "': " +
+                         values.message());
+  return std::vector<double>(values->begin(), values->end());
+}
+
+StatusOr<std::vector<double>>
+ProgramEvaluator::gemmProduct(const JsonValue &by,
+                              const std::vector<int64_t> &rows, int64_t &n,
+                              int64_t &m) {
+  const JsonValue *layoutName = by.find("layout");
+  const JsonValue *aName = by.find("a");
+  const JsonValue *bName = by.find("b");
+  if (!layoutName || !layoutName->isString() || layoutName->asString().size() != 2 ||
+      !aName || !aName->isString() || !bName || !bName->isString())
+    return Status::error("computed_by of a gemm needs layout, a and b");
+  bool transa = layoutName->asString()[0] == 'T';
+  bool transb = layoutName->asString()[1] == 'T';
+  int64_t a0, a1, b0, b1;
+  // TE: A is read rowwise if transposed, B columnwise if transposed.
+  auto a = operandMatrix(aName->asString(), transa, a0, a1);
+  if (!a.ok())
+    return a.status();
+  auto b = operandMatrix(bName->asString(), !transb, b0, b1);
+  if (!b.ok())
+    return b.status();
+  m = transa ? a0 : a1;
+  int64_t k = transa ? a1 : a0;
+  n = transb ? b1 : b0;
+  std::vector<double> bias, c;
+  if (const JsonValue *biasName = by.find("bias")) {
+    auto v = value(biasName->asString());
+    if (!v.ok())
+      return v.status();
+    bias = (*v)->values;
+  }
+  if (const JsonValue *cName = by.find("accumulate")) {
+    auto v = value(cName->asString());
+    if (!v.ok())
+      return v.status();
+    c = (*v)->values;
+  }
+  // D[i][j] = sum_l opB[i][l] opA[l][j] (row-major, D is [n, m]).
+  const std::vector<double> &A = *a, &B = *b;
+  std::vector<double> d(rows.size() * static_cast<size_t>(m), 0.0);
+  std::vector<double> bRow(static_cast<size_t>(k));
+  for (size_t r = 0; r < rows.size(); ++r) {
+    int64_t i = rows[r];
+    for (int64_t l = 0; l < k; ++l)
+      bRow[l] = transb ? B[l * b1 + i] : B[i * b1 + l];
+    double *out = d.data() + r * m;
+    if (transa) {
+      // opA[l][j] = A[j][l]: dot products of contiguous rows.
+      for (int64_t j = 0; j < m; ++j) {
+        const double *aRow = A.data() + j * a1;
+        double sum = 0.0;
+        for (int64_t l = 0; l < k; ++l)
+          sum += bRow[l] * aRow[l];
+        out[j] = sum;
+      }
+    } else {
+      for (int64_t l = 0; l < k; ++l) {
+        const double *aRow = A.data() + l * a1;
+        double s = bRow[l];
+        for (int64_t j = 0; j < m; ++j)
+          out[j] += s * aRow[j];
+      }
+    }
+    for (int64_t j = 0; j < m; ++j) {
+      if (!bias.empty())
+        out[j] += bias[j];
+      if (!c.empty())
+        out[j] += c[i * m + j];
+    }
+  }
+  return d;
+}
+
+Status ProgramEvaluator::checkGemm(const ArgSpec &arg, size_t argIndex,
+                                   CheckReport &report) {
+  const JsonValue &by = arg.computedBy;
+  const JsonValue *output = by.find("output");
+  if (output && output->isString() && output->asString() == "dbias") {
+    // BGRADB: dbias[i] = sum_l opB[i][l] (B is the gradient).
+    const JsonValue *layoutName = by.find("layout");
+    const JsonValue *bName = by.find("b");
+    if (!layoutName || !layoutName->isString() ||
+        layoutName->asString().size() != 2 || !bName || !bName->isString())
+      return Status::error("argument '" + arg.name +
+                           "': computed_by of a gemm needs layout and b");
+    bool transb = layoutName->asString()[1] == 'T';
+    int64_t b0, b1;
+    auto b = operandMatrix(bName->asString(), !transb, b0, b1);
+    if (!b.ok())
+      return b.status();
+    int64_t n = transb ? b1 : b0;
+    std::vector<double> sums(static_cast<size_t>(n), 0.0);
+    for (int64_t r = 0; r < b0; ++r)
+      for (int64_t c = 0; c < b1; ++c)
+        sums[transb ? c : r] += (*b)[r * b1 + c];
+    compareWithReference(arg, argIndex, {0}, sums, 1e-3,
+                         "the float64 sums of the GEMM's B (BGRADB)", report);
+    return Status::success();
+  }
+  if (output && output->isString() && output->asString() != "d")
+    return notAvailable("the GEMM's " + output->asString() + " ('" +
+                        arg.name + "')");
+  if (arg.isProto)
+    return Status::error("argument '" + arg.name + "': a GEMM writes a tensor");
+  auto [rowsD, colsD] = flat2D(arg.tensor.shape);
+  // Large products are checked on evenly spaced rows (about 2^31
+  // multiply-adds at most), always including the first and last row.
+  const JsonValue *aName = by.find("a");
+  int64_t k = 1;
+  if (aName && aName->isString()) {
+    auto a = value(aName->asString());
+    if (!a.ok())
+      return a.status();
+    const ArgSpec &spec = *(*a)->spec;
+    auto [a0, a1] = flat2D(spec.isProto ? spec.proto.shape : spec.tensor.shape);
+    const JsonValue *layoutName = by.find("layout");
+    bool transa = layoutName && layoutName->isString() &&
+                  !layoutName->asString().empty() &&
+                  layoutName->asString()[0] == 'T';
+    k = transa ? a1 : a0;
+  }
+  const int64_t budget = int64_t(1) << 31;
+  int64_t wanted = std::max<int64_t>(
+      std::min<int64_t>(rowsD, budget / std::max<int64_t>(1, colsD * k)), 16);
+  std::vector<int64_t> rows;
+  for (int64_t r = 0; r < std::min(wanted, rowsD); ++r)
+    rows.push_back(wanted >= rowsD ? r : r * (rowsD - 1) / (wanted - 1));
+  int64_t n = 0, m = 0;
+  auto product = gemmProduct(by, rows, n, m);
+  if (!product.ok())
+    return product.status().withPrefix("argument '" + arg.name + "'");
+  if (n != rowsD || m != colsD)
+    return Status::error("argument '" + arg.name + "': the GEMM gives [" +
+                         std::to_string(n) + ", " + std::to_string(m) +
+                         "], the output is [" + std::to_string(rowsD) + ", " +
+                         std::to_string(colsD) + "]");
+  const JsonValue *split = by.find("use_split_accumulator");
+  bool fastAccum = split && split->isBool() && !split->asBool();
+  // te-semantics §6.4: with split accumulation the partial sums are fp32;
+  // fast accumulation keeps them in the tensor cores' narrower format.
+  compareWithReference(arg, argIndex, rows, *product, fastAccum ? 1e-2 : 1e-3,
+                       std::string("the float64 product of the dequantized "
+                                   "operands; ") +
+                           (fastAccum ? "fast" : "split") + " accumulation",
+                       report);
+  return Status::success();
+}
+
+Status ProgramEvaluator::checkBiasGrad(const ArgSpec &arg, size_t argIndex,
+                                       CheckReport &report) {
+  const JsonValue *inputName = arg.computedBy.find("input");
+  if (!inputName || !inputName->isString())
+    return Status::error("argument '" + arg.name + "': bias_grad has no input");
+  auto input = value(inputName->asString());
+  if (!input.ok())
+    return input.status();
+  if ((*input)->quantized)
+    return Status::error("argument '" + arg.name +
+                         "': bias_grad of a quantized value");
+  const std::vector<double> &x = (*input)->values;
+  int64_t n = 1;
+  for (int64_t d : arg.tensor.shape)
+    n *= d;
+  std::vector<double> sums(static_cast<size_t>(n), 0.0);
+  for (size_t i = 0; i < x.size(); ++i)
+    sums[i % n] += x[i];
+  compareWithReference(arg, argIndex, {0}, sums, 1e-3,
+                       "the float64 column sums", report);
+  return Status::success();
+}
+
+void ProgramEvaluator::compareWithReference(const ArgSpec &arg,
+                                            size_t argIndex,
+                                            const std::vector<int64_t> &rows,
+                                            const std::vector<double> &expected,
+                                            double limit,
+                                            const std::string &against,
+                                            CheckReport &report) {
+  auto [rowsD, m] = flat2D(arg.tensor.shape);
+  if (arg.tensor.shape.size() == 1) {
+    rowsD = 1;
+    m = arg.tensor.shape[0];
+  }
+  std::vector<double> gpu =
+      decodeTensor(arg.tensor.dtype, after[flatIndex(entry, argIndex, 0)]);
+  double refNorm = 0, errExact = 0, errRounded = 0;
+  int64_t nonFinite = 0;
+  for (size_t r = 0; r < rows.size(); ++r)
+    for (int64_t j = 0; j < m; ++j) {
+      double ref = expected[r * m + j];
+      double got = gpu[rows[r] * m + j];
+      if (!std::isfinite(got))
+        ++nonFinite;
+      refNorm += ref * ref;
+      errExact += (got - ref) * (got - ref);
+      double rounded = roundTo(arg.tensor.dtype, ref);
+      errRounded += (got - rounded) * (got - rounded);
+    }
+  double relExact = std::sqrt(errExact / std::max(refNorm, 1e-300));
+  double relRounded = std::sqrt(errRounded / std::max(refNorm, 1e-300));
+  BufferCheck check;
+  check.arg = arg.name;
+  check.buffer = "tensor";
+  check.elements = static_cast<int64_t>(rows.size()) * m;
+  check.ok = nonFinite == 0 && relRounded <= limit;
+  char text[320];
+  std::snprintf(text, sizeof(text),
+                "%s: rel. Frobenius error %.3g vs %s, rounded to %s (%.3g "
+                "unrounded; limit %.0e; %zu of %lld rows)%s",
+                check.ok ? "OK" : "FAILED", relRounded, against.c_str(),
+                arg.tensor.dtype.c_str(), relExact, limit, rows.size(),
+                static_cast<long long>(rowsD),
+                nonFinite ? "; non-finite outputs" : "");
+  check.message = text;
+  if (!check.ok)
+    report.passed = false;
+  report.buffers.push_back(std::move(check));
+}
+
 /// Recomputes the output `arg` (index `argIndex`) per its computed_by.
 Status checkArg(const Manifest &manifest, const EntrySpec &entry,
                 size_t argIndex, const HostBuffers &before,
@@ -363,6 +901,18 @@ Status checkArg(const Manifest &manifest, const EntrySpec &entry,
   if (arg.computedBy.isNull())
     return notAvailable(what + ": the manifest has no computed_by");
   const std::string op = arg.computedBy.find("op")->asString();
+  if (op == "gemm") {
+    ProgramEvaluator program(manifest, entry, before, after);
+    return program.checkGemm(arg, argIndex, report);
+  }
+  if (op == "bias_grad") {
+    ProgramEvaluator program(manifest, entry, before, after);
+    return program.checkBiasGrad(arg, argIndex, report);
+  }
+  if (op == "copy" || ProgramEvaluator::isElementwise(op)) {
+    ProgramEvaluator program(manifest, entry, before, after);
+    return program.checkComputed(arg, argIndex, report);
+  }
   if (op != "quantize" && op != "record_amax" &&
       op != "delayed_scaling_update")
     return notAvailable("op " + op + " (" + what + ")");

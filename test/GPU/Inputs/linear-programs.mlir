@@ -1,0 +1,102 @@
+// Whole Linear programs on the GPU (te-run --check, test/GPU/linear-programs.test):
+// quantize kernels + cuBLASLt GEMMs + bias/dbias + temporaries in one entry.
+// x : [M, K], w : [N, K], b : [N], dy : [M, N]; M = 256, K = 512, N = 1024
+// unless the name says otherwise.
+module attributes {teq.target = #teq.target<sm_90>} {
+  // Float8CurrentScaling, forward and backward with a bias: fprop with the
+  // BIAS epilogue (fast accumulation), dgrad/wgrad split accumulation, dbias
+  // from the unquantized dy (bias_grad).
+  func.func @current_bias(%x: tensor<256x512xbf16>, %w: tensor<1024x512xbf16>, %b: tensor<1024xbf16>, %dy: tensor<256x1024xbf16>)
+      -> (tensor<256x1024xbf16>, tensor<256x512xbf16>, tensor<1024x512xbf16>, tensor<1024xbf16>) {
+    %y, %dx, %dw, %db = teq.autocast recipe(#teq.float8_current_scaling<>)
+        -> tensor<256x1024xbf16>, tensor<256x512xbf16>, tensor<1024x512xbf16>, tensor<1024xbf16> {
+      %out, %sx, %sw = teq.linear_forward %x, %w bias(%b : tensor<1024xbf16>) config(#teq.linear<bias = true, name = "fc">)
+          : tensor<256x512xbf16>, tensor<1024x512xbf16> -> tensor<256x1024xbf16>
+            saved_input(tensor<256x512xbf16>) saved_weight(tensor<1024x512xbf16>)
+      %gx, %gw, %gb = teq.linear_backward %dy, %sx, %sw config(#teq.linear<bias = true, name = "fc">)
+          : tensor<256x1024xbf16>, tensor<256x512xbf16>, tensor<1024x512xbf16>
+            dgrad(tensor<256x512xbf16>) wgrad(tensor<1024x512xbf16>) dbias(tensor<1024xbf16>)
+      teq.yield %out, %gx, %gw, %gb : tensor<256x1024xbf16>, tensor<256x512xbf16>, tensor<1024x512xbf16>, tensor<1024xbf16>
+    }
+    return %y, %dx, %dw, %db : tensor<256x1024xbf16>, tensor<256x512xbf16>, tensor<1024x512xbf16>, tensor<1024xbf16>
+  }
+
+  // Float8BlockScaling (1x128 activations/gradients, 128x128 weights): the
+  // 1Dx2D, 1Dx1D scale modes of cuBLASLt on Hopper.
+  func.func @block_bias(%x: tensor<256x512xbf16>, %w: tensor<1024x512xbf16>, %b: tensor<1024xbf16>, %dy: tensor<256x1024xbf16>)
+      -> (tensor<256x1024xbf16>, tensor<256x512xbf16>, tensor<1024x512xbf16>, tensor<1024xbf16>) {
+    %y, %dx, %dw, %db = teq.autocast recipe(#teq.float8_block_scaling<>)
+        -> tensor<256x1024xbf16>, tensor<256x512xbf16>, tensor<1024x512xbf16>, tensor<1024xbf16> {
+      %out, %sx, %sw = teq.linear_forward %x, %w bias(%b : tensor<1024xbf16>) config(#teq.linear<bias = true, name = "fc">)
+          : tensor<256x512xbf16>, tensor<1024x512xbf16> -> tensor<256x1024xbf16>
+            saved_input(tensor<256x512xbf16>) saved_weight(tensor<1024x512xbf16>)
+      %gx, %gw, %gb = teq.linear_backward %dy, %sx, %sw config(#teq.linear<bias = true, name = "fc">)
+          : tensor<256x1024xbf16>, tensor<256x512xbf16>, tensor<1024x512xbf16>
+            dgrad(tensor<256x512xbf16>) wgrad(tensor<1024x512xbf16>) dbias(tensor<1024xbf16>)
+      teq.yield %out, %gx, %gw, %gb : tensor<256x1024xbf16>, tensor<256x512xbf16>, tensor<1024x512xbf16>, tensor<1024xbf16>
+    }
+    return %y, %dx, %dw, %db : tensor<256x1024xbf16>, tensor<256x512xbf16>, tensor<1024x512xbf16>, tensor<1024xbf16>
+  }
+
+  // Autocast disabled: bf16 GEMMs; dbias through the wgrad GEMM's BGRADB
+  // epilogue.
+  func.func @high_precision_bias(%x: tensor<256x512xbf16>, %w: tensor<1024x512xbf16>, %b: tensor<1024xbf16>, %dy: tensor<256x1024xbf16>)
+      -> (tensor<256x1024xbf16>, tensor<256x512xbf16>, tensor<1024x512xbf16>, tensor<1024xbf16>) {
+    %y, %dx, %dw, %db = teq.autocast enabled(false)
+        -> tensor<256x1024xbf16>, tensor<256x512xbf16>, tensor<1024x512xbf16>, tensor<1024xbf16> {
+      %out, %sx, %sw = teq.linear_forward %x, %w bias(%b : tensor<1024xbf16>) config(#teq.linear<bias = true, name = "fc">)
+          : tensor<256x512xbf16>, tensor<1024x512xbf16> -> tensor<256x1024xbf16>
+            saved_input(tensor<256x512xbf16>) saved_weight(tensor<1024x512xbf16>)
+      %gx, %gw, %gb = teq.linear_backward %dy, %sx, %sw config(#teq.linear<bias = true, name = "fc">)
+          : tensor<256x1024xbf16>, tensor<256x512xbf16>, tensor<1024x512xbf16>
+            dgrad(tensor<256x512xbf16>) wgrad(tensor<1024x512xbf16>) dbias(tensor<1024xbf16>)
+      teq.yield %out, %gx, %gw, %gb : tensor<256x1024xbf16>, tensor<256x512xbf16>, tensor<1024x512xbf16>, tensor<1024xbf16>
+    }
+    return %y, %dx, %dw, %db : tensor<256x1024xbf16>, tensor<256x512xbf16>, tensor<1024x512xbf16>, tensor<1024xbf16>
+  }
+
+  // fuse_wgrad_accumulation: wgrad accumulates into the fp32 main_grad
+  // (beta = 1); requires_dgrad = false drops the dgrad GEMM.
+  func.func @current_main_grad_no_dgrad(%x: tensor<256x512xbf16>, %w: tensor<1024x512xbf16>, %dy: tensor<256x1024xbf16>, %mg: tensor<1024x512xf32>)
+      -> (tensor<256x1024xbf16>, tensor<1024x512xf32>) {
+    %y, %dw = teq.autocast recipe(#teq.float8_current_scaling<>)
+        -> tensor<256x1024xbf16>, tensor<1024x512xf32> {
+      %out, %sx, %sw = teq.linear_forward %x, %w config(#teq.linear<fuse_wgrad_accumulation = true, requires_dgrad = false, name = "fc">)
+          : tensor<256x512xbf16>, tensor<1024x512xbf16> -> tensor<256x1024xbf16>
+            saved_input(tensor<256x512xbf16>) saved_weight(tensor<1024x512xbf16>)
+      %gw = teq.linear_backward %dy, %sx, %sw main_grad(%mg : tensor<1024x512xf32>) config(#teq.linear<fuse_wgrad_accumulation = true, requires_dgrad = false, name = "fc">)
+          : tensor<256x1024xbf16>, tensor<256x512xbf16>, tensor<1024x512xbf16>
+            wgrad(tensor<1024x512xf32>)
+      teq.yield %out, %gw : tensor<256x1024xbf16>, tensor<1024x512xf32>
+    }
+    return %y, %dw : tensor<256x1024xbf16>, tensor<1024x512xf32>
+  }
+
+  // requires_wgrad = false: dgrad only.
+  func.func @current_no_wgrad(%x: tensor<256x512xbf16>, %w: tensor<1024x512xbf16>, %dy: tensor<256x1024xbf16>)
+      -> (tensor<256x1024xbf16>, tensor<256x512xbf16>) {
+    %y, %dx = teq.autocast recipe(#teq.float8_current_scaling<>)
+        -> tensor<256x1024xbf16>, tensor<256x512xbf16> {
+      %out, %sx, %sw = teq.linear_forward %x, %w config(#teq.linear<requires_wgrad = false, name = "fc">)
+          : tensor<256x512xbf16>, tensor<1024x512xbf16> -> tensor<256x1024xbf16>
+            saved_input(tensor<256x512xbf16>) saved_weight(tensor<1024x512xbf16>)
+      %gx = teq.linear_backward %dy, %sx, %sw config(#teq.linear<requires_wgrad = false, name = "fc">)
+          : tensor<256x1024xbf16>, tensor<256x512xbf16>, tensor<1024x512xbf16>
+            dgrad(tensor<256x512xbf16>)
+      teq.yield %out, %gx : tensor<256x1024xbf16>, tensor<256x512xbf16>
+    }
+    return %y, %dx : tensor<256x1024xbf16>, tensor<256x512xbf16>
+  }
+
+  // A larger forward (M = 2048, K = 1024, N = 4096) with f32 activations
+  // (the GEMM writes f32).
+  func.func @current_fwd_f32(%x: tensor<2048x1024xf32>, %w: tensor<4096x1024xf32>) -> tensor<2048x4096xf32> {
+    %y = teq.autocast recipe(#teq.float8_current_scaling<>) -> tensor<2048x4096xf32> {
+      %out, %sx, %sw = teq.linear_forward %x, %w config(#teq.linear<name = "fc">)
+          : tensor<2048x1024xf32>, tensor<4096x1024xf32> -> tensor<2048x4096xf32>
+            saved_input(tensor<2048x1024xf32>) saved_weight(tensor<4096x1024xf32>)
+      teq.yield %out : tensor<2048x4096xf32>
+    }
+    return %y : tensor<2048x4096xf32>
+  }
+}
