@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 
 #include <cstdlib>
+#include <mutex>
 #include <vector>
 
 namespace mlir::teq::runtime::detail {
@@ -138,6 +139,49 @@ std::string describeCublasStatus(cublasStatus_t status) {
   if (text && *text)
     out += std::string(" (") + text + ")";
   return out;
+}
+
+namespace {
+/// One capture at a time: the logger is process-wide.
+std::mutex &logMutex() {
+  static std::mutex *mutex = new std::mutex();
+  return *mutex;
+}
+std::string *capturedLog = nullptr; ///< Guarded by logMutex().
+
+void captureLogLine(int level, const char *function, const char *message) {
+  (void)level;
+  if (!capturedLog || !message)
+    return;
+  if (!capturedLog->empty())
+    *capturedLog += "; ";
+  if (function && *function)
+    *capturedLog += std::string(function) + ": ";
+  *capturedLog += message;
+}
+} // namespace
+
+bool beginCublasLtLogCapture(const CublasLt &lt) {
+  if (std::getenv("CUBLASLT_LOG_LEVEL") || std::getenv("CUBLASLT_LOG_MASK"))
+    return false;
+  logMutex().lock();
+  capturedLog = new std::string();
+  (void)lt.cublasLtLoggerSetCallback(&captureLogLine);
+  (void)lt.cublasLtLoggerSetLevel(1); // errors only
+  return true;
+}
+
+std::string endCublasLtLogCapture(const CublasLt &lt) {
+  (void)lt.cublasLtLoggerSetLevel(0);
+  (void)lt.cublasLtLoggerSetCallback(nullptr);
+  std::string log = std::move(*capturedLog);
+  delete capturedLog;
+  capturedLog = nullptr;
+  logMutex().unlock();
+  // cuBLASLt ends messages with a newline.
+  while (!log.empty() && (log.back() == '\n' || log.back() == ' '))
+    log.pop_back();
+  return log;
 }
 
 std::string formatCublasVersion(size_t version) {

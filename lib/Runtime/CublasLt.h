@@ -42,7 +42,9 @@ namespace mlir::teq::runtime::detail {
   X(cublasLtMatmulAlgoInit)                                                    \
   X(cublasLtMatmulAlgoCheck)                                                   \
   X(cublasLtMatmulAlgoConfigGetAttribute)                                      \
-  X(cublasLtMatmulAlgoConfigSetAttribute)
+  X(cublasLtMatmulAlgoConfigSetAttribute)                                      \
+  X(cublasLtLoggerSetCallback)                                                 \
+  X(cublasLtLoggerSetLevel)
 
 struct CublasLt {
 #define TEQ_DECLARE_CUBLASLT_MEMBER(name) decltype(&::name) name = nullptr;
@@ -64,8 +66,32 @@ StatusOr<const CublasLt *> getCublasLt();
 /// supported)" for `status`: from cuBLASLt if it is loaded, else the name.
 std::string describeCublasStatus(cublasStatus_t status);
 
+/// Runs `call` (a cuBLASLt call that just failed) again with cuBLASLt's
+/// error log captured, and returns what cuBLASLt logged ("" if nothing):
+/// its messages say why (e.g. "The scaling mode for A scale (VEC128_32F)
+/// requires a custom pointer for A scale") where the status only says
+/// CUBLAS_STATUS_INVALID_VALUE. cuBLASLt's logger is process-wide: it is
+/// switched on only for this call and switched off after, and left alone if
+/// the user asked for cuBLASLt logging (CUBLASLT_LOG_LEVEL, CUBLASLT_LOG_MASK).
+/// Only for failure paths, and only for calls that enqueue no work.
+template <typename Call>
+std::string captureCublasLtLog(const CublasLt &lt, Call &&call);
+
 /// "13.1.0" for a cublasLtGetVersion() value.
 std::string formatCublasVersion(size_t version);
+
+/// The non-template part of captureCublasLtLog: starts (returns false if
+/// logging must be left alone) and ends a capture.
+bool beginCublasLtLogCapture(const CublasLt &lt);
+std::string endCublasLtLogCapture(const CublasLt &lt);
+
+template <typename Call>
+std::string captureCublasLtLog(const CublasLt &lt, Call &&call) {
+  if (!beginCublasLtLogCapture(lt))
+    return std::string();
+  (void)call();
+  return endCublasLtLogCapture(lt);
+}
 
 } // namespace mlir::teq::runtime::detail
 

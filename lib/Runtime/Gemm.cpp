@@ -393,6 +393,32 @@ GemmPlan::create(const GemmSpec &spec, std::shared_ptr<Context> context) {
                                           spec.ldd),
             "cublasLtMatrixLayoutCreate (D)"));
 
+  // cuBLASLt refuses to choose (or check) an algorithm for block-scaled
+  // operands whose scale pointer is not set yet ("requires a custom pointer
+  // for A scale"); per-tensor scales do not care. The real pointers are set
+  // per call; until then the scale pointers point at the context's device
+  // constants (valid device memory, never read before a call replaces them).
+  for (auto [mode, attribute] :
+       {std::pair{spec.aScaleMode, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER},
+        std::pair{spec.bScaleMode, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER}}) {
+    if (mode == GemmScaleMode::None)
+      continue;
+    const void *placeholder = reinterpret_cast<const void *>(resources.constants);
+    TEQ_RETURN_IF_ERROR(setDesc(attribute, placeholder,
+                                "a placeholder scale pointer"));
+  }
+  if (spec.epilogue != GemmEpilogue::Default) {
+    const void *placeholder = reinterpret_cast<const void *>(resources.constants);
+    TEQ_RETURN_IF_ERROR(setDesc(CUBLASLT_MATMUL_DESC_BIAS_POINTER, placeholder,
+                                "a placeholder bias pointer"));
+  }
+
+  /// " (cuBLASLt: <its log>)" for a call that failed, if it logged why.
+  auto why = [&](auto &&call) {
+    std::string log = detail::captureCublasLtLog(lt, call);
+    return log.empty() ? std::string() : " (cuBLASLt: " + log + ")";
+  };
+
   const std::string where = " for " + spec.describeProblem() + " (scale modes " +
                             stringifyGemmScaleMode(spec.aScaleMode) + "/" +
                             stringifyGemmScaleMode(spec.bScaleMode) +
@@ -429,19 +455,23 @@ GemmPlan::create(const GemmSpec &spec, std::shared_ptr<Context> context) {
           "setting the heuristic's minimum operand alignment"));
     }
     int count = 0;
-    cublasStatus_t status = lt.cublasLtMatmulAlgoGetHeuristic(
-        resources.handle, impl.desc, impl.aLayout, impl.bLayout, impl.cLayout,
-        impl.dLayout, preference, 1, &result, &count);
+    auto heuristic = [&] {
+      return lt.cublasLtMatmulAlgoGetHeuristic(
+          resources.handle, impl.desc, impl.aLayout, impl.bLayout,
+          impl.cLayout, impl.dLayout, preference, 1, &result, &count);
+    };
+    cublasStatus_t status = heuristic();
     if (status != CUBLAS_STATUS_SUCCESS)
       return Status::error(prefix + ": no cuBLASLt algorithm" + where +
                            ": cublasLtMatmulAlgoGetHeuristic returned " +
-                           describeCublasStatus(status));
+                           describeCublasStatus(status) + why(heuristic));
     if (count == 0 || result.state != CUBLAS_STATUS_SUCCESS)
       return Status::error(
           prefix + ": no cuBLASLt algorithm" + where +
           ": cublasLtMatmulAlgoGetHeuristic found none" +
           (count == 0 ? std::string()
-                      : " (" + describeCublasStatus(result.state) + ")"));
+                      : " (" + describeCublasStatus(result.state) + ")") +
+          why(heuristic));
     impl.algo = result.algo;
   } else {
     const GemmAlgoSpec &pin = spec.algo;
@@ -450,14 +480,17 @@ GemmPlan::create(const GemmSpec &spec, std::shared_ptr<Context> context) {
                                std::to_string(pin.tile) + ", stages " +
                                std::to_string(pin.stages) + ", splitk " +
                                std::to_string(pin.splitK) + ")";
-    cublasStatus_t status = lt.cublasLtMatmulAlgoInit(
-        resources.handle, computeType, CUDA_R_32F, aType, bType, dType, dType,
-        static_cast<int>(pin.id), &impl.algo);
+    auto init = [&] {
+      return lt.cublasLtMatmulAlgoInit(resources.handle, computeType,
+                                       CUDA_R_32F, aType, bType, dType, dType,
+                                       static_cast<int>(pin.id), &impl.algo);
+    };
+    cublasStatus_t status = init();
     if (status != CUBLAS_STATUS_SUCCESS)
       return Status::error(prefix + ": " + pinned +
                            " cannot be initialized" + where +
                            ": cublasLtMatmulAlgoInit returned " +
-                           describeCublasStatus(status));
+                           describeCublasStatus(status) + why(init));
     auto setConfig = [&](cublasLtMatmulAlgoConfigAttributes_t attribute,
                          const auto &value, const char *name) {
       cublasStatus_t s = lt.cublasLtMatmulAlgoConfigSetAttribute(
@@ -490,14 +523,17 @@ GemmPlan::create(const GemmSpec &spec, std::shared_ptr<Context> context) {
         setConfig(CUBLASLT_ALGO_CONFIG_INNER_SHAPE_ID, inner, "inner_shape"));
     TEQ_RETURN_IF_ERROR(setConfig(CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID,
                                   cluster, "cluster_shape"));
-    status = lt.cublasLtMatmulAlgoCheck(resources.handle, impl.desc,
+    auto checkAlgo = [&] {
+      return lt.cublasLtMatmulAlgoCheck(resources.handle, impl.desc,
                                         impl.aLayout, impl.bLayout,
                                         impl.cLayout, impl.dLayout, &impl.algo,
                                         &result);
+    };
+    status = checkAlgo();
     if (status != CUBLAS_STATUS_SUCCESS)
       return Status::error(prefix + ": " + pinned + " is not valid" + where +
                            ": cublasLtMatmulAlgoCheck returned " +
-                           describeCublasStatus(status));
+                           describeCublasStatus(status) + why(checkAlgo));
     if (result.workspaceSize > resources.workspaceBytes)
       return Status::error(
           prefix + ": " + pinned + " needs " +
