@@ -52,6 +52,7 @@
 #include <limits>
 #include <cstdint>
 #include <cstdio>
+#include <map>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -335,6 +336,60 @@ void printList(const std::string &path, const Manifest &manifest) {
 }
 
 //===----------------------------------------------------------------------===//
+// Delayed-scaling state
+//===----------------------------------------------------------------------===//
+
+/// Values of an entry that are delayed-scaling state, by name: "scale" or
+/// "amax_history" — what some computed_by names under that key, and, through
+/// the state slices teq-decompose-linear makes (tensor.extract_slice /
+/// insert_slice) and update steps, the arguments they come from.
+struct StateRoles {
+  std::map<std::string, std::string> roles;
+  const std::string *lookup(const std::string &name) const {
+    auto it = roles.find(name);
+    return it == roles.end() ? nullptr : &it->second;
+  }
+};
+
+StateRoles stateRoles(const EntrySpec &entry) {
+  StateRoles state;
+  std::vector<const ArgSpec *> values;
+  for (const ArgSpec &a : entry.args)
+    values.push_back(&a);
+  for (const ArgSpec &t : entry.temporaries)
+    values.push_back(&t);
+  auto nameAt = [](const JsonValue &by, const char *key) -> std::string {
+    const JsonValue *name = by.find(key);
+    return name && name->isString() ? name->asString() : std::string();
+  };
+  for (const ArgSpec *v : values)
+    if (!v->computedBy.isNull())
+      for (const char *key : {"scale", "amax_history"}) {
+        std::string name = nameAt(v->computedBy, key);
+        if (!name.empty())
+          state.roles.emplace(name, key);
+      }
+  // Back through slices and update steps to the arguments (a fixpoint: the
+  // chains are short).
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const ArgSpec *v : values) {
+      if (v->computedBy.isNull())
+        continue;
+      const std::string *role = state.lookup(v->name);
+      std::string op = nameAt(v->computedBy, "op");
+      if (role && (op == "tensor.extract_slice" || op == "tensor.insert_slice"))
+        for (const char *key : {"input", "dest"}) {
+          std::string from = nameAt(v->computedBy, key);
+          if (!from.empty() && state.roles.emplace(from, *role).second)
+            changed = true;
+        }
+    }
+  }
+  return state;
+}
+
+//===----------------------------------------------------------------------===//
 // Random inputs
 //===----------------------------------------------------------------------===//
 
@@ -536,15 +591,10 @@ StatusOr<HostBuffers> makeInputs(const Options &options,
     // or "amax_history") holds positive values like a real recipe's.
     bool isState = arg.kind == ArgKind::InOut;
     bool isHistory = false;
-    for (const ArgSpec &other : entry.args)
-      for (const char *key : {"scale", "amax_history"})
-        if (const JsonValue *name = other.computedBy.isNull()
-                                        ? nullptr
-                                        : other.computedBy.find(key))
-          if (name->isString() && name->asString() == arg.name) {
-            isState = true;
-            isHistory |= std::string(key) == "amax_history";
-          }
+    if (const std::string *role = stateRoles(entry).lookup(arg.name)) {
+      isState = true;
+      isHistory = *role == "amax_history";
+    }
     if (isState) {
       for (float &value : values)
         value = std::fabs(random.normal()) * 4.0f + 0.25f;

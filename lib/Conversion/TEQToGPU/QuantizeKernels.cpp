@@ -2255,3 +2255,76 @@ std::string mlir::teq::kernels::copyKernel(const std::string &name,
 )",
                     vars);
 }
+
+std::string mlir::teq::kernels::sliceKernel(const SliceSpec &spec) {
+  // Element i of the slice (row-major over `sizes`) is element
+  //   sum_d (offsets[d] + idx_d * strides[d]) * fullStride[d]
+  // of the full tensor; gather reads it, scatter writes it.
+  int64_t elements = 1, full = 1;
+  for (int64_t s : spec.sizes)
+    elements *= s;
+  for (int64_t s : spec.fullShape)
+    full *= s;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "    gpu.func @" << spec.name << "(%full: memref<" << full << "x"
+     << spec.elementType << ">, %part: memref<" << elements << "x"
+     << spec.elementType << ">)\n"
+     << "        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {\n"
+     << "      %c256 = arith.constant 256 : index\n"
+     << "      %cs = arith.constant " << elements << " : index\n"
+     << "      %tid = gpu.thread_id x\n"
+     << "      %bid = gpu.block_id x\n"
+     << "      %gd = gpu.grid_dim x\n"
+     << "      %b0 = arith.muli %bid, %c256 : index\n"
+     << "      %start = arith.addi %b0, %tid : index\n"
+     << "      %stride = arith.muli %gd, %c256 : index\n"
+     << "      scf.for %i = %start to %cs step %stride {\n"
+     << "        %rem" << spec.sizes.size() << " = arith.addi %i, %c0i : index\n";
+  // Peel dimensions from the innermost: idx_d = rem % size_d.
+  int64_t fullStride = 1;
+  std::string sum = "%zero";
+  size_t rank = spec.sizes.size();
+  for (size_t k = rank; k-- > 0;) {
+    std::string d = std::to_string(k);
+    os << "        %sz" << d << " = arith.constant " << spec.sizes[k]
+       << " : index\n"
+       << "        %idx" << d << " = arith.remui %rem" << k + 1 << ", %sz" << d
+       << " : index\n"
+       << "        %rem" << d << " = arith.divui %rem" << k + 1 << ", %sz"
+       << d << " : index\n"
+       << "        %st" << d << " = arith.constant " << spec.strides[k]
+       << " : index\n"
+       << "        %off" << d << " = arith.constant " << spec.offsets[k]
+       << " : index\n"
+       << "        %fs" << d << " = arith.constant " << fullStride
+       << " : index\n"
+       << "        %p" << d << " = arith.muli %idx" << d << ", %st" << d
+       << " : index\n"
+       << "        %q" << d << " = arith.addi %p" << d << ", %off" << d
+       << " : index\n"
+       << "        %r" << d << " = arith.muli %q" << d << ", %fs" << d
+       << " : index\n"
+       << "        %sum" << d << " = arith.addi " << sum << ", %r" << d
+       << " : index\n";
+    sum = "%sum" + d;
+    fullStride *= spec.fullShape[k];
+  }
+  std::string fullType =
+      "memref<" + std::to_string(full) + "x" + spec.elementType + ">";
+  std::string partType =
+      "memref<" + std::to_string(elements) + "x" + spec.elementType + ">";
+  if (spec.scatter)
+    os << "        %v = memref.load %part[%i] : " << partType << "\n"
+       << "        memref.store %v, %full[" << sum << "] : " << fullType << "\n";
+  else
+    os << "        %v = memref.load %full[" << sum << "] : " << fullType << "\n"
+       << "        memref.store %v, %part[%i] : " << partType << "\n";
+  os << "      }\n      gpu.return\n    }\n";
+  // %zero and %c0i are defined at the top (the loop body refers to them).
+  std::string header = "      %zero = arith.constant 0 : index\n"
+                       "      %c0i = arith.constant 0 : index\n";
+  size_t at = text.find("      %c256");
+  text.insert(at, header);
+  return text;
+}

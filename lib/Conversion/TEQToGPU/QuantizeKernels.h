@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace mlir::teq::kernels {
 
@@ -160,6 +161,17 @@ std::string zeroBytesKernel(const std::string &name, int64_t bytes);
 /// `name(amax_a, amax_b, alpha)`: an NVFP4 GEMM's device alpha from the
 /// operands' global amaxes (one block).
 std::string nvfp4GemmAlphaKernel(const std::string &name);
+
+/// `name(full, part)` for a static tensor slice (tensor.extract_slice /
+/// insert_slice of delayed-scaling state): gather copies the slice of
+/// `full` into the contiguous `part`; scatter writes `part` into it.
+struct SliceSpec {
+  std::string name;
+  std::string elementType; ///< MLIR type name, e.g. "f32".
+  std::vector<int64_t> fullShape, offsets, sizes, strides;
+  bool scatter = false;
+};
+std::string sliceKernel(const SliceSpec &spec);
 /// `name(src, dst)`: copies `elements` values of `elementType` (an MLIR
 /// type name), grid-stride (a returned view or a value returned twice).
 std::string copyKernel(const std::string &name, int64_t elements,

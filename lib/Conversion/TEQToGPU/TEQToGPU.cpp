@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Parser/Parser.h"
@@ -208,6 +209,15 @@ LogicalResult checkLowerable(Operation &op) {
     return success();
   if (isElementwiseOnTensors(op))
     return success();
+  if (isa<tensor::ExtractSliceOp, tensor::InsertSliceOp>(op)) {
+    // Delayed-scaling state slices (teq-decompose-linear).
+    auto slice = cast<OffsetSizeAndStrideOpInterface>(op);
+    if (!slice.getOffsets().empty() || !slice.getSizes().empty() ||
+        !slice.getStrides().empty())
+      return op.emitOpError("has dynamic offsets, sizes or strides; only "
+                            "static slices are lowered");
+    return success();
+  }
   auto quantize = dyn_cast<QuantizeOp>(op);
   if (!quantize)
     return op.emitOpError("has no GPU lowering yet; convert-teq-to-gpu "
@@ -382,6 +392,10 @@ private:
   /// One teqGemm call (docs/Artifact.md) on the runtime's stream.
   void lowerGemm(OpBuilder &b, GemmOp op, const gemm::GemmDescriptor &desc,
                  Value &token);
+  /// extract_slice: a gather into the result; insert_slice: a copy of the
+  /// destination, then a scatter of the source (both results are new
+  /// buffers, so the operands stay intact).
+  void lowerSlice(OpBuilder &b, Operation &op, Value &token);
   /// One grid-stride kernel applying `op` to each element in f32.
   void lowerElementwise(OpBuilder &b, Operation &op, Value &token);
   /// Column sums in two ordered passes through scratch partials.
@@ -728,6 +742,28 @@ llvm::json::Object EntryLowering::describeComputation(
       by["accumulate"] = nameOf(c);
     return by;
   }
+  if (isa_and_nonnull<tensor::ExtractSliceOp, tensor::InsertSliceOp>(
+          v.getDefiningOp())) {
+    auto slice = cast<OffsetSizeAndStrideOpInterface>(v.getDefiningOp());
+    auto list = [](ArrayRef<int64_t> values) {
+      llvm::json::Array a;
+      for (int64_t x : values)
+        a.push_back(x);
+      return a;
+    };
+    llvm::json::Object by{
+        {"op", v.getDefiningOp()->getName().getStringRef().str()},
+        {"offsets", list(slice.getStaticOffsets())},
+        {"sizes", list(slice.getStaticSizes())},
+        {"strides", list(slice.getStaticStrides())}};
+    if (auto insert = v.getDefiningOp<tensor::InsertSliceOp>()) {
+      by["input"] = nameOf(insert.getSource());
+      by["dest"] = nameOf(insert.getDest());
+    } else {
+      by["input"] = nameOf(v.getDefiningOp()->getOperand(0));
+    }
+    return by;
+  }
   if (Operation *op = v.getDefiningOp(); op && isElementwiseOnTensors(*op)) {
     llvm::json::Array inputs;
     for (Value operand : op->getOperands())
@@ -962,6 +998,10 @@ FailureOr<llvm::json::Object> EntryLowering::run() {
       lowerElementwise(b, op, token);
       continue;
     }
+    if (isa<tensor::ExtractSliceOp, tensor::InsertSliceOp>(op)) {
+      lowerSlice(b, op, token);
+      continue;
+    }
     auto quantize = cast<QuantizeOp>(op);
     Value updatedHistory;
     if (Value h = quantize.getUpdatedAmaxHistory())
@@ -1064,6 +1104,41 @@ void EntryLowering::lowerGemm(OpBuilder &b, GemmOp op,
   // launches and the GEMM share that one stream, in program order).
   func::CallOp::create(b, loc, kGemmFunction, TypeRange{}, callArgs);
   (void)token;
+}
+
+void EntryLowering::lowerSlice(OpBuilder &b, Operation &op, Value &token) {
+  auto slice = cast<OffsetSizeAndStrideOpInterface>(op);
+  auto insert = dyn_cast<tensor::InsertSliceOp>(op);
+  Value full = insert ? insert.getDest() : op.getOperand(0);
+  auto fullType = cast<RankedTensorType>(full.getType());
+  kernels::SliceSpec spec;
+  spec.name = "s" + std::to_string(kernelCounter++) +
+              (insert ? "_insert_slice" : "_extract_slice");
+  llvm::raw_string_ostream os(spec.elementType);
+  os << fullType.getElementType();
+  spec.fullShape.assign(fullType.getShape().begin(), fullType.getShape().end());
+  spec.offsets.assign(slice.getStaticOffsets().begin(),
+                      slice.getStaticOffsets().end());
+  spec.sizes.assign(slice.getStaticSizes().begin(),
+                    slice.getStaticSizes().end());
+  spec.strides.assign(slice.getStaticStrides().begin(),
+                      slice.getStaticStrides().end());
+  spec.scatter = static_cast<bool>(insert);
+  int64_t elements = 1;
+  for (int64_t s : spec.sizes)
+    elements *= s;
+  auto grid = [](int64_t n) {
+    return std::clamp<int64_t>((n + 255) / 256, 1, 1024);
+  };
+  Value result = buffersOfValue.lookup(op.getResult(0)).front();
+  if (insert)
+    copyInto(b, full, {result}, token);
+  (void)emitKernels(kernels::sliceKernel(spec), op.getLoc());
+  Value part = insert ? buffersOfValue.lookup(insert.getSource()).front()
+                      : result;
+  Value fullBuffer = insert ? result : buffersOfValue.lookup(full).front();
+  launch(b, op.getLoc(), spec.name, grid(elements), 1, 0, {fullBuffer, part},
+         token);
 }
 
 void EntryLowering::lowerElementwise(OpBuilder &b, Operation &op,
