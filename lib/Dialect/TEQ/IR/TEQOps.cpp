@@ -106,6 +106,18 @@ static LogicalResult verifyDelayedState(Operation *op, Value scale,
   return success();
 }
 
+/// An rng_state operand, when present, is (seed, offset): tensor<2xi64>.
+static LogicalResult verifyRngStateType(Operation *op, Value rngState) {
+  if (!rngState)
+    return success();
+  auto type = cast<RankedTensorType>(rngState.getType());
+  if (type.getShape() != ArrayRef<int64_t>{2})
+    return op->emitOpError("rng_state must be tensor<2xi64> (the Philox seed "
+                           "and offset), got ")
+           << type;
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // AutocastOp
 //===----------------------------------------------------------------------===//
@@ -170,6 +182,18 @@ LogicalResult QuantizeOp::verify() {
                                 getUpdatedAmaxHistory(), /*slots=*/1,
                                 /*singleSlot=*/true)))
     return failure();
+  if (failed(verifyRngStateType(*this, getRngState())))
+    return failure();
+  if (quantizer.isStochastic() && !getRngState())
+    return emitOpError()
+           << quantizer.getQuantizerName()
+           << " with stochastic_rounding draws its random bits from an "
+              "explicit Philox state: pass the seed and offset, e.g. "
+              "`teq.quantize %x rng_state(%rng : tensor<2xi64>)`";
+  if (!quantizer.isStochastic() && getRngState())
+    return emitOpError("takes an rng_state but ")
+           << quantizer.getQuantizerName()
+           << " does not round stochastically; remove rng_state(...)";
   if (quantizer.hasAmaxReduction() && !getAmaxReductionGroup())
     return emitOpError() << quantizer.getQuantizerName()
                          << " has with_amax_reduction = true: pass the "
@@ -372,7 +396,8 @@ LogicalResult LinearForwardOp::verify() {
                                 /*singleSlot=*/false)))
     return failure();
   if (failed(verifyResolvedState(*this, getQuantizationAttr(),
-                                 /*forward=*/true, getScale())))
+                                 /*forward=*/true, getScale())) ||
+      failed(verifyRngStateType(*this, getRngState())))
     return failure();
   return verifyTpGroup(*this, getTpGroup(), config);
 }
@@ -453,7 +478,8 @@ LogicalResult LinearBackwardOp::verify() {
                                 /*singleSlot=*/false)))
     return failure();
   if (failed(verifyResolvedState(*this, getQuantizationAttr(),
-                                 /*forward=*/false, getScale())))
+                                 /*forward=*/false, getScale())) ||
+      failed(verifyRngStateType(*this, getRngState())))
     return failure();
   return verifyTpGroup(*this, getTpGroup(), config);
 }
