@@ -190,8 +190,8 @@ LogicalResult checkLowerable(Operation &op) {
   if (isa<Float8BlockQuantizerAttr, MXFP8QuantizerAttr>(q))
     return success();
   if (auto nv = dyn_cast<NVFP4QuantizerAttr>(q)) {
-    // Round-to-nearest without RHT is lowered; the rest needs kernels of
-    // its own (te-semantics.md §5.5).
+    // Round-to-nearest and stochastic rounding, 1D and 2D, and RHT are
+    // lowered; the rest needs kernels of its own (te-semantics.md §5.5).
     // (with_rht without with_post_rht_amax, or on non-bf16 input, does not
     // verify.)
     const char *missing =
