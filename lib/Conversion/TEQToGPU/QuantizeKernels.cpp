@@ -1890,9 +1890,9 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
       {"RNGARG", spec.stochastic ? ", %rng: memref<2xi64>" : ""},
   };
   // Stochastic rounding: element i of the copy (row-major in the stored
-  // orientation, i = sr * LEN + e) rounds with Philox word i % 4 of block
+  // orientation, i = %sr * LEN + e) rounds with Philox word i % 4 of block
   // i / 4 (Random.h).
-  const bool sr = spec.stochastic;
+  const bool stochastic = spec.stochastic;
   // Thread t owns block b of copy row sr; consecutive threads take
   // consecutive copy rows for the columnwise copy so loads coalesce.
   std::string rowMap =
@@ -2009,7 +2009,8 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
       %e2m1b5 = arith.constant 3.5 : f32
       %e2m1b6 = arith.constant 5.0 : f32
 )" + (inRegisters ? registerBlockConstants() : std::string()) +
-                     (sr ? philoxSetupLines(columnwise) : std::string()) +
+                     (stochastic ? philoxSetupLines(columnwise)
+                                 : std::string()) +
                      R"(      %tid = gpu.thread_id x
       %bid = gpu.block_id x
       %bbase = arith.muli %bid, %c256 : index
@@ -2068,7 +2069,7 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
   if (inRegisters) {
     // The block's values are in registers: every pair, unrolled. The block
     // starts at a multiple of 16 (LEN % 16 == 0 here): four Philox blocks.
-    if (sr) {
+    if (stochastic) {
       text += "        %srb0 = arith.muli %sr, %clen : index\n"
               "        %srb1 = arith.addi %srb0, %b16 : index\n"
               "        %srb = arith.index_cast %srb1 : index to i64\n"
@@ -2085,12 +2086,13 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
       std::string q0 = "u" + n + "q0", q1 = "u" + n + "q1";
       std::string word = "%ph" + std::to_string(pp / 2) + "w";
       std::string rounding =
-          sr ? e2m1StochasticCode(q0, word + std::to_string(2 * (pp % 2))) +
+          stochastic
+              ? e2m1StochasticCode(q0, word + std::to_string(2 * (pp % 2))) +
                    e2m1StochasticCode(q1,
                                       word + std::to_string(2 * (pp % 2) + 1))
              : e2m1Code(q0) + e2m1Code(q1);
-      std::string n0 = "%" + q0 + (sr ? "rn" : "n");
-      std::string n1 = "%" + q1 + (sr ? "rn" : "n");
+      std::string n0 = "%" + q0 + (stochastic ? "rn" : "n");
+      std::string n1 = "%" + q1 + (stochastic ? "rn" : "n");
       text += "            %u" + n + "q0s = arith.mulf %rt" +
               std::to_string(2 * pp) + ", %enc : f32\n" +
               "            %u" + n + "q1s = arith.mulf %rt" +
@@ -2115,7 +2117,7 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
             nvfp4Load("l1", "%sr", "%e1", columnwise, f32) + R"(
             %q0s = arith.mulf %l0v, %enc : f32
             %q1s = arith.mulf %l1v, %enc : f32
-)" + (sr ? std::string(
+)" + (stochastic ? std::string(
                    // e0 is even (LEN is): both words come from one block.
                    "            %sri0 = arith.muli %sr, %clen : index\n"
                    "            %sri1 = arith.addi %sri0, %e0 : index\n"
@@ -2123,9 +2125,9 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
                    "            %srblk = arith.shrui %sri, %srl2 : i64\n") +
                    philoxLines("ph", "%srblk") +
                    "            %sri2 = arith.andi %sri, %srl2 : i64\n"
-                   "            %srup = arith.cmpi ne, %sri2, %srl0 : i64\n"
-                   "            %srr0 = arith.select %srup, %phw2, %phw0 : i32\n"
-                   "            %srr1 = arith.select %srup, %phw3, %phw1 : i32\n" +
+                   "            %srpair2 = arith.cmpi ne, %sri2, %srl0 : i64\n"
+                   "            %srr0 = arith.select %srpair2, %phw2, %phw0 : i32\n"
+                   "            %srr1 = arith.select %srpair2, %phw3, %phw1 : i32\n" +
                    e2m1StochasticCode("q0", "%srr0") +
                    e2m1StochasticCode("q1", "%srr1") +
                    "            %q0n = arith.addi %q0rn, %i0 : i32\n"
