@@ -55,14 +55,14 @@ module attributes {teq.target = #teq.target<sm_90>} {
 
 // -----
 
-// NVFP4BlockScaling's grad_output rounds stochastically: its quantization
-// needs the backward Linear's rng_state (teq-check-recipe-support reports
-// this earlier with the recipe's name).
+// A CustomRecipe rounding the input stochastically: backward rebuilds the
+// high-precision input (save_original_input) for wgrad with that quantizer,
+// which needs the backward Linear's rng_state.
 module attributes {teq.target = #teq.target<sm_100>} {
-  func.func @sr_grad_output_without_rng_state(%w: !teq.proto<256x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, columnwise>, %x: tensor<64x128xbf16>, %dy: tensor<64x256xbf16>) -> tensor<64x128xbf16> {
-    // expected-error@+1 {{'teq.linear_backward' op needs an rng_state to quantize with NVFP4Quantizer with stochastic_rounding: pass rng_state(%rng : tensor<2xi64>) with the Philox seed and offset}}
-    %dx = teq.linear_backward %dy, %x, %w config(#teq.linear<requires_wgrad = false>) {quantization = #teq.linear_quantization<recipe = "NVFP4BlockScaling", input = #teq.nvfp4_quantizer<f4E2M1FN>, weight = #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, output = #teq.nvfp4_quantizer<f4E2M1FN>, grad_output = #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, grad_input = #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>>} : tensor<64x256xbf16>, tensor<64x128xbf16>, !teq.proto<256x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, columnwise> dgrad(tensor<64x128xbf16>)
-    return %dx : tensor<64x128xbf16>
+  func.func @sr_rebuild_without_rng_state(%w: !teq.proto<256x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, columnwise>, %x: tensor<64x128xbf16>, %dy: tensor<64x256xbf16>) -> tensor<256x128xbf16> {
+    // expected-error@+1 {{'teq.linear_backward' op needs an rng_state to quantize (rebuilding a saved tensor) with NVFP4Quantizer with stochastic_rounding: pass rng_state(%rng : tensor<2xi64>) with the Philox seed and offset}}
+    %dw = teq.linear_backward %dy, %x, %w config(#teq.linear<requires_dgrad = false>) {quantization = #teq.linear_quantization<recipe = "CustomRecipe", input = #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, weight = #teq.nvfp4_quantizer<f4E2M1FN>, output = #teq.nvfp4_quantizer<f4E2M1FN>, grad_output = #teq.nvfp4_quantizer<f4E2M1FN>, grad_input = #teq.nvfp4_quantizer<f4E2M1FN>>} : tensor<64x256xbf16>, tensor<64x128xbf16>, !teq.proto<256x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, columnwise> wgrad(tensor<256x128xbf16>)
+    return %dw : tensor<256x128xbf16>
   }
 }
 

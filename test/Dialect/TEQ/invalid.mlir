@@ -1550,6 +1550,32 @@ func.func @backward_rng_state_shape(%dy: tensor<64x256xbf16>, %x: tensor<64x128x
 
 // -----
 
+// A Linear resolved to stochastic rounding takes the Philox state of that
+// quantization; one resolved to no stochastic rounding takes none.
+func.func @backward_resolved_sr_no_rng_state(%dy: tensor<64x256xbf16>, %x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>) {
+  // expected-error @+1 {{'teq.linear_backward' op resolved to stochastic rounding of grad_output (NVFP4BlockScaling) but has no rng_state: pass rng_state(%rng : tensor<2xi64>)}}
+  %0:2 = teq.linear_backward %dy, %x, %w config(#teq.linear<>) {quantization = #teq.linear_quantization<recipe = "NVFP4BlockScaling", input = #teq.nvfp4_quantizer<f4E2M1FN>, weight = #teq.nvfp4_quantizer<f4E2M1FN>, output = #teq.nvfp4_quantizer<f4E2M1FN>, grad_output = #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, grad_input = #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>>} : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> dgrad(tensor<64x128xbf16>) wgrad(tensor<256x128xbf16>)
+  return
+}
+
+// -----
+
+func.func @forward_resolved_unused_rng_state(%x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>, %rng: tensor<2xi64>) {
+  // expected-error @+1 {{'teq.linear_forward' op takes an rng_state but resolved to MXFP8BlockScaling, which rounds none of its tensors stochastically}}
+  %0 = teq.linear_forward %x, %w rng_state(%rng : tensor<2xi64>) config(#teq.linear<>) {quantization = #teq.linear_quantization<recipe = "MXFP8BlockScaling", input = #teq.mxfp8_quantizer<f8E4M3FN>, weight = #teq.mxfp8_quantizer<f8E4M3FN>, output = #teq.mxfp8_quantizer<f8E4M3FN>, grad_output = #teq.mxfp8_quantizer<f8E4M3FN>, grad_input = #teq.mxfp8_quantizer<f8E4M3FN>, fprop_split_accumulator = false>} : tensor<64x128xbf16>, tensor<256x128xbf16> -> tensor<64x256xbf16>
+  return
+}
+
+// -----
+
+func.func @forward_resolved_two_sr_tensors(%x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>, %rng: tensor<2xi64>) {
+  // expected-error @+1 {{'teq.linear_forward' op rounds input and weight stochastically but has one rng_state (one Philox stream): both would round with the same random bits}}
+  %0 = teq.linear_forward %x, %w rng_state(%rng : tensor<2xi64>) config(#teq.linear<>) {quantization = #teq.linear_quantization<recipe = "CustomRecipe", input = #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, weight = #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, output = #teq.nvfp4_quantizer<f4E2M1FN>, grad_output = #teq.nvfp4_quantizer<f4E2M1FN>, grad_input = #teq.nvfp4_quantizer<f4E2M1FN>>} : tensor<64x128xbf16>, tensor<256x128xbf16> -> tensor<64x256xbf16>
+  return
+}
+
+// -----
+
 func.func @backward_updated_history_type(%dy: tensor<64x256xbf16>, %x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>, %s: tensor<2xf32>, %h: tensor<16x2xf32>) {
   // expected-error @+1 {{'teq.linear_backward' op updated amax history type 'tensor<32x2xf32>' must match the amax history type 'tensor<16x2xf32>'}}
   %0:3 = teq.linear_backward %dy, %x, %w state(%s, %h : tensor<2xf32>, tensor<16x2xf32>) config(#teq.linear<>) : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> dgrad(tensor<64x128xbf16>) wgrad(tensor<256x128xbf16>) updated_amax_history(tensor<32x2xf32>)
