@@ -143,6 +143,8 @@ int64_t tensorDTypeBytes(std::string_view dtype) {
     return 4;
   if (dtype == "bf16" || dtype == "f16")
     return 2;
+  if (dtype == "i64") // The (seed, offset) of stochastic rounding.
+    return 8;
   return 0;
 }
 
@@ -460,8 +462,9 @@ Status parseTensor(const JsonValue &value, const std::string &path,
     return dtype.status();
   int64_t elementBytes = tensorDTypeBytes(*dtype);
   if (elementBytes == 0)
-    return errorAt(child(path, "dtype"), "unknown dtype \"" + *dtype +
-                                             "\" (expected f32, bf16 or f16)");
+    return errorAt(child(path, "dtype"),
+                   "unknown dtype \"" + *dtype +
+                       "\" (expected f32, bf16, f16 or i64)");
   auto shape = readShape(value, path, "shape");
   if (!shape.ok())
     return shape.status();
@@ -489,7 +492,7 @@ Status parseProto(const JsonValue &argValue, const JsonValue &value,
   auto dtype = readString(value, path, "dtype");
   if (!dtype.ok())
     return dtype.status();
-  if (tensorDTypeBytes(*dtype) == 0)
+  if (tensorDTypeBytes(*dtype) == 0 || *dtype == "i64")
     return errorAt(child(path, "dtype"), "unknown dtype \"" + *dtype +
                                              "\" (expected f32, bf16 or f16)");
   proto.dtype = *dtype;

@@ -12,10 +12,10 @@
 
 //--- unsupported.mlir
 module attributes {teq.target = #teq.target<sm_100>} {
-  func.func @nv(%x: tensor<64x64xbf16>) -> !teq.proto<64x64xbf16, #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, rowwise> {
-    // UNLOWERED: unsupported.mlir:{{[0-9]+}}:10: error: 'teq.quantize' op NVFP4Quantizer with stochastic_rounding has no GPU lowering yet (this version lowers NVFP4 with round-to-nearest, 1D and 2D, and RHT with the post-RHT amax)
-    %q = teq.quantize %x : tensor<64x64xbf16> -> !teq.proto<64x64xbf16, #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, rowwise>
-    return %q : !teq.proto<64x64xbf16, #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, rowwise>
+  func.func @nv(%x: tensor<64x64xbf16>) -> !teq.proto<64x64xbf16, #teq.nvfp4_quantizer<f4E2M1FN, nvfp4_use_4over6 = true>, rowwise> {
+    // UNLOWERED: unsupported.mlir:{{[0-9]+}}:10: error: 'teq.quantize' op NVFP4Quantizer with nvfp4_use_4over6 has no GPU lowering yet (this version lowers NVFP4 with round-to-nearest or stochastic rounding, 1D and 2D, and RHT with the post-RHT amax)
+    %q = teq.quantize %x : tensor<64x64xbf16> -> !teq.proto<64x64xbf16, #teq.nvfp4_quantizer<f4E2M1FN, nvfp4_use_4over6 = true>, rowwise>
+    return %q : !teq.proto<64x64xbf16, #teq.nvfp4_quantizer<f4E2M1FN, nvfp4_use_4over6 = true>, rowwise>
   }
 }
 

@@ -1,8 +1,10 @@
-// te-compile: NVFP4 (round-to-nearest) lowers to the amax partials,
-// one block reducing them into both amax buffers, then one thread per
-// 16-element block for each usage; swizzled scale padding is zeroed first.
+// te-compile: NVFP4 lowers to the amax partials, one block reducing them
+// into both amax buffers, then one thread per 16-element block for each
+// usage; swizzled scale padding is zeroed first. Stochastic rounding passes
+// the rng_state buffer (seed, offset) to the row and column kernels.
 // RUN: te-compile %s --emit=mlir | FileCheck %s --check-prefix=MLIR
 // RUN: te-compile %s --emit=ptx | FileCheck %s --check-prefix=PTX
+// RUN: te-compile %s --emit=mlir | FileCheck %s --check-prefix=MANIFEST
 
 module attributes {teq.target = #teq.target<sm_90>} {
   func.func @quantize(%x: tensor<64x128xbf16>) -> !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise|columnwise, gemm_swizzled> {
@@ -13,7 +15,16 @@ module attributes {teq.target = #teq.target<sm_90>} {
     %q = teq.quantize %x : tensor<64x128xbf16> -> !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, rowwise|columnwise>
     return %q : !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, rowwise|columnwise>
   }
+  func.func @quantize_sr(%x: tensor<64x128xbf16>, %rng: tensor<2xi64>) -> !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, rowwise|columnwise> {
+    %q = teq.quantize %x rng_state(%rng : tensor<2xi64>) : tensor<64x128xbf16> -> !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, rowwise|columnwise>
+    return %q : !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, rowwise|columnwise>
+  }
 }
+
+// The rng_state is an i64[2] input; the manifest says which argument the
+// quantization drew its random bits from.
+// MANIFEST: \22name\22:\22arg1\22,\22tensor\22:{\22dtype\22:\22i64\22,\22shape\22:[2]}
+// MANIFEST-SAME: \22computed_by\22:{\22input\22:\22arg0\22,\22op\22:\22quantize\22,\22rng_state\22:\22arg1\22}
 
 // Buffers (te-semantics.md §4.4): rowwise data [64, 64] and scales
 // [128, 8], columnwise data [128, 32] and scales [128, 4], two amaxes.
@@ -37,6 +48,12 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // MLIR: @teq_kernels::@q1_nvfp4_row {{.*}} args(%[[X]] : memref<8192xbf16>, %[[RA]] : memref<1xf32>
 // MLIR: @teq_kernels::@q1_nvfp4_col {{.*}} args(%[[X]] : memref<8192xbf16>, %[[CA]] : memref<1xf32>
 
+// Stochastic rounding: both data kernels read the rng_state buffer.
+// MLIR-LABEL: func.func @quantize_sr(
+// MLIR-SAME: %[[X:.*]]: memref<8192xbf16>, %[[RNG:.*]]: memref<2xi64>, %[[RD:.*]]: memref<4096xi8>, %[[RS:.*]]: memref<1024xi8>, %[[CD:.*]]: memref<4096xi8>, %[[CS:.*]]: memref<512xi8>, %[[RA:.*]]: memref<1xf32>, %[[CA:.*]]: memref<1xf32>) attributes {teq.entry}
+// MLIR: @teq_kernels::@q2_nvfp4_row {{.*}} args(%[[X]] : memref<8192xbf16>, %[[RA]] : memref<1xf32>, %[[RD]] : memref<4096xi8>, %[[RS]] : memref<1024xi8>, %[[RNG]] : memref<2xi64>)
+// MLIR: @teq_kernels::@q2_nvfp4_col {{.*}} args(%[[X]] : memref<8192xbf16>, %[[CA]] : memref<1xf32>, %[[CD]] : memref<4096xi8>, %[[CS]] : memref<512xi8>, %[[RNG]] : memref<2xi64>)
+
 // S_enc = 2688 / amax and the encode multiplier divide with IEEE rounding;
 // block scales use the hardware E4M3 RNE + satfinite conversion; no
 // libdevice calls.
@@ -50,3 +67,13 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // The transformed values are rounded to BF16 like TE's Hadamard output.
 // PTX-LABEL: .visible .entry q1_rht_amax(
 // PTX: cvt.rn.bf16.f32
+// Philox4x32-10's 32x32->64 products are wide multiplies; the SR decision
+// frac * 2^32 > random is an exact f64 comparison; still no libdevice.
+// PTX-LABEL: .visible .entry q2_nvfp4_row(
+// PTX: mul.wide.u32
+// PTX: setp.gt.f64
+// PTX-NOT: call
+// PTX-LABEL: .visible .entry q2_nvfp4_col(
+// PTX: mul.wide.u32
+// PTX: setp.gt.f64
+// PTX-NOT: call

@@ -161,9 +161,6 @@ StatusOr<QuantizerSetup> quantizerSetup(const ProtoSpec &proto) {
     TEQ_ASSIGN_OR_RETURN(fourOverSix, boolField(q, "nvfp4_use_4over6", false));
     TEQ_ASSIGN_OR_RETURN(randomSigns,
                          boolField(q, "with_random_sign_mask", true));
-    if (sr)
-      return notAvailable("nvfp4 with stochastic_rounding (the manifest does "
-                          "not give the RNG seed and offset)");
     if (rowScaled)
       return notAvailable("row-scaled nvfp4");
     if (fourOverSix)
@@ -175,6 +172,9 @@ StatusOr<QuantizerSetup> quantizerSetup(const ProtoSpec &proto) {
     desc.dataEncoding = layout::Encoding::E2M1x2;
     setup.options.nvfp4.rht = rht;
     setup.options.nvfp4.twoD = twoD;
+    // The seed and offset come from the argument computed_by names
+    // "rng_state"; checkArg fills them in.
+    setup.options.nvfp4.stochasticRounding = sr;
     return setup;
   }
   if (kind == "float8_delayed" || kind == "float8" ||
@@ -208,12 +208,18 @@ StatusOr<reference::Input> makeInput(const std::string &dtype,
   return Status::error("unknown dtype \"" + dtype + "\"");
 }
 
+/// The (seed, offset) of stochastic rounding.
+struct RngState {
+  uint64_t seed = 0, offset = 0;
+};
+
 /// Runs the reference quantizer for proto argument `arg` and checks that its
 /// buffers are the ones the manifest lists (names and sizes).
 StatusOr<reference::QuantizedTensor>
 quantizeArg(const Manifest &manifest, const ArgSpec &arg,
             const reference::Input &input,
-            std::optional<float> storedScale = std::nullopt) {
+            std::optional<float> storedScale = std::nullopt,
+            std::optional<RngState> rng = std::nullopt) {
   auto setup = quantizerSetup(arg.proto);
   if (!setup.ok())
     return setup.status();
@@ -221,6 +227,14 @@ quantizeArg(const Manifest &manifest, const ArgSpec &arg,
     if (!storedScale)
       return Status::error("delayed scaling needs computed_by \"scale\"");
     setup->options.perTensor.scale = *storedScale;
+  }
+  if (setup->desc.format == layout::Format::NVFP4 &&
+      setup->options.nvfp4.stochasticRounding) {
+    if (!rng)
+      return Status::error("stochastic rounding needs computed_by "
+                           "\"rng_state\" (the seed and offset)");
+    setup->options.nvfp4.seed = rng->seed;
+    setup->options.nvfp4.offset = rng->offset;
   }
   const layout::TargetCaps target = layout::TargetCaps::fromSM(manifest.target.sm);
   auto quantized =
@@ -1171,7 +1185,23 @@ Status checkArg(const Manifest &manifest, const EntrySpec &entry,
       return scale.status();
     storedScale = *scale;
   }
-  auto quantized = quantizeArg(manifest, arg, *referenceInput, storedScale);
+  // Stochastic rounding: the (seed, offset) the GPU read, an i64[2] input.
+  std::optional<RngState> rng;
+  if (const JsonValue *name = arg.computedBy.find("rng_state")) {
+    const ArgSpec *source =
+        name->isString() ? entry.findArg(name->asString()) : nullptr;
+    if (!source || source->isProto || source->tensor.dtype != "i64" ||
+        source->tensor.shape != std::vector<int64_t>{2})
+      return Status::error(what + ": computed_by \"rng_state\" must name an "
+                                  "i64[2] tensor argument (seed, offset)");
+    const auto &bytes = valueBytes(source);
+    RngState state;
+    std::memcpy(&state.seed, bytes.data(), 8);
+    std::memcpy(&state.offset, bytes.data() + 8, 8);
+    rng = state;
+  }
+  auto quantized =
+      quantizeArg(manifest, arg, *referenceInput, storedScale, rng);
   if (!quantized.ok())
     return quantized.status().withPrefix(what);
   for (size_t b = 0; b < arg.buffers.size(); ++b) {
@@ -1214,7 +1244,8 @@ quantizeWithReference(const Manifest &manifest, const ArgSpec &arg,
     return dtype.status();
   reference::Input input =
       reference::Input::rounded(*dtype, arg.proto.shape, values);
-  auto quantized = quantizeArg(manifest, arg, input);
+  // A stochastically rounded input is valid with any random bits.
+  auto quantized = quantizeArg(manifest, arg, input, std::nullopt, RngState{});
   if (!quantized.ok())
     return quantized.status();
   std::vector<std::vector<uint8_t>> buffers;

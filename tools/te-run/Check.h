@@ -12,9 +12,10 @@
 //   mxfp8                   MXFP8, 1D / 2D
 //   nvfp4                   NVFP4 1D / 2D; with RHT only if the quantizer
 //                           says with_post_rht_amax and with_random_sign_mask
-//                           (the reference's definition); not stochastic
-//                           rounding (no seed in the manifest), row-scaled
-//                           or 4over6
+//                           (the reference's definition); stochastic
+//                           rounding with the seed and offset of the i64[2]
+//                           input computed_by names "rng_state"; not
+//                           row-scaled or 4over6
 // Not float8_delayed: its scale is recipe state the manifest does not name.
 // (a "_quantizer" suffix on the kind is accepted). Anything else is reported
 // as "check not available for ..." and fails the check.

@@ -14,6 +14,8 @@
 // Inputs (deterministic for a given --seed):
 //   input tensors (f32/bf16/f16)  N(0, 1), rounded to the dtype
 //   inout tensors (recipe state)  |N(0, 1)| (positive scales and amaxes)
+//   i64[2] rng_state (seed,       two 64-bit words from the --seed stream
+//   offset of stochastic rounding) (all 64 bits vary; --fill is ignored)
 //   proto inputs                  N(0, 1) quantized by the CPU reference
 //                                 (random valid codes if it cannot)
 //   outputs                       pre-filled with 0xA5 bytes, so --check
@@ -584,6 +586,17 @@ StatusOr<HostBuffers> makeInputs(const Options &options,
       continue;
     }
     Random random(argSeed(options.seed, entry.name, a));
+    if (!arg.isProto && arg.tensor.dtype == "i64") {
+      // The rng_state of stochastic rounding: a seed and an offset, not
+      // values; deterministic for a given --seed.
+      std::vector<uint8_t> &bytes = host[flatIndex(entry, a, 0)];
+      bytes.resize(static_cast<size_t>(arg.buffers[0].bytes));
+      for (size_t i = 0; i + 8 <= bytes.size(); i += 8) {
+        uint64_t word = random.next();
+        std::memcpy(bytes.data() + i, &word, 8);
+      }
+      continue;
+    }
     const std::vector<int64_t> &shape =
         arg.isProto ? arg.proto.shape : arg.tensor.shape;
     std::vector<float> values(static_cast<size_t>(elementCount(shape)));

@@ -173,7 +173,7 @@ TEST(ManifestTest, ErrorsNameTheJsonPath) {
   EXPECT_EQ(errorOf(edited("{\"dtype\": \"bf16\", \"shape\": [128, 256]}}",
                            "{\"dtype\": \"f64\", \"shape\": [128, 256]}}")),
             "manifest: entries[0].args[0].tensor.dtype: unknown dtype \"f64\" "
-            "(expected f32, bf16 or f16)");
+            "(expected f32, bf16, f16 or i64)");
   EXPECT_EQ(errorOf(edited("\"bytes\": 32768}", "\"bytes\": 32769}")),
             "manifest: entries[0].args[1].buffers[0].bytes: 32769 does not "
             "match e4m3[128, 256] (32768 bytes)");

@@ -26,9 +26,15 @@ def ConvertTEQToGPU : Pass<"convert-teq-to-gpu", "ModuleOp"> {
     * FP8 block scaling 1x128 / 128x128 and MXFP8 1D / 2D: one 128x128 tile
       per block staged in shared memory, both copies from it, scales compact
       or GEMM-swizzled with zero padding (§5.3, §5.4);
-    * NVFP4 with round-to-nearest: global amax (and, with RHT, the amax of
-      the Hadamard-transformed columnwise copy), then one thread per
-      16-element block and copy: E4M3 block scale, software E2M1 (§5.5).
+    * NVFP4: global amax (and, with RHT, the amax of the
+      Hadamard-transformed columnwise copy), then one thread per 16-element
+      block and copy: E4M3 block scale, software E2M1 rounding to nearest or
+      stochastically (§5.5). Stochastic rounding reads the `rng_state`
+      argument (tensor<2xi64>: seed, offset; an i64 tensor in the manifest)
+      and evaluates Philox4x32-10 in the kernel, element i of a copy
+      (row-major in its stored orientation) drawing word i % 4 of block
+      i / 4, the columnwise copy from stream offset ^ 2^63
+      (include/teq/Reference/Random.h).
     Temporaries live in static device globals of the kernel module. The
     manifest describing the entries is attached to the module as
     `teq.manifest`.

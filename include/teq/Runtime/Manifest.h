@@ -84,7 +84,7 @@ TEQ_RUNTIME_EXPORT const char *stringifyArgKind(ArgKind kind);
 /// list.
 struct TEQ_RUNTIME_EXPORT BufferSpec {
   std::string name;
-  /// "f32", "bf16", "f16" for tensors; "f32", "e4m3", "e5m2", "e8m0",
+  /// "f32", "bf16", "f16", "i64" for tensors; "f32", "e4m3", "e5m2", "e8m0",
   /// "e2m1x2" for proto buffers (layout::stringifyEncoding).
   std::string encoding;
   std::vector<int64_t> shape;      ///< Allocated shape (padding included).
@@ -94,9 +94,10 @@ struct TEQ_RUNTIME_EXPORT BufferSpec {
   std::string scaleLayout; ///< "compact"/"gemm_swizzled" or "" if absent.
 };
 
-/// A high-precision tensor argument.
+/// A tensor argument: high precision, or the i64 (seed, offset) rng_state
+/// of stochastic rounding.
 struct TEQ_RUNTIME_EXPORT TensorSpec {
-  std::string dtype; ///< "f32", "bf16" or "f16".
+  std::string dtype; ///< "f32", "bf16", "f16" or "i64".
   std::vector<int64_t> shape;
 };
 
@@ -279,8 +280,8 @@ struct TEQ_RUNTIME_EXPORT Manifest {
   int64_t maxWorkspaceBytes() const;
 };
 
-/// Bytes of one element of a tensor dtype ("f32" 4, "bf16"/"f16" 2), or 0 if
-/// the dtype is not one a tensor argument may have.
+/// Bytes of one element of a tensor dtype ("f32" 4, "bf16"/"f16" 2, "i64"
+/// 8), or 0 if the dtype is not one a tensor argument may have.
 TEQ_RUNTIME_EXPORT int64_t tensorDTypeBytes(std::string_view dtype);
 
 /// Parses and validates a manifest. Errors start with "manifest: " and name

@@ -1606,7 +1606,7 @@ std::string mlir::teq::kernels::delayedScalingUpdateKernel(
 }
 
 //===----------------------------------------------------------------------===//
-// NVFP4, round-to-nearest, no RHT (te-semantics.md §5.5, §4.4)
+// NVFP4 (te-semantics.md §5.5, §4.4)
 //===----------------------------------------------------------------------===//
 
 namespace {
@@ -1662,6 +1662,141 @@ std::string e2m1Code(const std::string &p) {
      << "            " << v("nan") << " = arith.cmpf uno, " << v("s") << ", " << v("s") << " : f32\n"
      << "            " << v("n") << " = arith.select " << v("nan") << ", %i7, " << v("sm") << " : i32\n";
   return s;
+}
+
+/// Signed decimal spelling of a 32-bit pattern (i32 constants are signed).
+std::string i32Literal(uint32_t bits) {
+  return std::to_string(static_cast<int32_t>(bits));
+}
+
+/// Kernel-level lines of stochastic rounding (Random.h): the Philox key
+/// schedule from the seed, %pk0_<r> / %pk1_<r> for rounds r = 0..9, the
+/// counter's high words %po0 / %po1 from the offset (offset ^ 2^63 for the
+/// columnwise copy: its own stream), the multipliers and the constants of
+/// sr rounding. Reads %rng (memref<2xi64>: seed, offset).
+std::string philoxSetupLines(bool columnwise) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "      %rngseed = memref.load %rng[%c0] : memref<2xi64>\n"
+     << "      %rngoff0 = memref.load %rng[%c1] : memref<2xi64>\n"
+     << "      %rngbit = arith.constant "
+     << (columnwise ? "-9223372036854775808" : "0") << " : i64\n"
+     << "      %rngoff = arith.xori %rngoff0, %rngbit : i64\n"
+     << "      %srl32 = arith.constant 32 : i64\n"
+     << "      %srl0 = arith.constant 0 : i64\n"
+     << "      %srl1 = arith.constant 1 : i64\n"
+     << "      %srl2 = arith.constant 2 : i64\n"
+     << "      %srl3 = arith.constant 3 : i64\n"
+     << "      %pk0_0 = arith.trunci %rngseed : i64 to i32\n"
+     << "      %rngseedhi = arith.shrui %rngseed, %srl32 : i64\n"
+     << "      %pk1_0 = arith.trunci %rngseedhi : i64 to i32\n"
+     << "      %po0 = arith.trunci %rngoff : i64 to i32\n"
+     << "      %rngoffhi = arith.shrui %rngoff, %srl32 : i64\n"
+     << "      %po1 = arith.trunci %rngoffhi : i64 to i32\n"
+     << "      %pm0 = arith.constant " << i32Literal(0xD2511F53u) << " : i32\n"
+     << "      %pm1 = arith.constant " << i32Literal(0xCD9E8D57u) << " : i32\n"
+     << "      %pw0 = arith.constant " << i32Literal(0x9E3779B9u) << " : i32\n"
+     << "      %pw1 = arith.constant " << i32Literal(0xBB67AE85u) << " : i32\n";
+  // Random123's key bump before every round but the first.
+  for (int r = 1; r < 10; ++r)
+    os << "      %pk0_" << r << " = arith.addi %pk0_" << r - 1 << ", %pw0 : i32\n"
+       << "      %pk1_" << r << " = arith.addi %pk1_" << r - 1 << ", %pw1 : i32\n";
+  os << "      %srhalf = arith.constant 0.5 : f32\n"
+     << "      %srtwo = arith.constant 2.0 : f32\n"
+     << "      %srfour = arith.constant 4.0 : f32\n"
+     << "      %srsix = arith.constant 6.0 : f32\n"
+     << "      %srtwo32 = arith.constant 4294967296.0 : f64\n"
+     << "      %srsign = arith.constant " << i32Literal(0x80000000u)
+     << " : i32\n";
+  return s;
+}
+
+/// Lines evaluating Philox4x32-10 on the counter {lo, hi of the i64
+/// `block`, %po0, %po1} with the key schedule of philoxSetupLines; the four
+/// words are `%<p>w0`..`%<p>w3`. The 32x32->64 products are
+/// arith.mului_extended (mul.lo / mul.hi).
+std::string philoxLines(const std::string &p, const std::string &block) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  auto v = [&](const std::string &n) { return "%" + p + n; };
+  os << "            " << v("c0_0") << " = arith.trunci " << block
+     << " : i64 to i32\n"
+     << "            " << v("bh") << " = arith.shrui " << block
+     << ", %srl32 : i64\n"
+     << "            " << v("c1_0") << " = arith.trunci " << v("bh")
+     << " : i64 to i32\n";
+  std::string c0 = v("c0_0"), c1 = v("c1_0"), c2 = "%po0", c3 = "%po1";
+  for (int r = 0; r < 10; ++r) {
+    std::string t = std::to_string(r);
+    std::string lo0 = v("lo0_" + t), hi0 = v("hi0_" + t);
+    std::string lo1 = v("lo1_" + t), hi1 = v("hi1_" + t);
+    os << "            " << lo0 << ", " << hi0 << " = arith.mului_extended %pm0, "
+       << c0 << " : i32\n"
+       << "            " << lo1 << ", " << hi1 << " = arith.mului_extended %pm1, "
+       << c2 << " : i32\n"
+       << "            " << v("x0_" + t) << " = arith.xori " << hi1 << ", " << c1
+       << " : i32\n"
+       << "            " << v("n0_" + t) << " = arith.xori " << v("x0_" + t)
+       << ", %pk0_" << r << " : i32\n"
+       << "            " << v("x2_" + t) << " = arith.xori " << hi0 << ", " << c3
+       << " : i32\n"
+       << "            " << v("n2_" + t) << " = arith.xori " << v("x2_" + t)
+       << ", %pk1_" << r << " : i32\n";
+    c0 = v("n0_" + t);
+    c1 = lo1;
+    c2 = v("n2_" + t);
+    c3 = lo0;
+  }
+  // Aliases for the result words (folded away by canonicalization).
+  const std::string words[] = {c0, c1, c2, c3};
+  for (int w = 0; w < 4; ++w)
+    os << "            " << v("w" + std::to_string(w)) << " = arith.addi "
+       << words[w] << ", %i0 : i32\n";
+  return s;
+}
+
+/// Lines rounding f32 `%<p>s` to the E2M1 nibble `%<p>rn` (i32)
+/// stochastically with the random word `random` (i32), exactly as
+/// floatToE2M1Stochastic (Numerics.h): for |x| < 6 between the adjacent
+/// grid points lo <= |x| < hi = lo + step, hi iff frac * 2^32 > random with
+/// frac = (|x| - lo) / step (exact in fp32; compared exactly in f64), the
+/// sign of x kept; NaN and |x| >= 6 go through the RN rounding, which
+/// gives what SR defines for them (0x7, +-6).
+std::string e2m1StochasticCode(const std::string &p, const std::string &random) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  auto v = [&](const std::string &n) { return "%" + p + n; };
+  const char *in = "            ";
+  os << in << v("a") << " = math.absf " << v("s") << " : f32\n"
+     << in << v("fin") << " = arith.cmpf olt, " << v("a") << ", %srsix : f32\n"
+     << in << v("at") << " = arith.select " << v("fin") << ", " << v("a") << ", %fz : f32\n"
+     << in << v("lt2") << " = arith.cmpf olt, " << v("at") << ", %srtwo : f32\n"
+     << in << v("lt4") << " = arith.cmpf olt, " << v("at") << ", %srfour : f32\n"
+     << in << v("st4") << " = arith.select " << v("lt4") << ", %fone, %srtwo : f32\n"
+     << in << v("step") << " = arith.select " << v("lt2") << ", %srhalf, " << v("st4") << " : f32\n"
+     << in << v("is4") << " = arith.select " << v("lt4") << ", %fone, %srhalf : f32\n"
+     << in << v("istep") << " = arith.select " << v("lt2") << ", %srtwo, " << v("is4") << " : f32\n"
+     // floor(|x| / step): a power-of-two scaling, then truncation (>= 0).
+     << in << v("u") << " = arith.mulf " << v("at") << ", " << v("istep") << " : f32\n"
+     << in << v("ui") << " = arith.fptoui " << v("u") << " : f32 to i32\n"
+     << in << v("uf") << " = arith.uitofp " << v("ui") << " : i32 to f32\n"
+     << in << v("lo") << " = arith.mulf " << v("uf") << ", " << v("step") << " : f32\n"
+     << in << v("hi") << " = arith.addf " << v("lo") << ", " << v("step") << " : f32\n"
+     << in << v("d") << " = arith.subf " << v("at") << ", " << v("lo") << " : f32\n"
+     << in << v("fr") << " = arith.mulf " << v("d") << ", " << v("istep") << " : f32\n"
+     << in << v("frd") << " = arith.extf " << v("fr") << " : f32 to f64\n"
+     << in << v("frs") << " = arith.mulf " << v("frd") << ", %srtwo32 : f64\n"
+     << in << v("rd") << " = arith.uitofp " << random << " : i32 to f64\n"
+     << in << v("up") << " = arith.cmpf ogt, " << v("frs") << ", " << v("rd") << " : f64\n"
+     << in << v("mag") << " = arith.select " << v("up") << ", " << v("hi") << ", " << v("lo") << " : f32\n"
+     << in << v("mb") << " = arith.bitcast " << v("mag") << " : f32 to i32\n"
+     << in << v("xb") << " = arith.bitcast " << v("s") << " : f32 to i32\n"
+     << in << v("sb") << " = arith.andi " << v("xb") << ", %srsign : i32\n"
+     << in << v("smb") << " = arith.ori " << v("mb") << ", " << v("sb") << " : i32\n"
+     << in << v("sv") << " = arith.bitcast " << v("smb") << " : i32 to f32\n"
+     << in << v("rs") << " = arith.select " << v("fin") << ", " << v("sv") << ", " << v("s") << " : f32\n";
+  // The chosen value is on the grid (or NaN / saturating): RN encodes it.
+  return s + e2m1Code(p + "r");
 }
 
 /// Lines loading the 16 elements b16 + i of copy row `row` (all in range:
@@ -1752,7 +1887,12 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
       {"HALF", std::to_string(rowLen / 2)},
       {"TOTAL", std::to_string(copyRows * blocks)},
       {"SIXTH", floatLiteral(1.0f / 6.0f)},
+      {"RNGARG", spec.stochastic ? ", %rng: memref<2xi64>" : ""},
   };
+  // Stochastic rounding: element i of the copy (row-major in the stored
+  // orientation, i = %sr * LEN + e) rounds with Philox word i % 4 of block
+  // i / 4 (Random.h).
+  const bool stochastic = spec.stochastic;
   // Thread t owns block b of copy row sr; consecutive threads take
   // consecutive copy rows for the columnwise copy so loads coalesce.
   std::string rowMap =
@@ -1834,7 +1974,7 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
   }
 
   std::string text = R"(
-    gpu.func @$NAME(%x: memref<$Nx$T>, %amaxbuf: memref<1xf32>, %data: memref<$DBxi8>, %scale: memref<$SBxi8>)
+    gpu.func @$NAME(%x: memref<$Nx$T>, %amaxbuf: memref<1xf32>, %data: memref<$DBxi8>, %scale: memref<$SBxi8>$RNGARG)
         kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -1868,7 +2008,10 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
       %e2m1b4 = arith.constant 2.5 : f32
       %e2m1b5 = arith.constant 3.5 : f32
       %e2m1b6 = arith.constant 5.0 : f32
-)" + (inRegisters ? registerBlockConstants() : std::string()) + R"(      %tid = gpu.thread_id x
+)" + (inRegisters ? registerBlockConstants() : std::string()) +
+                     (stochastic ? philoxSetupLines(columnwise)
+                                 : std::string()) +
+                     R"(      %tid = gpu.thread_id x
       %bid = gpu.block_id x
       %bbase = arith.muli %bid, %c256 : index
       %t = arith.addi %bbase, %tid : index
@@ -1924,17 +2067,39 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
         %dbase2 = arith.addi %dbase, %b8 : index
 )";
   if (inRegisters) {
-    // The block's values are in registers: every pair, unrolled.
+    // The block's values are in registers: every pair, unrolled. The block
+    // starts at a multiple of 16 (LEN % 16 == 0 here): four Philox blocks.
+    if (stochastic) {
+      text += "        %srb0 = arith.muli %sr, %clen : index\n"
+              "        %srb1 = arith.addi %srb0, %b16 : index\n"
+              "        %srb = arith.index_cast %srb1 : index to i64\n"
+              "        %srblk0 = arith.shrui %srb, %srl2 : i64\n"
+              "        %srblk1 = arith.addi %srblk0, %srl1 : i64\n"
+              "        %srblk2 = arith.addi %srblk0, %srl2 : i64\n"
+              "        %srblk3 = arith.addi %srblk0, %srl3 : i64\n";
+      for (int j = 0; j < 4; ++j)
+        text += philoxLines("ph" + std::to_string(j),
+                            "%srblk" + std::to_string(j));
+    }
     for (int pp = 0; pp < 8; ++pp) {
       std::string n = std::to_string(pp);
+      std::string q0 = "u" + n + "q0", q1 = "u" + n + "q1";
+      std::string word = "%ph" + std::to_string(pp / 2) + "w";
+      std::string rounding =
+          stochastic
+              ? e2m1StochasticCode(q0, word + std::to_string(2 * (pp % 2))) +
+                   e2m1StochasticCode(q1,
+                                      word + std::to_string(2 * (pp % 2) + 1))
+             : e2m1Code(q0) + e2m1Code(q1);
+      std::string n0 = "%" + q0 + (stochastic ? "rn" : "n");
+      std::string n1 = "%" + q1 + (stochastic ? "rn" : "n");
       text += "            %u" + n + "q0s = arith.mulf %rt" +
               std::to_string(2 * pp) + ", %enc : f32\n" +
               "            %u" + n + "q1s = arith.mulf %rt" +
-              std::to_string(2 * pp + 1) + ", %enc : f32\n" +
-              e2m1Code("u" + n + "q0") + e2m1Code("u" + n + "q1") +
-              "            %u" + n + "hi = arith.shli %u" + n +
-              "q1n, %i4 : i32\n" + "            %u" + n +
-              "b32 = arith.ori %u" + n + "q0n, %u" + n + "hi : i32\n" +
+              std::to_string(2 * pp + 1) + ", %enc : f32\n" + rounding +
+              "            %u" + n + "hi = arith.shli " + n1 +
+              ", %i4 : i32\n" + "            %u" + n +
+              "b32 = arith.ori " + n0 + ", %u" + n + "hi : i32\n" +
               "            %u" + n + "b = arith.trunci %u" + n +
               "b32 : i32 to i8\n" + "            %u" + n +
               "di = arith.addi %dbase2, %rc" + n + " : index\n" +
@@ -1952,7 +2117,22 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
             nvfp4Load("l1", "%sr", "%e1", columnwise, f32) + R"(
             %q0s = arith.mulf %l0v, %enc : f32
             %q1s = arith.mulf %l1v, %enc : f32
-)" + e2m1Code("q0") + e2m1Code("q1") + R"(
+)" + (stochastic ? std::string(
+                   // e0 is even (LEN is): both words come from one block.
+                   "            %sri0 = arith.muli %sr, %clen : index\n"
+                   "            %sri1 = arith.addi %sri0, %e0 : index\n"
+                   "            %sri = arith.index_cast %sri1 : index to i64\n"
+                   "            %srblk = arith.shrui %sri, %srl2 : i64\n") +
+                   philoxLines("ph", "%srblk") +
+                   "            %sri2 = arith.andi %sri, %srl2 : i64\n"
+                   "            %srpair2 = arith.cmpi ne, %sri2, %srl0 : i64\n"
+                   "            %srr0 = arith.select %srpair2, %phw2, %phw0 : i32\n"
+                   "            %srr1 = arith.select %srpair2, %phw3, %phw1 : i32\n" +
+                   e2m1StochasticCode("q0", "%srr0") +
+                   e2m1StochasticCode("q1", "%srr1") +
+                   "            %q0n = arith.addi %q0rn, %i0 : i32\n"
+                   "            %q1n = arith.addi %q1rn, %i0 : i32\n"
+             : e2m1Code("q0") + e2m1Code("q1")) + R"(
             %n1s = arith.shli %q1n, %i4 : i32
             %byte32 = arith.ori %q0n, %n1s : i32
             %byte = arith.trunci %byte32 : i32 to i8

@@ -119,8 +119,7 @@ struct MXFP8Spec {
   int64_t colScaleRows = 0, colScaleCols = 0;
 };
 
-/// Description of an NVFP4 quantization with round-to-nearest and no RHT
-/// (te-semantics.md §5.5, §4.4).
+/// Description of an NVFP4 quantization (te-semantics.md §5.5, §4.4).
 struct NVFP4Spec {
   std::string prefix;
   int64_t rows = 1, cols = 1;
@@ -132,6 +131,13 @@ struct NVFP4Spec {
   /// Random Hadamard transform of the columnwise copy (bf16, M % 16 == 0);
   /// its amax is the transformed tensor's (with_post_rht_amax).
   bool rht = false;
+  /// Stochastic rounding of both copies: the row and column kernels take
+  /// the Philox state `%rng: memref<2xi64>` (seed, offset) as a last
+  /// argument and round element i of a copy (row-major in its stored
+  /// orientation) with philoxRandomWord(seed, offset [^ 2^63 columnwise],
+  /// i) by floatToE2M1Stochastic's rule, in software (Random.h,
+  /// Numerics.h; PTX cvt.rs consumes random bits its own way).
+  bool stochastic = false;
   /// Shapes of the scale buffers (te-semantics.md §4.4), row-major.
   int64_t rowScaleRows = 0, rowScaleCols = 0;
   int64_t colScaleRows = 0, colScaleCols = 0;
@@ -144,10 +150,11 @@ struct NVFP4Spec {
 /// the global amax into the amax buffers; with RHT the columnwise amax comes
 /// from `@<prefix>_rht_amax(%x)` and `@<prefix>_rht_amax_final(%amax_c)`
 /// instead, over the transformed copy), then one thread per 16-element
-/// block: `@<prefix>_nvfp4_row(%x, %amax, %data, %scale)` and
-/// `@<prefix>_nvfp4_col(%x, %amax, %data, %scale)`. Scales are
+/// block: `@<prefix>_nvfp4_row(%x, %amax, %data, %scale[, %rng])` and
+/// `@<prefix>_nvfp4_col(%x, %amax, %data, %scale[, %rng])`. Scales are
 /// e4m3(block_amax * (S_enc / 6)) with S_enc = 2688 / global_amax; elements
-/// are rounded to E2M1 in software (sm_90 has no cvt to e2m1x2).
+/// are rounded to E2M1 in software (sm_90 has no cvt to e2m1x2), to
+/// nearest or stochastically.
 std::string nvfp4Kernels(const NVFP4Spec &spec);
 /// Blocks of the `_nvfp4_row` and `_nvfp4_col` launches.
 int64_t nvfp4RowGrid(const NVFP4Spec &spec);

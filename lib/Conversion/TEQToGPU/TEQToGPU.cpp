@@ -53,6 +53,8 @@ std::string dtypeName(Type t) {
     return "f16";
   if (t.isF32())
     return "f32";
+  if (t.isInteger(64))
+    return "i64";
   std::string s;
   llvm::raw_string_ostream os(s);
   os << t;
@@ -73,8 +75,15 @@ FailureOr<SmallVector<Buffer>> buffersOf(Type type, TargetAttr target,
   SmallVector<Buffer> buffers;
   if (auto tensor = dyn_cast<RankedTensorType>(type)) {
     Type element = tensor.getElementType();
-    if (!element.isBF16() && !element.isF16() && !element.isF32())
-      return emitError(loc) << "entry tensors must be bf16, f16 or f32, got "
+    // i64 only as the (seed, offset) of stochastic rounding: a 16-byte
+    // buffer the kernels read.
+    bool rngState = element.isInteger(64) &&
+                    tensor.getShape() == ArrayRef<int64_t>{2};
+    if (!element.isBF16() && !element.isF16() && !element.isF32() &&
+        !rngState)
+      return emitError(loc) << "entry tensors must be bf16, f16 or f32 (or "
+                               "tensor<2xi64>, the rng_state of stochastic "
+                               "rounding), got "
                             << tensor;
     int64_t bytes = tensor.getNumElements() * element.getIntOrFloatBitWidth() / 8;
     buffers.push_back({"tensor",
@@ -231,14 +240,13 @@ LogicalResult checkLowerable(Operation &op) {
   if (isa<Float8BlockQuantizerAttr, MXFP8QuantizerAttr>(q))
     return success();
   if (auto nv = dyn_cast<NVFP4QuantizerAttr>(q)) {
-    // Round-to-nearest without RHT is lowered; the rest needs kernels of
-    // its own (te-semantics.md §5.5).
+    // Round-to-nearest and stochastic rounding, 1D and 2D, and RHT are
+    // lowered; the rest needs kernels of its own (te-semantics.md §5.5).
     // (with_rht without with_post_rht_amax, or on non-bf16 input, does not
     // verify.)
     const char *missing =
         nv.getWithRht() && !nv.getWithRandomSignMask()
             ? "with_rht but not with_random_sign_mask"
-                          : nv.getStochasticRounding() ? "stochastic_rounding"
                           : nv.getRowScaledNvfp4()     ? "row_scaled_nvfp4"
                           : nv.getNvfp4Use_4over6()    ? "nvfp4_use_4over6"
                           : nv.getWithAmaxReduction()  ? "with_amax_reduction"
@@ -263,7 +271,8 @@ LogicalResult checkLowerable(Operation &op) {
       return op.emitOpError("NVFP4Quantizer with ")
              << missing
              << " has no GPU lowering yet (this version lowers NVFP4 with "
-                "round-to-nearest, 1D and 2D, and RHT with the post-RHT amax)";
+                "round-to-nearest or stochastic rounding, 1D and 2D, and RHT "
+                "with the post-RHT amax)";
     return success();
   }
   auto cs = dyn_cast<Float8CurrentScalingQuantizerAttr>(q);
@@ -567,6 +576,16 @@ LogicalResult EntryLowering::lowerNVFP4Quantize(OpBuilder &b, QuantizeOp op,
   spec.twoD = nv.getWith_2dQuantization();
   spec.swizzled = proto.getScaleLayout() == ScaleLayout::gemm_swizzled;
   spec.rht = nv.getWithRht();
+  spec.stochastic = nv.getStochasticRounding();
+  // The (seed, offset) buffer of stochastic rounding: an entry argument.
+  Value rng;
+  if (spec.stochastic) {
+    auto it = buffersOfValue.find(op.getRngState());
+    if (it == buffersOfValue.end())
+      return op.emitOpError("rng_state must be an argument of the entry "
+                            "function (the kernels read its 16 bytes)");
+    rng = it->second.front();
+  }
   llvm::StringMap<NamedBuffer> named = buffersByName(proto, target, outputs);
   BlockScaledOutputs outs(named);
   outs.describeInto(spec);
@@ -597,12 +616,18 @@ LogicalResult EntryLowering::lowerNVFP4Quantize(OpBuilder &b, QuantizeOp op,
            1, 0, {x}, token);
     launch(b, loc, spec.prefix + "_rht_amax_final", 1, 1, 0, {camax}, token);
   }
+  SmallVector<Value> rowArgs{x, ramax, outs.rdata, outs.rscale};
+  SmallVector<Value> colArgs{x, camax, outs.cdata, outs.cscale};
+  if (rng) {
+    rowArgs.push_back(rng);
+    colArgs.push_back(rng);
+  }
   if (outs.rdata)
     launch(b, loc, spec.prefix + "_nvfp4_row", kernels::nvfp4RowGrid(spec), 1,
-           0, {x, ramax, outs.rdata, outs.rscale}, token);
+           0, rowArgs, token);
   if (outs.cdata)
     launch(b, loc, spec.prefix + "_nvfp4_col", kernels::nvfp4ColGrid(spec), 1,
-           0, {x, camax, outs.cdata, outs.cscale}, token);
+           0, colArgs, token);
   return success();
 }
 
@@ -709,6 +734,8 @@ llvm::json::Object EntryLowering::describeComputation(
       by["scale"] = nameOf(quantize.getScale());
       by["amax_history"] = nameOf(quantize.getAmaxHistory());
     }
+    if (Value rng = quantize.getRngState())
+      by["rng_state"] = nameOf(rng);
     return by;
   }
   if (auto update = v.getDefiningOp<DelayedScalingUpdateOp>())

@@ -40,13 +40,13 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // The acceptance pair for NVFP4: rejected on sm_90 (@nvfp4_pair in
 // positive.mlir compiles for sm_100).
 module attributes {teq.target = #teq.target<sm_90>} {
-  func.func @nvfp4_pair(%x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>, %dy: tensor<64x256xbf16>) -> (tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>) {
+  func.func @nvfp4_pair(%x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>, %dy: tensor<64x256xbf16>, %rng: tensor<2xi64>) -> (tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>) {
     // expected-error @+1 {{NVFP4BlockScaling is not supported on sm_90: Device compute capability 10.0 or higher required for NVFP4 execution.}}
     %y, %sx, %sw = teq.autocast recipe(#teq.nvfp4_block_scaling<>) -> tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> {
       %o, %a, %b = teq.linear_forward %x, %w config(#teq.linear<name = "fc1">) : tensor<64x128xbf16>, tensor<256x128xbf16> -> tensor<64x256xbf16> saved_input(tensor<64x128xbf16>) saved_weight(tensor<256x128xbf16>)
       teq.yield %o, %a, %b : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>
     }
-    %dx, %dw = teq.linear_backward %dy, %sx, %sw config(#teq.linear<name = "fc1">) : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> dgrad(tensor<64x128xbf16>) wgrad(tensor<256x128xbf16>)
+    %dx, %dw = teq.linear_backward %dy, %sx, %sw rng_state(%rng : tensor<2xi64>) config(#teq.linear<name = "fc1">) : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> dgrad(tensor<64x128xbf16>) wgrad(tensor<256x128xbf16>)
     return %y, %dx, %dw : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>
   }
 }
@@ -481,14 +481,14 @@ module attributes {teq.target = #teq.target<sm_100>} {
 // The NVFP4 rule for a backward grad_output, outside the region: backward
 // runs under its forward's recipe.
 module attributes {teq.target = #teq.target<sm_100>} {
-  func.func @nvfp4_grad_output_shape(%x: tensor<64x64xbf16>, %w: tensor<40x64xbf16>, %dy: tensor<64x40xbf16>) -> (tensor<64x40xbf16>, tensor<64x64xbf16>, tensor<40x64xbf16>) {
+  func.func @nvfp4_grad_output_shape(%x: tensor<64x64xbf16>, %w: tensor<40x64xbf16>, %dy: tensor<64x40xbf16>, %rng: tensor<2xi64>) -> (tensor<64x40xbf16>, tensor<64x64xbf16>, tensor<40x64xbf16>) {
     %y, %sx, %sw = teq.autocast recipe(#teq.nvfp4_block_scaling<>) -> tensor<64x40xbf16>, tensor<64x64xbf16>, tensor<40x64xbf16> {
       // expected-error @+1 {{Linear "fc1" under NVFP4BlockScaling: weight with dims=[40, 64]}}
       %o, %a, %b = teq.linear_forward %x, %w config(#teq.linear<name = "fc1">) : tensor<64x64xbf16>, tensor<40x64xbf16> -> tensor<64x40xbf16> saved_input(tensor<64x64xbf16>) saved_weight(tensor<40x64xbf16>)
       teq.yield %o, %a, %b : tensor<64x40xbf16>, tensor<64x64xbf16>, tensor<40x64xbf16>
     }
     // expected-error @+1 {{Linear "fc1" under NVFP4BlockScaling: grad_output with dims=[64, 40]: NVFP4Quantizer needs at least 2 dimensions with both the product of the leading dimensions (64) and the last dimension (40) divisible by 16}}
-    %dx, %dw = teq.linear_backward %dy, %sx, %sw config(#teq.linear<name = "fc1">) : tensor<64x40xbf16>, tensor<64x64xbf16>, tensor<40x64xbf16> dgrad(tensor<64x64xbf16>) wgrad(tensor<40x64xbf16>)
+    %dx, %dw = teq.linear_backward %dy, %sx, %sw rng_state(%rng : tensor<2xi64>) config(#teq.linear<name = "fc1">) : tensor<64x40xbf16>, tensor<64x64xbf16>, tensor<40x64xbf16> dgrad(tensor<64x64xbf16>) wgrad(tensor<40x64xbf16>)
     return %y, %dx, %dw : tensor<64x40xbf16>, tensor<64x64xbf16>, tensor<40x64xbf16>
   }
 }
@@ -542,6 +542,75 @@ module attributes {teq.target = #teq.target<sm_90>} {
 }
 
 //===----------------------------------------------------------------------===//
+// Stochastic rounding: the Philox state (seed, offset) is an explicit
+// rng_state operand, like delayed scaling's state.
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// NVFP4BlockScaling rounds grad_output stochastically by default: backward
+// needs its rng_state. Forward rounds nothing stochastically.
+module attributes {teq.target = #teq.target<sm_100>} {
+  func.func @sr_backward_no_rng_state(%x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>, %dy: tensor<64x256xbf16>) -> (tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>) {
+    %y, %sx, %sw = teq.autocast recipe(#teq.nvfp4_block_scaling<>) -> tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> {
+      %o, %a, %b = teq.linear_forward %x, %w config(#teq.linear<name = "fc1">) : tensor<64x128xbf16>, tensor<256x128xbf16> -> tensor<64x256xbf16> saved_input(tensor<64x128xbf16>) saved_weight(tensor<256x128xbf16>)
+      teq.yield %o, %a, %b : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>
+    }
+    // expected-error @+1 {{Linear "fc1" under NVFP4BlockScaling rounds grad_output stochastically (NVFP4 stochastic_rounding) and needs the state of its random bits: pass the Philox seed and offset explicitly with rng_state(%rng : tensor<2xi64>), advancing the offset every step (or disable it, e.g. NVFP4BlockScaling's disable_stochastic_rounding = true)}}
+    %dx, %dw = teq.linear_backward %dy, %sx, %sw config(#teq.linear<name = "fc1">) : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> dgrad(tensor<64x128xbf16>) wgrad(tensor<256x128xbf16>)
+    return %y, %dx, %dw : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>
+  }
+}
+
+// -----
+
+// An rng_state where nothing rounds stochastically: NVFP4's forward, NVFP4
+// with disable_stochastic_rounding, another recipe, high precision.
+module attributes {teq.target = #teq.target<sm_100>} {
+  func.func @sr_unused_rng_state(%x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>, %dy: tensor<64x256xbf16>, %rng: tensor<2xi64>) -> (tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>, tensor<64x256xbf16>, tensor<64x256xbf16>) {
+    %y, %sx, %sw = teq.autocast recipe(#teq.nvfp4_block_scaling<>) -> tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> {
+      // expected-error @+1 {{Linear "fc1" takes an rng_state but NVFP4BlockScaling rounds none of its tensors stochastically; remove rng_state(...)}}
+      %o, %a, %b = teq.linear_forward %x, %w rng_state(%rng : tensor<2xi64>) config(#teq.linear<name = "fc1">) : tensor<64x128xbf16>, tensor<256x128xbf16> -> tensor<64x256xbf16> saved_input(tensor<64x128xbf16>) saved_weight(tensor<256x128xbf16>)
+      teq.yield %o, %a, %b : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>
+    }
+    %dx, %dw = teq.autocast recipe(#teq.nvfp4_block_scaling<disable_stochastic_rounding = true>) -> tensor<64x128xbf16>, tensor<256x128xbf16> {
+      // expected-error @+1 {{Linear "fc2" takes an rng_state but NVFP4BlockScaling rounds none of its tensors stochastically; remove rng_state(...)}}
+      %p, %q = teq.linear_backward %dy, %x, %w rng_state(%rng : tensor<2xi64>) config(#teq.linear<name = "fc2">) : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> dgrad(tensor<64x128xbf16>) wgrad(tensor<256x128xbf16>)
+      teq.yield %p, %q : tensor<64x128xbf16>, tensor<256x128xbf16>
+    }
+    %m = teq.autocast recipe(#teq.mxfp8_block_scaling<>) -> tensor<64x256xbf16> {
+      // expected-error @+1 {{Linear "fc3" takes an rng_state but MXFP8BlockScaling rounds none of its tensors stochastically; remove rng_state(...)}}
+      %o = teq.linear_forward %x, %w rng_state(%rng : tensor<2xi64>) config(#teq.linear<name = "fc3">) : tensor<64x128xbf16>, tensor<256x128xbf16> -> tensor<64x256xbf16>
+      teq.yield %o : tensor<64x256xbf16>
+    }
+    // expected-error @+1 {{Linear "fc4" takes an rng_state but runs in high precision (no enabled teq.autocast around it)}}
+    %h = teq.linear_forward %x, %w rng_state(%rng : tensor<2xi64>) config(#teq.linear<name = "fc4">) : tensor<64x128xbf16>, tensor<256x128xbf16> -> tensor<64x256xbf16>
+    return %y, %dx, %dw, %m, %h : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>, tensor<64x256xbf16>, tensor<64x256xbf16>
+  }
+}
+
+// -----
+
+// A CustomRecipe can round forward tensors stochastically too: the forward
+// Linear then needs the rng_state, and one op cannot round two tensors with
+// its one stream.
+module attributes {teq.target = #teq.target<sm_100>} {
+  func.func @sr_custom_forward(%x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>) -> (tensor<64x256xbf16>, tensor<64x256xbf16>) {
+    %y = teq.autocast recipe(#teq.custom_recipe<[<tensor_type = input> -> #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, <> -> #teq.nvfp4_quantizer<f4E2M1FN>]>) -> tensor<64x256xbf16> {
+      // expected-error @+1 {{Linear "fc1" under CustomRecipe rounds input stochastically (NVFP4 stochastic_rounding) and needs the state of its random bits: pass the Philox seed and offset explicitly with rng_state(%rng : tensor<2xi64>)}}
+      %o = teq.linear_forward %x, %w config(#teq.linear<name = "fc1">) : tensor<64x128xbf16>, tensor<256x128xbf16> -> tensor<64x256xbf16>
+      teq.yield %o : tensor<64x256xbf16>
+    }
+    %z = teq.autocast recipe(#teq.custom_recipe<[<> -> #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>]>) -> tensor<64x256xbf16> {
+      // expected-error @+1 {{Linear "fc2" under CustomRecipe rounds both input and weight stochastically, but a Linear op has one rng_state (one Philox stream) and both would round with the same random bits; round at most one of them stochastically}}
+      %o = teq.linear_forward %x, %w config(#teq.linear<name = "fc2">) : tensor<64x128xbf16>, tensor<256x128xbf16> -> tensor<64x256xbf16>
+      teq.yield %o : tensor<64x256xbf16>
+    }
+    return %y, %z : tensor<64x256xbf16>, tensor<64x256xbf16>
+  }
+}
+
+//===----------------------------------------------------------------------===//
 // Programs the pass accepts unchanged (second RUN). Under the first RUN they
 // must produce no diagnostic at all.
 //===----------------------------------------------------------------------===//
@@ -574,14 +643,14 @@ module attributes {teq.target = #teq.target<sm_100>} {
 // POS: teq.autocast recipe(#teq.nvfp4_block_scaling<>)
 // POS-NEXT: teq.linear_forward {{.*}} config(#teq.linear<name = "fc1">) :
 // POS-NOT: quantization
-// POS: teq.linear_backward {{.*}} config(#teq.linear<name = "fc1">) :
+// POS: teq.linear_backward {{.*}} rng_state(%{{.*}} : tensor<2xi64>) config(#teq.linear<name = "fc1">) :
 module attributes {teq.target = #teq.target<sm_100>} {
-  func.func @nvfp4_pair(%x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>, %dy: tensor<64x256xbf16>) -> (tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>) {
+  func.func @nvfp4_pair(%x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>, %dy: tensor<64x256xbf16>, %rng: tensor<2xi64>) -> (tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>) {
     %y, %sx, %sw = teq.autocast recipe(#teq.nvfp4_block_scaling<>) -> tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> {
       %o, %a, %b = teq.linear_forward %x, %w config(#teq.linear<name = "fc1">) : tensor<64x128xbf16>, tensor<256x128xbf16> -> tensor<64x256xbf16> saved_input(tensor<64x128xbf16>) saved_weight(tensor<256x128xbf16>)
       teq.yield %o, %a, %b : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>
     }
-    %dx, %dw = teq.linear_backward %dy, %sx, %sw config(#teq.linear<name = "fc1">) : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> dgrad(tensor<64x128xbf16>) wgrad(tensor<256x128xbf16>)
+    %dx, %dw = teq.linear_backward %dy, %sx, %sw rng_state(%rng : tensor<2xi64>) config(#teq.linear<name = "fc1">) : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> dgrad(tensor<64x128xbf16>) wgrad(tensor<256x128xbf16>)
     return %y, %dx, %dw : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>
   }
 }
@@ -810,6 +879,22 @@ module attributes {teq.target = #teq.target<sm_90>} {
       teq.yield %o1, %o2 : tensor<64x256xbf16>, tensor<64x256xbf16>
     }
     return %y, %z : tensor<64x256xbf16>, tensor<64x256xbf16>
+  }
+}
+
+// -----
+
+// A forward Linear whose input quantizer rounds stochastically (a
+// CustomRecipe) takes the rng_state.
+// POS-LABEL: func.func @sr_custom_forward_rng_state
+// POS: teq.linear_forward {{.*}} rng_state(%{{.*}} : tensor<2xi64>) config(#teq.linear<name = "fc1">) :
+module attributes {teq.target = #teq.target<sm_100>} {
+  func.func @sr_custom_forward_rng_state(%x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>, %rng: tensor<2xi64>) -> tensor<64x256xbf16> {
+    %y = teq.autocast recipe(#teq.custom_recipe<[<tensor_type = input> -> #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, <> -> #teq.nvfp4_quantizer<f4E2M1FN>]>) -> tensor<64x256xbf16> {
+      %o = teq.linear_forward %x, %w rng_state(%rng : tensor<2xi64>) config(#teq.linear<name = "fc1">) : tensor<64x128xbf16>, tensor<256x128xbf16> -> tensor<64x256xbf16>
+      teq.yield %o : tensor<64x256xbf16>
+    }
+    return %y : tensor<64x256xbf16>
   }
 }
 

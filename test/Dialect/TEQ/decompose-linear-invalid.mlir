@@ -52,3 +52,29 @@ module attributes {teq.target = #teq.target<sm_90>} {
     return %dx : tensor<64x128xbf16>
   }
 }
+
+// -----
+
+// A CustomRecipe rounding the input stochastically: backward rebuilds the
+// high-precision input (save_original_input) for wgrad with that quantizer,
+// which needs the backward Linear's rng_state.
+module attributes {teq.target = #teq.target<sm_100>} {
+  func.func @sr_rebuild_without_rng_state(%w: !teq.proto<256x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, columnwise>, %x: tensor<64x128xbf16>, %dy: tensor<64x256xbf16>) -> tensor<256x128xbf16> {
+    // expected-error@+1 {{'teq.linear_backward' op needs an rng_state to quantize (rebuilding a saved tensor) with NVFP4Quantizer with stochastic_rounding: pass rng_state(%rng : tensor<2xi64>) with the Philox seed and offset}}
+    %dw = teq.linear_backward %dy, %x, %w config(#teq.linear<requires_dgrad = false>) {quantization = #teq.linear_quantization<recipe = "CustomRecipe", input = #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, weight = #teq.nvfp4_quantizer<f4E2M1FN>, output = #teq.nvfp4_quantizer<f4E2M1FN>, grad_output = #teq.nvfp4_quantizer<f4E2M1FN>, grad_input = #teq.nvfp4_quantizer<f4E2M1FN>>} : tensor<64x256xbf16>, tensor<64x128xbf16>, !teq.proto<256x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, columnwise> wgrad(tensor<256x128xbf16>)
+    return %dw : tensor<256x128xbf16>
+  }
+}
+
+// -----
+
+// A CustomRecipe rounding the input stochastically too: backward rebuilds
+// the high-precision input (save_original_input) for wgrad, but
+// grad_output's quantization already took the op's one Philox stream.
+module attributes {teq.target = #teq.target<sm_100>} {
+  func.func @sr_two_tensors_one_stream(%w: !teq.proto<256x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, columnwise>, %x: tensor<64x128xbf16>, %dy: tensor<64x256xbf16>, %rng: tensor<2xi64>) -> (tensor<64x128xbf16>, tensor<256x128xbf16>) {
+    // expected-error@+1 {{'teq.linear_backward' op quantizes two tensors with stochastic rounding but has one rng_state (one Philox stream), so both would round with the same random bits; round at most one tensor of a Linear op stochastically (or save the quantized tensor instead of rebuilding it)}}
+    %dx, %dw = teq.linear_backward %dy, %x, %w rng_state(%rng : tensor<2xi64>) config(#teq.linear<>) {quantization = #teq.linear_quantization<recipe = "CustomRecipe", input = #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, weight = #teq.nvfp4_quantizer<f4E2M1FN>, output = #teq.nvfp4_quantizer<f4E2M1FN>, grad_output = #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, grad_input = #teq.nvfp4_quantizer<f4E2M1FN>>} : tensor<64x256xbf16>, tensor<64x128xbf16>, !teq.proto<256x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, columnwise> dgrad(tensor<64x128xbf16>) wgrad(tensor<256x128xbf16>)
+    return %dx, %dw : tensor<64x128xbf16>, tensor<256x128xbf16>
+  }
+}

@@ -112,12 +112,13 @@ module attributes {teq.target = #teq.target<sm_100>} {
 // NVFP4 on sm_100: always TN. Inputs get RHT and swizzled scales, the weight
 // 16x16 2D blocks, grad_output RHT and stochastic rounding (NVFP4BlockScaling
 // defaults). FP4 GEMMs never use fast accumulation, so the recipe leaves
-// split accumulation on for all three.
+// split accumulation on for all three. grad_output's quantization takes the
+// backward Linear's rng_state.
 module attributes {teq.target = #teq.target<sm_100>} {
-  func.func @nvfp4_sm100(%x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>, %dy: tensor<64x256xbf16>) -> (tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>) {
+  func.func @nvfp4_sm100(%x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>, %dy: tensor<64x256xbf16>, %rng: tensor<2xi64>) -> (tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>) {
     %y, %dx, %dw = teq.autocast recipe(#teq.nvfp4_block_scaling<>) -> tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> {
       %out, %a, %b = teq.linear_forward %x, %w config(#teq.linear<name = "fc1">) : tensor<64x128xbf16>, tensor<256x128xbf16> -> tensor<64x256xbf16> saved_input(tensor<64x128xbf16>) saved_weight(tensor<256x128xbf16>)
-      %gx, %gw = teq.linear_backward %dy, %a, %b config(#teq.linear<name = "fc1">) : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> dgrad(tensor<64x128xbf16>) wgrad(tensor<256x128xbf16>)
+      %gx, %gw = teq.linear_backward %dy, %a, %b rng_state(%rng : tensor<2xi64>) config(#teq.linear<name = "fc1">) : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> dgrad(tensor<64x128xbf16>) wgrad(tensor<256x128xbf16>)
       teq.yield %out, %gx, %gw : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>
     }
     return %y, %dx, %dw : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>
@@ -125,13 +126,13 @@ module attributes {teq.target = #teq.target<sm_100>} {
 }
 
 // CHECK-LABEL: func.func @nvfp4_sm100(
-// CHECK-SAME: %[[X:[a-z0-9_]+]]: tensor<64x128xbf16>, %[[W:[a-z0-9_]+]]: tensor<256x128xbf16>, %[[DY:[a-z0-9_]+]]: tensor<64x256xbf16>)
+// CHECK-SAME: %[[X:[a-z0-9_]+]]: tensor<64x128xbf16>, %[[W:[a-z0-9_]+]]: tensor<256x128xbf16>, %[[DY:[a-z0-9_]+]]: tensor<64x256xbf16>, %[[RNG:[a-z0-9_]+]]: tensor<2xi64>)
 // CHECK-NEXT: %[[XQ:[a-z0-9_]+]] = teq.quantize %[[X]] : tensor<64x128xbf16> -> !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, rowwise|columnwise, gemm_swizzled>
 // CHECK-NEXT: %[[WQ:[a-z0-9_]+]] = teq.quantize %[[W]] : tensor<256x128xbf16> -> !teq.proto<256x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise|columnwise>
 // CHECK-NEXT: %[[Y:[a-z0-9_]+]] = teq.gemm TN %[[WQ]], %[[XQ]] {kind = #teq.gemm_kind<fprop>, physical_layout = #teq.gemm_layout<TN>} :
 // CHECK-NEXT: %[[SX:[a-z0-9_]+]] = teq.update_usage %[[XQ]] : {{.*}} -> !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, columnwise, gemm_swizzled>
 // CHECK-NEXT: %[[SW:[a-z0-9_]+]] = teq.update_usage %[[WQ]] : {{.*}} -> !teq.proto<256x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, columnwise>
-// CHECK-NEXT: %[[DYQ:[a-z0-9_]+]] = teq.quantize %[[DY]] : tensor<64x256xbf16> -> !teq.proto<64x256xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled>
+// CHECK-NEXT: %[[DYQ:[a-z0-9_]+]] = teq.quantize %[[DY]] rng_state(%[[RNG]] : tensor<2xi64>) : tensor<64x256xbf16> -> !teq.proto<64x256xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled>
 // CHECK-NEXT: %[[DX:[a-z0-9_]+]] = teq.gemm NN %[[SW]], %[[DYQ]] {kind = #teq.gemm_kind<dgrad>, physical_layout = #teq.gemm_layout<TN>} :
 // CHECK-NEXT: %[[DW:[a-z0-9_]+]] = teq.gemm NT %[[SX]], %[[DYQ]] {kind = #teq.gemm_kind<wgrad>, physical_layout = #teq.gemm_layout<TN>} :
 // CHECK-NEXT: return %[[Y]], %[[DX]], %[[DW]] :

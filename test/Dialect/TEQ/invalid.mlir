@@ -1075,6 +1075,46 @@ func.func @quantize_updated_history_type(%x: tensor<64x128xbf16>, %s: tensor<1xf
 
 // -----
 
+func.func @quantize_sr_missing_rng_state(%x: tensor<64x128xbf16>) {
+  // expected-error @+1 {{'teq.quantize' op NVFP4Quantizer with stochastic_rounding draws its random bits from an explicit Philox state: pass the seed and offset, e.g. `teq.quantize %x rng_state(%rng : tensor<2xi64>)`}}
+  %0 = teq.quantize %x : tensor<64x128xbf16> -> !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, rowwise>
+  return
+}
+
+// -----
+
+func.func @quantize_unexpected_rng_state(%x: tensor<64x128xbf16>, %rng: tensor<2xi64>) {
+  // expected-error @+1 {{'teq.quantize' op takes an rng_state but NVFP4Quantizer does not round stochastically; remove rng_state(...)}}
+  %0 = teq.quantize %x rng_state(%rng : tensor<2xi64>) : tensor<64x128xbf16> -> !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise>
+  return
+}
+
+// -----
+
+func.func @quantize_rng_state_other_format(%x: tensor<64x128xbf16>, %rng: tensor<2xi64>) {
+  // expected-error @+1 {{'teq.quantize' op takes an rng_state but MXFP8Quantizer does not round stochastically; remove rng_state(...)}}
+  %0 = teq.quantize %x rng_state(%rng : tensor<2xi64>) : tensor<64x128xbf16> -> !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise>
+  return
+}
+
+// -----
+
+func.func @quantize_rng_state_shape(%x: tensor<64x128xbf16>, %rng: tensor<3xi64>) {
+  // expected-error @+1 {{'teq.quantize' op rng_state must be tensor<2xi64> (the Philox seed and offset), got 'tensor<3xi64>'}}
+  %0 = teq.quantize %x rng_state(%rng : tensor<3xi64>) : tensor<64x128xbf16> -> !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, rowwise>
+  return
+}
+
+// -----
+
+func.func @quantize_rng_state_type(%x: tensor<64x128xbf16>, %rng: tensor<2xi32>) {
+  // expected-error @+1 {{'teq.quantize' op operand #1 must be ranked tensor of 64-bit signless integer values, but got 'tensor<2xi32>'}}
+  %0 = teq.quantize %x rng_state(%rng : tensor<2xi32>) : tensor<64x128xbf16> -> !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, rowwise>
+  return
+}
+
+// -----
+
 func.func @quantize_missing_group(%x: tensor<64x128xbf16>) {
   // expected-error @+1 {{'teq.quantize' op Float8CurrentScalingQuantizer has with_amax_reduction = true: pass the process group as amax_reduction_group(%group)}}
   %0 = teq.quantize %x : tensor<64x128xbf16> -> !teq.proto<64x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN, with_amax_reduction = true>, rowwise>
@@ -1489,6 +1529,48 @@ func.func @backward_state_scale(%dy: tensor<64x256xbf16>, %x: tensor<64x128xbf16
 func.func @backward_state_history(%dy: tensor<64x256xbf16>, %x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>, %s: tensor<2xf32>, %h: tensor<16x3xf32>) {
   // expected-error @+1 {{'teq.linear_backward' op delayed-scaling amax history must be tensor<Lx2xf32> with L = amax_history_len >= 1, got 'tensor<16x3xf32>'}}
   %0:3 = teq.linear_backward %dy, %x, %w state(%s, %h : tensor<2xf32>, tensor<16x3xf32>) config(#teq.linear<>) : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> dgrad(tensor<64x128xbf16>) wgrad(tensor<256x128xbf16>) updated_amax_history(tensor<16x3xf32>)
+  return
+}
+
+// -----
+
+func.func @forward_rng_state_shape(%x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>, %rng: tensor<2x2xi64>) {
+  // expected-error @+1 {{'teq.linear_forward' op rng_state must be tensor<2xi64> (the Philox seed and offset), got 'tensor<2x2xi64>'}}
+  %0 = teq.linear_forward %x, %w rng_state(%rng : tensor<2x2xi64>) config(#teq.linear<>) : tensor<64x128xbf16>, tensor<256x128xbf16> -> tensor<64x256xbf16>
+  return
+}
+
+// -----
+
+func.func @backward_rng_state_shape(%dy: tensor<64x256xbf16>, %x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>, %rng: tensor<1xi64>) {
+  // expected-error @+1 {{'teq.linear_backward' op rng_state must be tensor<2xi64> (the Philox seed and offset), got 'tensor<1xi64>'}}
+  %0:2 = teq.linear_backward %dy, %x, %w rng_state(%rng : tensor<1xi64>) config(#teq.linear<>) : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> dgrad(tensor<64x128xbf16>) wgrad(tensor<256x128xbf16>)
+  return
+}
+
+// -----
+
+// A Linear resolved to stochastic rounding takes the Philox state of that
+// quantization; one resolved to no stochastic rounding takes none.
+func.func @backward_resolved_sr_no_rng_state(%dy: tensor<64x256xbf16>, %x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>) {
+  // expected-error @+1 {{'teq.linear_backward' op resolved to stochastic rounding of grad_output (NVFP4BlockScaling) but has no rng_state: pass rng_state(%rng : tensor<2xi64>)}}
+  %0:2 = teq.linear_backward %dy, %x, %w config(#teq.linear<>) {quantization = #teq.linear_quantization<recipe = "NVFP4BlockScaling", input = #teq.nvfp4_quantizer<f4E2M1FN>, weight = #teq.nvfp4_quantizer<f4E2M1FN>, output = #teq.nvfp4_quantizer<f4E2M1FN>, grad_output = #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, grad_input = #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>>} : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> dgrad(tensor<64x128xbf16>) wgrad(tensor<256x128xbf16>)
+  return
+}
+
+// -----
+
+func.func @forward_resolved_unused_rng_state(%x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>, %rng: tensor<2xi64>) {
+  // expected-error @+1 {{'teq.linear_forward' op takes an rng_state but resolved to MXFP8BlockScaling, which rounds none of its tensors stochastically}}
+  %0 = teq.linear_forward %x, %w rng_state(%rng : tensor<2xi64>) config(#teq.linear<>) {quantization = #teq.linear_quantization<recipe = "MXFP8BlockScaling", input = #teq.mxfp8_quantizer<f8E4M3FN>, weight = #teq.mxfp8_quantizer<f8E4M3FN>, output = #teq.mxfp8_quantizer<f8E4M3FN>, grad_output = #teq.mxfp8_quantizer<f8E4M3FN>, grad_input = #teq.mxfp8_quantizer<f8E4M3FN>, fprop_split_accumulator = false>} : tensor<64x128xbf16>, tensor<256x128xbf16> -> tensor<64x256xbf16>
+  return
+}
+
+// -----
+
+func.func @forward_resolved_two_sr_tensors(%x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>, %rng: tensor<2xi64>) {
+  // expected-error @+1 {{'teq.linear_forward' op rounds input and weight stochastically but has one rng_state (one Philox stream): both would round with the same random bits}}
+  %0 = teq.linear_forward %x, %w rng_state(%rng : tensor<2xi64>) config(#teq.linear<>) {quantization = #teq.linear_quantization<recipe = "CustomRecipe", input = #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, weight = #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, output = #teq.nvfp4_quantizer<f4E2M1FN>, grad_output = #teq.nvfp4_quantizer<f4E2M1FN>, grad_input = #teq.nvfp4_quantizer<f4E2M1FN>>} : tensor<64x128xbf16>, tensor<256x128xbf16> -> tensor<64x256xbf16>
   return
 }
 

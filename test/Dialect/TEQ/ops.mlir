@@ -180,23 +180,23 @@ func.func @linear_mxfp8(%x: tensor<128x1024xbf16>, %w: tensor<4096x1024xbf16>, %
 
 // NVFP4 with the default recipe (RHT on the wgrad operands, stochastic
 // rounding on gradients, 16x16 weight blocks), dgrad only: the weight is
-// frozen.
+// frozen. Backward takes the Philox state of grad_output's rounding.
 // CHECK-LABEL: func.func @linear_nvfp4_frozen_weight(
-// CHECK-SAME:  [[X:%.*]]: tensor<2x64x1024xbf16>, [[W:%.*]]: tensor<1024x1024xbf16>, [[DY:%.*]]: tensor<2x64x1024xbf16>)
+// CHECK-SAME:  [[X:%.*]]: tensor<2x64x1024xbf16>, [[W:%.*]]: tensor<1024x1024xbf16>, [[DY:%.*]]: tensor<2x64x1024xbf16>, [[RNG:%.*]]: tensor<2xi64>)
 // CHECK-NEXT:  [[R:%.*]]:2 = teq.autocast recipe(#teq.nvfp4_block_scaling<>) -> tensor<2x64x1024xbf16>, tensor<2x64x1024xbf16> {
 // CHECK-NEXT:    [[Y:%.*]], [[SW:%.*]] = teq.linear_forward [[X]], [[W]] config(#teq.linear<requires_wgrad = false>) : tensor<2x64x1024xbf16>, tensor<1024x1024xbf16> -> tensor<2x64x1024xbf16> saved_weight(tensor<1024x1024xbf16>)
-// CHECK-NEXT:    [[DX:%.*]] = teq.linear_backward [[DY]], [[X]], [[SW]] config(#teq.linear<requires_wgrad = false>) : tensor<2x64x1024xbf16>, tensor<2x64x1024xbf16>, tensor<1024x1024xbf16> dgrad(tensor<2x64x1024xbf16>)
+// CHECK-NEXT:    [[DX:%.*]] = teq.linear_backward [[DY]], [[X]], [[SW]] rng_state([[RNG]] : tensor<2xi64>) config(#teq.linear<requires_wgrad = false>) : tensor<2x64x1024xbf16>, tensor<2x64x1024xbf16>, tensor<1024x1024xbf16> dgrad(tensor<2x64x1024xbf16>)
 // CHECK-NEXT:    teq.yield [[Y]], [[DX]] : tensor<2x64x1024xbf16>, tensor<2x64x1024xbf16>
 // CHECK-NEXT:  }
 // CHECK-NEXT:  return [[R]]#0, [[R]]#1 :
-func.func @linear_nvfp4_frozen_weight(%x: tensor<2x64x1024xbf16>, %w: tensor<1024x1024xbf16>, %dy: tensor<2x64x1024xbf16>)
+func.func @linear_nvfp4_frozen_weight(%x: tensor<2x64x1024xbf16>, %w: tensor<1024x1024xbf16>, %dy: tensor<2x64x1024xbf16>, %rng: tensor<2xi64>)
     -> (tensor<2x64x1024xbf16>, tensor<2x64x1024xbf16>) {
   %r:2 = teq.autocast recipe(#teq.nvfp4_block_scaling<>) -> tensor<2x64x1024xbf16>, tensor<2x64x1024xbf16> {
     // Nothing reads the saved input: backward takes the original value.
     %y, %sw = teq.linear_forward %x, %w config(#teq.linear<requires_wgrad = false>)
         : tensor<2x64x1024xbf16>, tensor<1024x1024xbf16> -> tensor<2x64x1024xbf16>
           saved_weight(tensor<1024x1024xbf16>)
-    %dx = teq.linear_backward %dy, %x, %sw config(#teq.linear<requires_wgrad = false>)
+    %dx = teq.linear_backward %dy, %x, %sw rng_state(%rng : tensor<2xi64>) config(#teq.linear<requires_wgrad = false>)
         : tensor<2x64x1024xbf16>, tensor<2x64x1024xbf16>, tensor<1024x1024xbf16>
           dgrad(tensor<2x64x1024xbf16>)
     teq.yield %y, %dx : tensor<2x64x1024xbf16>, tensor<2x64x1024xbf16>
@@ -334,12 +334,13 @@ func.func @qkv(
 }
 
 // NVFP4 lowered by hand: the GEMMs read the swizzled block scales, and the
-// RHT-transformed columnwise copies feed wgrad.
+// RHT-transformed columnwise copies feed wgrad; grad_output rounds
+// stochastically with the Philox state %rng.
 // CHECK-LABEL: func.func @nvfp4_lowered(
-// CHECK-SAME:  [[X:%.*]]: tensor<128x1024xbf16>, [[W:%.*]]: tensor<1024x1024xbf16>, [[DY:%.*]]: tensor<128x1024xbf16>)
+// CHECK-SAME:  [[X:%.*]]: tensor<128x1024xbf16>, [[W:%.*]]: tensor<1024x1024xbf16>, [[DY:%.*]]: tensor<128x1024xbf16>, [[RNG:%.*]]: tensor<2xi64>)
 // CHECK-NEXT:  [[XQ:%.*]] = teq.quantize [[X]] : tensor<128x1024xbf16> -> !teq.proto<128x1024xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, rowwise|columnwise, gemm_swizzled>
 // CHECK-NEXT:  [[WQ:%.*]] = teq.quantize [[W]] : tensor<1024x1024xbf16> -> !teq.proto<1024x1024xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise|columnwise, gemm_swizzled>
-// CHECK-NEXT:  [[DYQ:%.*]] = teq.quantize [[DY]] : tensor<128x1024xbf16> -> !teq.proto<128x1024xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled>
+// CHECK-NEXT:  [[DYQ:%.*]] = teq.quantize [[DY]] rng_state([[RNG]] : tensor<2xi64>) : tensor<128x1024xbf16> -> !teq.proto<128x1024xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled>
 // CHECK-NEXT:  [[Y:%.*]] = teq.gemm TN [[WQ]], [[XQ]] {kind = #teq.gemm_kind<fprop>} :
 // CHECK-SAME:  -> tensor<128x1024xbf16>
 // CHECK-NEXT:  [[DX:%.*]] = teq.gemm NN [[WQ]], [[DYQ]] {kind = #teq.gemm_kind<dgrad>} :
@@ -347,13 +348,13 @@ func.func @qkv(
 // CHECK-NEXT:  [[DW:%.*]] = teq.gemm NT [[XQ]], [[DYQ]] {kind = #teq.gemm_kind<wgrad>} :
 // CHECK-SAME:  -> tensor<1024x1024xf32>
 // CHECK-NEXT:  return [[Y]], [[DX]], [[DW]] :
-func.func @nvfp4_lowered(%x: tensor<128x1024xbf16>, %w: tensor<1024x1024xbf16>, %dy: tensor<128x1024xbf16>)
+func.func @nvfp4_lowered(%x: tensor<128x1024xbf16>, %w: tensor<1024x1024xbf16>, %dy: tensor<128x1024xbf16>, %rng: tensor<2xi64>)
     -> (tensor<128x1024xbf16>, tensor<128x1024xbf16>, tensor<1024x1024xf32>) {
   %xq = teq.quantize %x : tensor<128x1024xbf16>
       -> !teq.proto<128x1024xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, rowwise|columnwise, gemm_swizzled>
   %wq = teq.quantize %w : tensor<1024x1024xbf16>
       -> !teq.proto<1024x1024xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise|columnwise, gemm_swizzled>
-  %dyq = teq.quantize %dy : tensor<128x1024xbf16>
+  %dyq = teq.quantize %dy rng_state(%rng : tensor<2xi64>) : tensor<128x1024xbf16>
       -> !teq.proto<128x1024xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled>
   %y = teq.gemm TN %wq, %xq {kind = #teq.gemm_kind<fprop>}
       : !teq.proto<1024x1024xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise|columnwise, gemm_swizzled>,

@@ -1,10 +1,10 @@
 // teq-quantize-cse: quantizations of one tensor in one block with equal
 // quantizers (compared by value), equal scale layout and equal operands
-// (state, amax reduction group) become one teq.quantize, at the first one's
+// (state, rng state, amax reduction group) become one teq.quantize, at the first one's
 // position, holding the union of their usages; each former result becomes a
 // teq.update_usage that drops what its users do not need (one per distinct
 // usage, placed where that usage is first needed). Anything that differs
-// (quantizer, input, scale layout, state or group operand, block) keeps its
+// (quantizer, input, scale layout, state, rng state or group operand, block) keeps its
 // own quantization.
 
 // RUN: te-opt %s -split-input-file --teq-quantize-cse | FileCheck %s
@@ -236,6 +236,28 @@ func.func @delayed_different_state(%x: tensor<64x128xbf16>, %s1: tensor<1xf32>, 
 // CHECK-NEXT: %[[B:[a-z0-9_]+]], %[[HB:[a-z0-9_]+]] = teq.quantize %[[X]] state(%[[S2]], %[[H1]] : {{.*}} -> !teq.proto<64x128xbf16, #teq.float8_quantizer<f8E4M3FN>, columnwise>, tensor<16xf32>{{$}}
 // CHECK-NEXT: %[[C:[a-z0-9_]+]], %[[HC:[a-z0-9_]+]] = teq.quantize %[[X]] state(%[[S1]], %[[H2]] : {{.*}} -> !teq.proto<64x128xbf16, #teq.float8_quantizer<f8E4M3FN>, columnwise>, tensor<16xf32>{{$}}
 // CHECK-NEXT: return %[[A]], %[[B]], %[[C]], %[[HA]], %[[HB]], %[[HC]] :
+
+// -----
+
+// Stochastic rounding: one Philox state gives each copy the same bits
+// whichever usages one op holds, so equal rng_state operands merge; another
+// rng_state is other random bits, another quantization.
+!sr = !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, rowwise>
+!sc = !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, columnwise>
+func.func @sr_rng_states(%x: tensor<64x128xbf16>, %r1: tensor<2xi64>, %r2: tensor<2xi64>) -> (!sr, !sc, !sc) {
+  %a = teq.quantize %x rng_state(%r1 : tensor<2xi64>) : tensor<64x128xbf16> -> !sr
+  %b = teq.quantize %x rng_state(%r1 : tensor<2xi64>) : tensor<64x128xbf16> -> !sc
+  %c = teq.quantize %x rng_state(%r2 : tensor<2xi64>) : tensor<64x128xbf16> -> !sc
+  return %a, %b, %c : !sr, !sc, !sc
+}
+
+// CHECK-LABEL: func.func @sr_rng_states(
+// CHECK-SAME: %[[X:[a-z0-9_]+]]: tensor<64x128xbf16>, %[[R1:[a-z0-9_]+]]: tensor<2xi64>, %[[R2:[a-z0-9_]+]]: tensor<2xi64>)
+// CHECK-NEXT: %[[AB:[a-z0-9_]+]] = teq.quantize %[[X]] rng_state(%[[R1]] : tensor<2xi64>) : tensor<64x128xbf16> -> !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, rowwise|columnwise>
+// CHECK-NEXT: %[[A:[a-z0-9_]+]] = teq.update_usage %[[AB]] : {{.*}} -> !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, rowwise>
+// CHECK-NEXT: %[[B:[a-z0-9_]+]] = teq.update_usage %[[AB]] : {{.*}} -> !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, columnwise>
+// CHECK-NEXT: %[[C:[a-z0-9_]+]] = teq.quantize %[[X]] rng_state(%[[R2]] : tensor<2xi64>) : tensor<64x128xbf16> -> !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, columnwise>
+// CHECK-NEXT: return %[[A]], %[[B]], %[[C]] :
 
 // -----
 

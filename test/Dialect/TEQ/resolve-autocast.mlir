@@ -192,7 +192,7 @@ module attributes {teq.target = #teq.target<sm_100>} {
 // CHECK: teq.linear_backward {{.*}} config(#teq.linear<name = "default">)
 // CHECK-SAME: {quantization = #teq.linear_quantization<recipe = "NVFP4BlockScaling", input = #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, weight = #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, output = #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, grad_output = #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, grad_input = #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>>}
 module attributes {teq.target = #teq.target<sm_100>} {
-  func.func @nvfp4(%x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>, %dy: tensor<64x256xbf16>) -> (tensor<64x256xbf16>, tensor<64x256xbf16>, tensor<64x256xbf16>, tensor<64x256xbf16>, tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>) {
+  func.func @nvfp4(%x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>, %dy: tensor<64x256xbf16>, %rng: tensor<2xi64>) -> (tensor<64x256xbf16>, tensor<64x256xbf16>, tensor<64x256xbf16>, tensor<64x256xbf16>, tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>) {
     %a, %sx, %sw = teq.autocast recipe(#teq.nvfp4_block_scaling<>) -> tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> {
       %out, %i, %j = teq.linear_forward %x, %w config(#teq.linear<name = "default">) : tensor<64x128xbf16>, tensor<256x128xbf16> -> tensor<64x256xbf16> saved_input(tensor<64x128xbf16>) saved_weight(tensor<256x128xbf16>)
       teq.yield %out, %i, %j : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>
@@ -213,7 +213,7 @@ module attributes {teq.target = #teq.target<sm_100>} {
       %out = teq.linear_forward %x, %w config(#teq.linear<name = "plain">) : tensor<64x128xbf16>, tensor<256x128xbf16> -> tensor<64x256xbf16>
       teq.yield %out : tensor<64x256xbf16>
     }
-    %dx, %dw = teq.linear_backward %dy, %sx, %sw config(#teq.linear<name = "default">) : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> dgrad(tensor<64x128xbf16>) wgrad(tensor<256x128xbf16>)
+    %dx, %dw = teq.linear_backward %dy, %sx, %sw rng_state(%rng : tensor<2xi64>) config(#teq.linear<name = "default">) : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> dgrad(tensor<64x128xbf16>) wgrad(tensor<256x128xbf16>)
     return %a, %b, %c, %d, %e, %dx, %dw : tensor<64x256xbf16>, tensor<64x256xbf16>, tensor<64x256xbf16>, tensor<64x256xbf16>, tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>
   }
 }
@@ -440,9 +440,9 @@ module attributes {teq.target = #teq.target<sm_100>} {
 // CHECK-NEXT: teq.linear_backward
 // CHECK-SAME: {quantization = #teq.linear_quantization<recipe = "NVFP4BlockScaling", input = #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, weight = #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, output = #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, grad_output = #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, grad_input = #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>>}
 module attributes {teq.target = #teq.target<sm_100>} {
-  func.func @backward_alone(%x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>, %dy: tensor<64x256xbf16>) -> (tensor<64x128xbf16>, tensor<256x128xbf16>) {
+  func.func @backward_alone(%x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>, %dy: tensor<64x256xbf16>, %rng: tensor<2xi64>) -> (tensor<64x128xbf16>, tensor<256x128xbf16>) {
     %dx, %dw = teq.autocast recipe(#teq.nvfp4_block_scaling<>) -> tensor<64x128xbf16>, tensor<256x128xbf16> {
-      %a, %b = teq.linear_backward %dy, %x, %w config(#teq.linear<>) : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> dgrad(tensor<64x128xbf16>) wgrad(tensor<256x128xbf16>)
+      %a, %b = teq.linear_backward %dy, %x, %w rng_state(%rng : tensor<2xi64>) config(#teq.linear<>) : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> dgrad(tensor<64x128xbf16>) wgrad(tensor<256x128xbf16>)
       teq.yield %a, %b : tensor<64x128xbf16>, tensor<256x128xbf16>
     }
     return %dx, %dw : tensor<64x128xbf16>, tensor<256x128xbf16>
@@ -479,14 +479,14 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // backward, whether backward runs outside every region (@three_custom) or
 // inside the innermost one (@three_custom_backward_inside).
 // CHECK-LABEL: func.func @three_custom
-// CHECK-SAME: (%[[X:arg[0-9]+]]: tensor<64x128xbf16>, %[[W1:arg[0-9]+]]: tensor<128x128xbf16>, %[[W2:arg[0-9]+]]: tensor<128x128xbf16>, %[[W3:arg[0-9]+]]: tensor<256x128xbf16>, %[[DY:arg[0-9]+]]: tensor<64x256xbf16>)
+// CHECK-SAME: (%[[X:arg[0-9]+]]: tensor<64x128xbf16>, %[[W1:arg[0-9]+]]: tensor<128x128xbf16>, %[[W2:arg[0-9]+]]: tensor<128x128xbf16>, %[[W3:arg[0-9]+]]: tensor<256x128xbf16>, %[[DY:arg[0-9]+]]: tensor<64x256xbf16>, %[[RNG:arg[0-9]+]]: tensor<2xi64>)
 // CHECK-NEXT: %[[H1:[a-z0-9_]+]], %[[S1X:[a-z0-9_]+]], %[[S1W:[a-z0-9_]+]] = teq.linear_forward %[[X]], %[[W1]] config(#teq.linear<name = "fc1">)
 // CHECK-SAME: {quantization = #teq.linear_quantization<recipe = "CustomRecipe", input = #teq.float8_current_scaling_quantizer<f8E4M3FN>, weight = #teq.float8_current_scaling_quantizer<f8E4M3FN>, output = #teq.float8_current_scaling_quantizer<f8E4M3FN>, grad_output = #teq.float8_current_scaling_quantizer<f8E5M2>, grad_input = #teq.float8_current_scaling_quantizer<f8E5M2>, fprop_split_accumulator = false>}
 // CHECK-NEXT: %[[H2:[a-z0-9_]+]], %[[S2X:[a-z0-9_]+]], %[[S2W:[a-z0-9_]+]] = teq.linear_forward %[[H1]], %[[W2]] config(#teq.linear<name = "fc2">)
 // CHECK-SAME: {quantization = #teq.linear_quantization<recipe = "CustomRecipe", input = #teq.mxfp8_quantizer<f8E4M3FN>, weight = #teq.mxfp8_quantizer<f8E4M3FN, with_2d_quantization = true>, output = #teq.mxfp8_quantizer<f8E4M3FN>, grad_output = #teq.mxfp8_quantizer<f8E5M2>, grad_input = #teq.mxfp8_quantizer<f8E4M3FN>, fprop_split_accumulator = false>}
 // CHECK-NEXT: %[[Y:[a-z0-9_]+]], %[[S3X:[a-z0-9_]+]], %[[S3W:[a-z0-9_]+]] = teq.linear_forward %[[H2]], %[[W3]] config(#teq.linear<name = "fc3">)
 // CHECK-SAME: {quantization = #teq.linear_quantization<recipe = "CustomRecipe", input = #teq.nvfp4_quantizer<f4E2M1FN>, weight = #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, output = #teq.nvfp4_quantizer<f4E2M1FN>, grad_output = #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, grad_input = #teq.nvfp4_quantizer<f4E2M1FN>, fprop_split_accumulator = false>}
-// CHECK-NEXT: %[[DH2:[a-z0-9_]+]], %[[DW3:[a-z0-9_]+]] = teq.linear_backward %[[DY]], %[[S3X]], %[[S3W]] config(#teq.linear<name = "fc3">)
+// CHECK-NEXT: %[[DH2:[a-z0-9_]+]], %[[DW3:[a-z0-9_]+]] = teq.linear_backward %[[DY]], %[[S3X]], %[[S3W]] rng_state(%[[RNG]] : tensor<2xi64>) config(#teq.linear<name = "fc3">)
 // CHECK-SAME: {quantization = #teq.linear_quantization<recipe = "CustomRecipe", input = #teq.nvfp4_quantizer<f4E2M1FN>, weight = #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, output = #teq.nvfp4_quantizer<f4E2M1FN>, grad_output = #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, grad_input = #teq.nvfp4_quantizer<f4E2M1FN>, fprop_split_accumulator = false>}
 // CHECK-NEXT: %[[DH1:[a-z0-9_]+]], %[[DW2:[a-z0-9_]+]] = teq.linear_backward %[[DH2]], %[[S2X]], %[[S2W]] config(#teq.linear<name = "fc2">)
 // CHECK-SAME: {quantization = #teq.linear_quantization<recipe = "CustomRecipe", input = #teq.mxfp8_quantizer<f8E4M3FN>, weight = #teq.mxfp8_quantizer<f8E4M3FN, with_2d_quantization = true>, output = #teq.mxfp8_quantizer<f8E4M3FN>, grad_output = #teq.mxfp8_quantizer<f8E5M2>, grad_input = #teq.mxfp8_quantizer<f8E4M3FN>, fprop_split_accumulator = false>}
@@ -494,7 +494,7 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // CHECK-SAME: {quantization = #teq.linear_quantization<recipe = "CustomRecipe", input = #teq.float8_current_scaling_quantizer<f8E4M3FN>, weight = #teq.float8_current_scaling_quantizer<f8E4M3FN>, output = #teq.float8_current_scaling_quantizer<f8E4M3FN>, grad_output = #teq.float8_current_scaling_quantizer<f8E5M2>, grad_input = #teq.float8_current_scaling_quantizer<f8E5M2>, fprop_split_accumulator = false>}
 // CHECK-NEXT: return %[[Y]], %[[DX]], %[[DW1]], %[[DW2]], %[[DW3]] :
 module attributes {teq.target = #teq.target<sm_100>} {
-  func.func @three_custom(%x: tensor<64x128xbf16>, %w1: tensor<128x128xbf16>, %w2: tensor<128x128xbf16>, %w3: tensor<256x128xbf16>, %dy: tensor<64x256xbf16>) -> (tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<128x128xbf16>, tensor<128x128xbf16>, tensor<256x128xbf16>) {
+  func.func @three_custom(%x: tensor<64x128xbf16>, %w1: tensor<128x128xbf16>, %w2: tensor<128x128xbf16>, %w3: tensor<256x128xbf16>, %dy: tensor<64x256xbf16>, %rng: tensor<2xi64>) -> (tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<128x128xbf16>, tensor<128x128xbf16>, tensor<256x128xbf16>) {
     %s1x, %s1w, %s2x, %s2w, %y, %s3x, %s3w = teq.autocast recipe(#teq.custom_recipe<[<tensor_type = grad_output> -> #teq.float8_current_scaling_quantizer<f8E5M2>, <tensor_type = grad_input> -> #teq.float8_current_scaling_quantizer<f8E5M2>, <> -> #teq.float8_current_scaling_quantizer<f8E4M3FN>]>) -> tensor<64x128xbf16>, tensor<128x128xbf16>, tensor<64x128xbf16>, tensor<128x128xbf16>, tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> {
       %h1, %a1, %b1 = teq.linear_forward %x, %w1 config(#teq.linear<name = "fc1">) : tensor<64x128xbf16>, tensor<128x128xbf16> -> tensor<64x128xbf16> saved_input(tensor<64x128xbf16>) saved_weight(tensor<128x128xbf16>)
       %a2, %b2, %o, %a3, %b3 = teq.autocast recipe(#teq.custom_recipe<[<tensor_type = weight, name = "fc2"> -> #teq.mxfp8_quantizer<f8E4M3FN, with_2d_quantization = true>, <tensor_type = grad_output, name = "fc2"> -> #teq.mxfp8_quantizer<f8E5M2>, <name = "fc2"> -> #teq.mxfp8_quantizer<f8E4M3FN>]>) -> tensor<64x128xbf16>, tensor<128x128xbf16>, tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> {
@@ -507,7 +507,7 @@ module attributes {teq.target = #teq.target<sm_100>} {
       }
       teq.yield %a1, %b1, %a2, %b2, %o, %a3, %b3 : tensor<64x128xbf16>, tensor<128x128xbf16>, tensor<64x128xbf16>, tensor<128x128xbf16>, tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>
     }
-    %dh2, %dw3 = teq.linear_backward %dy, %s3x, %s3w config(#teq.linear<name = "fc3">) : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> dgrad(tensor<64x128xbf16>) wgrad(tensor<256x128xbf16>)
+    %dh2, %dw3 = teq.linear_backward %dy, %s3x, %s3w rng_state(%rng : tensor<2xi64>) config(#teq.linear<name = "fc3">) : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> dgrad(tensor<64x128xbf16>) wgrad(tensor<256x128xbf16>)
     %dh1, %dw2 = teq.linear_backward %dh2, %s2x, %s2w config(#teq.linear<name = "fc2">) : tensor<64x128xbf16>, tensor<64x128xbf16>, tensor<128x128xbf16> dgrad(tensor<64x128xbf16>) wgrad(tensor<128x128xbf16>)
     %dx, %dw1 = teq.linear_backward %dh1, %s1x, %s1w config(#teq.linear<name = "fc1">) : tensor<64x128xbf16>, tensor<64x128xbf16>, tensor<128x128xbf16> dgrad(tensor<64x128xbf16>) wgrad(tensor<128x128xbf16>)
     return %y, %dx, %dw1, %dw2, %dw3 : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<128x128xbf16>, tensor<128x128xbf16>, tensor<256x128xbf16>
@@ -530,14 +530,14 @@ module attributes {teq.target = #teq.target<sm_100>} {
 // CHECK: teq.linear_backward {{.*}} config(#teq.linear<name = "fc1">)
 // CHECK-SAME: {quantization = #teq.linear_quantization<recipe = "CustomRecipe", input = #teq.float8_current_scaling_quantizer<f8E4M3FN>, weight = #teq.float8_current_scaling_quantizer<f8E4M3FN>, output = #teq.float8_current_scaling_quantizer<f8E4M3FN>, grad_output = #teq.float8_current_scaling_quantizer<f8E5M2>, grad_input = #teq.float8_current_scaling_quantizer<f8E5M2>, fprop_split_accumulator = false>}
 module attributes {teq.target = #teq.target<sm_100>} {
-  func.func @three_custom_backward_inside(%x: tensor<64x128xbf16>, %w1: tensor<128x128xbf16>, %w2: tensor<128x128xbf16>, %w3: tensor<256x128xbf16>, %dy: tensor<64x256xbf16>) -> (tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<128x128xbf16>, tensor<128x128xbf16>, tensor<256x128xbf16>) {
+  func.func @three_custom_backward_inside(%x: tensor<64x128xbf16>, %w1: tensor<128x128xbf16>, %w2: tensor<128x128xbf16>, %w3: tensor<256x128xbf16>, %dy: tensor<64x256xbf16>, %rng: tensor<2xi64>) -> (tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<128x128xbf16>, tensor<128x128xbf16>, tensor<256x128xbf16>) {
     %y, %dx, %dw1, %dw2, %dw3 = teq.autocast recipe(#teq.custom_recipe<[<tensor_type = grad_output> -> #teq.float8_current_scaling_quantizer<f8E5M2>, <tensor_type = grad_input> -> #teq.float8_current_scaling_quantizer<f8E5M2>, <> -> #teq.float8_current_scaling_quantizer<f8E4M3FN>]>) -> tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<128x128xbf16>, tensor<128x128xbf16>, tensor<256x128xbf16> {
       %h1, %a1, %b1 = teq.linear_forward %x, %w1 config(#teq.linear<name = "fc1">) : tensor<64x128xbf16>, tensor<128x128xbf16> -> tensor<64x128xbf16> saved_input(tensor<64x128xbf16>) saved_weight(tensor<128x128xbf16>)
       %r:5 = teq.autocast recipe(#teq.custom_recipe<[<tensor_type = weight, name = "fc2"> -> #teq.mxfp8_quantizer<f8E4M3FN, with_2d_quantization = true>, <tensor_type = grad_output, name = "fc2"> -> #teq.mxfp8_quantizer<f8E5M2>, <name = "fc2"> -> #teq.mxfp8_quantizer<f8E4M3FN>]>) -> tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<128x128xbf16>, tensor<128x128xbf16>, tensor<256x128xbf16> {
         %h2, %c2, %d2 = teq.linear_forward %h1, %w2 config(#teq.linear<name = "fc2">) : tensor<64x128xbf16>, tensor<128x128xbf16> -> tensor<64x128xbf16> saved_input(tensor<64x128xbf16>) saved_weight(tensor<128x128xbf16>)
         %q:5 = teq.autocast recipe(#teq.custom_recipe<[<module_type = "linear", tensor_type = weight, name = "fc3"> -> #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, <module_type = "linear", tensor_type = grad_output, name = "fc3"> -> #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, <module_type = "linear", name = "fc3"> -> #teq.nvfp4_quantizer<f4E2M1FN>]>) -> tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<128x128xbf16>, tensor<128x128xbf16>, tensor<256x128xbf16> {
           %y3, %e3, %f3 = teq.linear_forward %h2, %w3 config(#teq.linear<name = "fc3">) : tensor<64x128xbf16>, tensor<256x128xbf16> -> tensor<64x256xbf16> saved_input(tensor<64x128xbf16>) saved_weight(tensor<256x128xbf16>)
-          %dh2, %g3 = teq.linear_backward %dy, %e3, %f3 config(#teq.linear<name = "fc3">) : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> dgrad(tensor<64x128xbf16>) wgrad(tensor<256x128xbf16>)
+          %dh2, %g3 = teq.linear_backward %dy, %e3, %f3 rng_state(%rng : tensor<2xi64>) config(#teq.linear<name = "fc3">) : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> dgrad(tensor<64x128xbf16>) wgrad(tensor<256x128xbf16>)
           %dh1, %g2 = teq.linear_backward %dh2, %c2, %d2 config(#teq.linear<name = "fc2">) : tensor<64x128xbf16>, tensor<64x128xbf16>, tensor<128x128xbf16> dgrad(tensor<64x128xbf16>) wgrad(tensor<128x128xbf16>)
           %dx0, %g1 = teq.linear_backward %dh1, %a1, %b1 config(#teq.linear<name = "fc1">) : tensor<64x128xbf16>, tensor<64x128xbf16>, tensor<128x128xbf16> dgrad(tensor<64x128xbf16>) wgrad(tensor<128x128xbf16>)
           teq.yield %y3, %dx0, %g1, %g2, %g3 : tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<128x128xbf16>, tensor<128x128xbf16>, tensor<256x128xbf16>
@@ -603,14 +603,14 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // CHECK: teq.linear_backward {{.*}} config(#teq.linear<parallel_mode = row, sequence_parallel = true, tp_size = 2, name = "row">)
 // CHECK-SAME: grad_output = #teq.nvfp4_quantizer<f4E2M1FN, with_amax_reduction = true, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>,
 module attributes {teq.target = #teq.target<sm_100>} {
-  func.func @amax_reduction_nvfp4(%tp: !teq.process_group, %xc: tensor<32x128xbf16>, %wc: tensor<128x128xbf16>, %dyc: tensor<64x128xbf16>, %xr: tensor<64x64xbf16>, %wr: tensor<256x64xbf16>, %dyr: tensor<32x256xbf16>) -> (tensor<64x128xbf16>, tensor<32x256xbf16>, tensor<32x128xbf16>, tensor<128x128xbf16>, tensor<64x64xbf16>, tensor<256x64xbf16>) {
+  func.func @amax_reduction_nvfp4(%tp: !teq.process_group, %xc: tensor<32x128xbf16>, %wc: tensor<128x128xbf16>, %dyc: tensor<64x128xbf16>, %xr: tensor<64x64xbf16>, %wr: tensor<256x64xbf16>, %dyr: tensor<32x256xbf16>, %rng: tensor<2xi64>, %rng2: tensor<2xi64>) -> (tensor<64x128xbf16>, tensor<32x256xbf16>, tensor<32x128xbf16>, tensor<128x128xbf16>, tensor<64x64xbf16>, tensor<256x64xbf16>) {
     %yc, %sxc, %swc, %yr, %sxr, %swr = teq.autocast recipe(#teq.nvfp4_block_scaling<>) -> tensor<64x128xbf16>, tensor<32x128xbf16>, tensor<128x128xbf16>, tensor<32x256xbf16>, tensor<64x64xbf16>, tensor<256x64xbf16> {
       %o1, %a1, %b1 = teq.linear_forward %xc, %wc tp_group(%tp) config(#teq.linear<parallel_mode = column, sequence_parallel = true, tp_size = 2, name = "col">) : tensor<32x128xbf16>, tensor<128x128xbf16> -> tensor<64x128xbf16> saved_input(tensor<32x128xbf16>) saved_weight(tensor<128x128xbf16>)
       %o2, %a2, %b2 = teq.linear_forward %xr, %wr tp_group(%tp) config(#teq.linear<parallel_mode = row, sequence_parallel = true, tp_size = 2, name = "row">) : tensor<64x64xbf16>, tensor<256x64xbf16> -> tensor<32x256xbf16> saved_input(tensor<64x64xbf16>) saved_weight(tensor<256x64xbf16>)
       teq.yield %o1, %a1, %b1, %o2, %a2, %b2 : tensor<64x128xbf16>, tensor<32x128xbf16>, tensor<128x128xbf16>, tensor<32x256xbf16>, tensor<64x64xbf16>, tensor<256x64xbf16>
     }
-    %dxc, %dwc = teq.linear_backward %dyc, %sxc, %swc tp_group(%tp) config(#teq.linear<parallel_mode = column, sequence_parallel = true, tp_size = 2, name = "col">) : tensor<64x128xbf16>, tensor<32x128xbf16>, tensor<128x128xbf16> dgrad(tensor<32x128xbf16>) wgrad(tensor<128x128xbf16>)
-    %dxr, %dwr = teq.linear_backward %dyr, %sxr, %swr tp_group(%tp) config(#teq.linear<parallel_mode = row, sequence_parallel = true, tp_size = 2, name = "row">) : tensor<32x256xbf16>, tensor<64x64xbf16>, tensor<256x64xbf16> dgrad(tensor<64x64xbf16>) wgrad(tensor<256x64xbf16>)
+    %dxc, %dwc = teq.linear_backward %dyc, %sxc, %swc rng_state(%rng : tensor<2xi64>) tp_group(%tp) config(#teq.linear<parallel_mode = column, sequence_parallel = true, tp_size = 2, name = "col">) : tensor<64x128xbf16>, tensor<32x128xbf16>, tensor<128x128xbf16> dgrad(tensor<32x128xbf16>) wgrad(tensor<128x128xbf16>)
+    %dxr, %dwr = teq.linear_backward %dyr, %sxr, %swr rng_state(%rng2 : tensor<2xi64>) tp_group(%tp) config(#teq.linear<parallel_mode = row, sequence_parallel = true, tp_size = 2, name = "row">) : tensor<32x256xbf16>, tensor<64x64xbf16>, tensor<256x64xbf16> dgrad(tensor<64x64xbf16>) wgrad(tensor<256x64xbf16>)
     return %yc, %yr, %dxc, %dwc, %dxr, %dwr : tensor<64x128xbf16>, tensor<32x256xbf16>, tensor<32x128xbf16>, tensor<128x128xbf16>, tensor<64x64xbf16>, tensor<256x64xbf16>
   }
 }

@@ -1213,6 +1213,9 @@ bool NVFP4QuantizerAttr::hasAmaxReduction() const {
   return getWithAmaxReduction();
 }
 bool NVFP4QuantizerAttr::isRowScaled() const { return getRowScaledNvfp4(); }
+bool NVFP4QuantizerAttr::isStochastic() const {
+  return getStochasticRounding();
+}
 
 //===----------------------------------------------------------------------===//
 // LinearConfigAttr

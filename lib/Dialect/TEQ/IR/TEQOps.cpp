@@ -106,6 +106,18 @@ static LogicalResult verifyDelayedState(Operation *op, Value scale,
   return success();
 }
 
+/// An rng_state operand, when present, is (seed, offset): tensor<2xi64>.
+static LogicalResult verifyRngStateType(Operation *op, Value rngState) {
+  if (!rngState)
+    return success();
+  auto type = cast<RankedTensorType>(rngState.getType());
+  if (type.getShape() != ArrayRef<int64_t>{2})
+    return op->emitOpError("rng_state must be tensor<2xi64> (the Philox seed "
+                           "and offset), got ")
+           << type;
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // AutocastOp
 //===----------------------------------------------------------------------===//
@@ -170,6 +182,18 @@ LogicalResult QuantizeOp::verify() {
                                 getUpdatedAmaxHistory(), /*slots=*/1,
                                 /*singleSlot=*/true)))
     return failure();
+  if (failed(verifyRngStateType(*this, getRngState())))
+    return failure();
+  if (quantizer.isStochastic() && !getRngState())
+    return emitOpError()
+           << quantizer.getQuantizerName()
+           << " with stochastic_rounding draws its random bits from an "
+              "explicit Philox state: pass the seed and offset, e.g. "
+              "`teq.quantize %x rng_state(%rng : tensor<2xi64>)`";
+  if (!quantizer.isStochastic() && getRngState())
+    return emitOpError("takes an rng_state but ")
+           << quantizer.getQuantizerName()
+           << " does not round stochastically; remove rng_state(...)";
   if (quantizer.hasAmaxReduction() && !getAmaxReductionGroup())
     return emitOpError() << quantizer.getQuantizerName()
                          << " has with_amax_reduction = true: pass the "
@@ -317,6 +341,34 @@ static LogicalResult verifyResolvedState(Operation *op,
   return success();
 }
 
+/// A Linear resolved to a quantizer that rounds stochastically takes the
+/// Philox state of that quantization (rng_state); one resolved to none that
+/// could does not. `rounded` are the tensors the op certainly quantizes
+/// stochastically; `mayUse` says whether it may quantize one at all (a
+/// backward rebuilding its input or weight).
+static LogicalResult verifyResolvedRngState(Operation *op,
+                                            ArrayRef<StringRef> rounded,
+                                            bool mayUse, StringRef recipe,
+                                            Value rng) {
+  if (rounded.size() > 1)
+    return op->emitOpError("rounds ")
+           << rounded[0] << " and " << rounded[1]
+           << " stochastically but has one rng_state (one Philox stream): "
+              "both would round with the same random bits";
+  if (!rounded.empty() && !rng)
+    return op->emitOpError("resolved to stochastic rounding of ")
+           << rounded[0] << " (" << recipe
+           << ") but has no rng_state: pass rng_state(%rng : tensor<2xi64>)";
+  if (!mayUse && rng)
+    return op->emitOpError("takes an rng_state but resolved to ")
+           << recipe << ", which rounds none of its tensors stochastically";
+  return success();
+}
+
+static bool isStochastic(QuantizerAttrInterface q) {
+  return q && q.isStochastic();
+}
+
 /// Linear operands and gradients are high-precision floats (or quantized).
 static LogicalResult verifyFloatOperand(Operation *op, StringRef what,
                                         Type type) {
@@ -372,8 +424,20 @@ LogicalResult LinearForwardOp::verify() {
                                 /*singleSlot=*/false)))
     return failure();
   if (failed(verifyResolvedState(*this, getQuantizationAttr(),
-                                 /*forward=*/true, getScale())))
+                                 /*forward=*/true, getScale())) ||
+      failed(verifyRngStateType(*this, getRngState())))
     return failure();
+  if (LinearQuantizationAttr q = getQuantizationAttr()) {
+    SmallVector<StringRef> rounded;
+    if (isStochastic(q.getInput()) && isa<RankedTensorType>(getInput().getType()))
+      rounded.push_back("input");
+    if (isStochastic(q.getWeight()) &&
+        isa<RankedTensorType>(getWeight().getType()))
+      rounded.push_back("weight");
+    if (failed(verifyResolvedRngState(*this, rounded, !rounded.empty(),
+                                      q.getRecipe(), getRngState())))
+      return failure();
+  }
   return verifyTpGroup(*this, getTpGroup(), config);
 }
 
@@ -453,8 +517,21 @@ LogicalResult LinearBackwardOp::verify() {
                                 /*singleSlot=*/false)))
     return failure();
   if (failed(verifyResolvedState(*this, getQuantizationAttr(),
-                                 /*forward=*/false, getScale())))
+                                 /*forward=*/false, getScale())) ||
+      failed(verifyRngStateType(*this, getRngState())))
     return failure();
+  if (LinearQuantizationAttr q = getQuantizationAttr()) {
+    SmallVector<StringRef> rounded;
+    if (isStochastic(q.getGradOutput()) && (getDgrad() || getWgrad()))
+      rounded.push_back("grad_output");
+    // Backward may also rebuild the input or weight it is given in high
+    // precision (teq-decompose-linear reports a second stochastic one).
+    bool mayUse = !rounded.empty() || isStochastic(q.getInput()) ||
+                  isStochastic(q.getWeight());
+    if (failed(verifyResolvedRngState(*this, rounded, mayUse, q.getRecipe(),
+                                      getRngState())))
+      return failure();
+  }
   return verifyTpGroup(*this, getTpGroup(), config);
 }
 

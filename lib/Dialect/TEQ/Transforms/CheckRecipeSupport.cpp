@@ -116,6 +116,62 @@ struct CheckRecipeSupportPass
              << ") divisible by " << block;
   }
 
+  /// Stochastic rounding draws from an explicit Philox state, like delayed
+  /// scaling's explicit scale and history: a Linear that quantizes a tensor
+  /// stochastically needs rng_state; one that cannot must not take it.
+  void checkRngState(Operation *op, StringRef name, StringRef recipeName,
+                     LinearQuantizationAttr quantization) {
+    auto forward = dyn_cast<LinearForwardOp>(op);
+    auto backward = dyn_cast<LinearBackwardOp>(op);
+    Value rng = forward ? forward.getRngState() : backward.getRngState();
+    auto stochastic = [](QuantizerAttrInterface q) {
+      return q && q.isStochastic();
+    };
+    // The tensors this op certainly quantizes stochastically.
+    SmallVector<StringRef> rounded;
+    if (forward) {
+      if (stochastic(quantization.getInput()) &&
+          isa<RankedTensorType>(forward.getInput().getType()))
+        rounded.push_back("input");
+      if (stochastic(quantization.getWeight()) &&
+          isa<RankedTensorType>(forward.getWeight().getType()))
+        rounded.push_back("weight");
+    } else if (stochastic(quantization.getGradOutput()) &&
+               (backward.getDgrad() || backward.getWgrad())) {
+      rounded.push_back("grad_output");
+    }
+    // Backward may also rebuild the input or weight it was not given
+    // quantized (decompose-linear reports that case).
+    bool mayUse = !rounded.empty() ||
+                  (backward && (stochastic(quantization.getInput()) ||
+                                stochastic(quantization.getWeight())));
+    if (rounded.size() > 1) {
+      op->emitError() << name << " under " << recipeName << " rounds both "
+                      << rounded[0] << " and " << rounded[1]
+                      << " stochastically, but a Linear op has one rng_state "
+                         "(one Philox stream) and both would round with the "
+                         "same random bits; round at most one of them "
+                         "stochastically";
+      hadError = true;
+    } else if (!rounded.empty() && !rng) {
+      op->emitError() << name << " under " << recipeName << " rounds "
+                      << rounded[0]
+                      << " stochastically (NVFP4 stochastic_rounding) and "
+                         "needs the state of its random bits: pass the "
+                         "Philox seed and offset explicitly with "
+                         "rng_state(%rng : tensor<2xi64>), advancing the "
+                         "offset every step (or disable it, e.g. "
+                         "NVFP4BlockScaling's disable_stochastic_rounding = "
+                         "true)";
+      hadError = true;
+    } else if (!mayUse && rng) {
+      op->emitError() << name << " takes an rng_state but " << recipeName
+                      << " rounds none of its tensors stochastically; remove "
+                         "rng_state(...)";
+      hadError = true;
+    }
+  }
+
   void checkLinear(Operation *op) {
     auto config = op->getAttrOfType<LinearConfigAttr>("config");
     std::string name = linearName(config);
@@ -125,11 +181,13 @@ struct CheckRecipeSupportPass
     Value scale = forward ? forward.getScale() : backward.getScale();
     Value history =
         forward ? forward.getAmaxHistory() : backward.getAmaxHistory();
+    Value rng = forward ? forward.getRngState() : backward.getRngState();
     if (!effective.recipe) {
-      if (scale) {
-        op->emitError() << name
-                        << " takes delayed-scaling state but runs in high "
-                           "precision (no enabled teq.autocast around it)";
+      if (scale || rng) {
+        op->emitError() << name << " takes "
+                        << (scale ? "delayed-scaling state" : "an rng_state")
+                        << " but runs in high precision (no enabled "
+                           "teq.autocast around it)";
         hadError = true;
       }
       return;
@@ -172,6 +230,7 @@ struct CheckRecipeSupportPass
                       << " has amax_history_len = " << *length;
       hadError = true;
     }
+    checkRngState(op, name, recipeName, *quantization);
     if (forward) {
       checkTensorShape(op, "input", forward.getInput(),
                        quantization->getInput(), true, recipeName, name);

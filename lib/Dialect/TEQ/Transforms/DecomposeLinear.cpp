@@ -47,10 +47,10 @@ class LinearBuilder {
 public:
   LinearBuilder(Operation *op, TargetAttr target, LinearConfigAttr config,
                 LinearQuantizationAttr quantization, Value tpGroup,
-                Value scale, Value history)
+                Value scale, Value history, Value rngState)
       : op(op), b(op), loc(op->getLoc()), target(target), config(config),
         quantization(quantization), tpGroup(tpGroup), scale(scale),
-        history(history) {}
+        history(history), rngState(rngState) {}
 
   /// The (possibly updated) delayed-scaling history.
   Value getHistory() const { return history; }
@@ -59,8 +59,11 @@ public:
   /// slot `slot` when the quantizer is stateful.
   FailureOr<Value> quantize(Value value, TensorProtoType type, int64_t slot) {
     if (!type.getQuantizer().isStateful()) {
+      FailureOr<Value> rng = rngStateFor(type, slot);
+      if (failed(rng))
+        return failure();
       auto quantized = QuantizeOp::create(b, loc, TypeRange{type}, value,
-                                          Value(), Value(),
+                                          Value(), Value(), *rng,
                                           reductionGroup(type));
       // Backward quantizing what forward did not save (slot -1) rebuilds
       // it: quantize CSE must not merge it back into forward.
@@ -96,7 +99,7 @@ public:
         b, loc, historyType, history, offsets, sizes, strides);
     auto quantized = QuantizeOp::create(
         b, loc, TypeRange{type, historyType}, value, slotScale.getResult(),
-        slotHistory.getResult(), Value());
+        slotHistory.getResult(), Value(), Value());
     history = tensor::InsertSliceOp::create(
                   b, loc, quantized.getUpdatedAmaxHistory(), history, offsets,
                   sizes, strides)
@@ -197,7 +200,34 @@ private:
     return type.getQuantizer().hasAmaxReduction() ? tpGroup : Value();
   }
 
+  /// The Linear's rng_state for a stochastically rounding quantizer (null
+  /// for the others). One (seed, offset) is one Philox stream: two tensors
+  /// quantized with it would round with the same bits, so it serves one
+  /// quantization of the op.
+  FailureOr<Value> rngStateFor(TensorProtoType type, int64_t slot) {
+    QuantizerAttrInterface quantizer = type.getQuantizer();
+    if (!quantizer.isStochastic())
+      return Value();
+    if (!rngState)
+      return op->emitOpError("needs an rng_state to quantize ")
+             << (slot < 0 ? "(rebuilding a saved tensor) " : "")
+             << "with " << quantizer.getQuantizerName()
+             << " with stochastic_rounding: pass rng_state(%rng : "
+                "tensor<2xi64>) with the Philox seed and offset";
+    if (rngUsed)
+      return op->emitOpError("quantizes two tensors with stochastic "
+                             "rounding but has one rng_state (one Philox "
+                             "stream), so both would round with the same "
+                             "random bits; round at most one tensor of a "
+                             "Linear op stochastically (or save the quantized "
+                             "tensor instead of rebuilding it)");
+    rngUsed = true;
+    return rngState;
+  }
+
   Value scale, history;
+  Value rngState;
+  bool rngUsed = false;
 };
 
 /// Result type of a GEMM over `bOperand` producing `m` columns.
@@ -218,7 +248,7 @@ LogicalResult decomposeForward(LinearForwardOp op, TargetAttr target) {
   LinearConfigAttr config = op.getConfig();
   LinearQuantizationAttr q = op.getQuantizationAttr();
   LinearBuilder lb(op, target, config, q, op.getTpGroup(), op.getScale(),
-                   op.getAmaxHistory());
+                   op.getAmaxHistory(), op.getRngState());
   bool tp = config.getTpSize() > 1;
   bool sp = config.isSequenceParallel();
   ParallelMode mode = config.getParallelMode();
@@ -287,7 +317,7 @@ LogicalResult decomposeBackward(LinearBackwardOp op, TargetAttr target) {
   LinearConfigAttr config = op.getConfig();
   LinearQuantizationAttr q = op.getQuantizationAttr();
   LinearBuilder lb(op, target, config, q, op.getTpGroup(), op.getScale(),
-                   op.getAmaxHistory());
+                   op.getAmaxHistory(), op.getRngState());
   bool tp = config.getTpSize() > 1;
   bool sp = config.isSequenceParallel();
   ParallelMode mode = config.getParallelMode();

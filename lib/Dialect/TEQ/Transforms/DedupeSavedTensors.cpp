@@ -105,7 +105,8 @@ void dropSaved(LinearForwardOp fwd, bool dropInput, bool dropWeight) {
       savedInput ? savedInput.getType() : Type(),
       savedWeight ? savedWeight.getType() : Type(),
       history ? history.getType() : Type(), fwd.getInput(), fwd.getWeight(),
-      fwd.getBias(), fwd.getScale(), fwd.getAmaxHistory(), fwd.getTpGroup(),
+      fwd.getBias(), fwd.getScale(), fwd.getAmaxHistory(), fwd.getRngState(),
+      fwd.getTpGroup(),
       fwd.getConfig(), fwd.getQuantizationAttr());
   rebuilt->setDiscardableAttrs(fwd->getDiscardableAttrDictionary());
   fwd.getOutput().replaceAllUsesWith(rebuilt.getOutput());
@@ -126,11 +127,13 @@ bool onlyBackwardUses(Value v) {
   });
 }
 
-/// Delayed-scaling tensors depend on each Linear's own scale: two of them
-/// quantize the same input differently, so they are never merged.
+/// Delayed-scaling tensors depend on each Linear's own scale, stochastically
+/// rounded ones on its own random bits: two of them quantize the same input
+/// differently, so they are never merged (nor rebuilt without that state).
 bool isStateful(Type type) {
   auto proto = dyn_cast<TensorProtoType>(type);
-  return proto && proto.getQuantizer().isStateful();
+  return proto && (proto.getQuantizer().isStateful() ||
+                   proto.getQuantizer().isStochastic());
 }
 
 void dedupeFunction(func::FuncOp func) {
@@ -168,7 +171,7 @@ void dedupeFunction(func::FuncOp func) {
                  earlier && !isStateful(saved.getType())) {
         saved.replaceAllUsesWith(earlier);
         dropWeight = true;
-      } else if (proto && !proto.getQuantizer().isStateful() &&
+      } else if (proto && !isStateful(proto) &&
                  !proto.getQuantizer().hasAmaxReduction() &&
                  isa<RankedTensorType>(weight.getType()) &&
                  onlyBackwardUses(saved)) {
@@ -177,7 +180,7 @@ void dedupeFunction(func::FuncOp func) {
           OpBuilder builder(use.getOwner());
           auto requantized = QuantizeOp::create(
               builder, use.getOwner()->getLoc(), TypeRange{proto}, weight,
-              Value(), Value(), Value());
+              Value(), Value(), Value(), Value());
           requantized->setAttr(TEQDialect::getRecomputeAttrName(),
                                UnitAttr::get(func.getContext()));
           use.set(requantized.getResult());

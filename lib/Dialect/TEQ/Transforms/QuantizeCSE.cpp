@@ -20,7 +20,7 @@ namespace {
 /// What makes two quantizations the same, apart from usage.
 struct QuantizeKey {
   Operation *block; // the Block*, as an opaque pointer
-  Value input, scale, history, group;
+  Value input, scale, history, rng, group;
   Attribute quantizer;
   ScaleLayout layout;
   Type elementType;
@@ -29,7 +29,8 @@ struct QuantizeKey {
     auto tie = [](const QuantizeKey &k) {
       return std::make_tuple(
           k.block, k.input.getAsOpaquePointer(), k.scale.getAsOpaquePointer(),
-          k.history.getAsOpaquePointer(), k.group.getAsOpaquePointer(),
+          k.history.getAsOpaquePointer(), k.rng.getAsOpaquePointer(),
+          k.group.getAsOpaquePointer(),
           k.quantizer.getAsOpaquePointer(), static_cast<int>(k.layout),
           k.elementType.getAsOpaquePointer(), k.recompute);
     };
@@ -52,6 +53,7 @@ struct QuantizeCSEPass
                       op.getInput(),
                       op.getScale(),
                       op.getAmaxHistory(),
+                      op.getRngState(),
                       op.getAmaxReductionGroup(),
                       type.getQuantizer(),
                       type.getScaleLayout(),

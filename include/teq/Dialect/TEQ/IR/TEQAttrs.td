@@ -406,7 +406,7 @@ def TEQ_MXFP8QuantizerAttr
 
 def TEQ_NVFP4QuantizerAttr
     : TEQ_QuantizerAttr<"NVFP4Quantizer", "nvfp4_quantizer",
-                        ["hasAmaxReduction", "isRowScaled"]> {
+                        ["hasAmaxReduction", "isRowScaled", "isStochastic"]> {
   let summary = "TE's NVFP4Quantizer (E2M1 data, E4M3 1x16 block scales)";
   let description = [{
     ```mlir

@@ -29,6 +29,11 @@ def TEQ_QuantizerAttrInterface : AttrInterface<"QuantizerAttrInterface"> {
       }], "bool", "hasAmaxReduction", (ins), [{}], [{ return false; }]>,
     InterfaceMethod<"True for NVFP4 with one amax per row.",
       "bool", "isRowScaled", (ins), [{}], [{ return false; }]>,
+    InterfaceMethod<[{
+        True if quantizing rounds stochastically (NVFP4 stochastic_rounding):
+        the random bits come from a Philox state (seed, offset) passed as an
+        rng_state operand of the quantizing op.
+      }], "bool", "isStochastic", (ins), [{}], [{ return false; }]>,
   ];
 }
 

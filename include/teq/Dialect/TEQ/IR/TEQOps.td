@@ -11,6 +11,9 @@ include "teq/Dialect/TEQ/IR/TEQAttrs.td"
 include "teq/Dialect/TEQ/IR/TEQTypes.td"
 
 def TEQ_F32Tensor : RankedTensorOf<[F32]>;
+/// The Philox state of stochastic rounding, (seed, offset); the verifiers
+/// require the shape tensor<2xi64> with a message saying so.
+def TEQ_RngStateTensor : RankedTensorOf<[I64]>;
 
 //===----------------------------------------------------------------------===//
 // Autocast
@@ -80,18 +83,28 @@ def TEQ_QuantizeOp : TEQ_Op<"quantize", [Pure, AttrSizedOperandSegments]> {
     this input's amax recorded. A quantizer with `with_amax_reduction = true`
     takes the process group to reduce over.
 
+    An NVFP4 quantizer with `stochastic_rounding = true` takes the state of
+    its random bits explicitly: `rng_state(%rng : tensor<2xi64>)` holding
+    (seed, offset) of the Philox4x32-10 stream (include/teq/Reference/
+    Random.h: element `i` of the rowwise copy draws word
+    `philox(seed, offset, i)`, the columnwise copy uses `offset ^ 2^63`).
+    Other quantizers take none.
+
     ```mlir
     %q = teq.quantize %x : tensor<128x256xbf16>
         -> !teq.proto<128x256xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>
     %q2, %hist1 = teq.quantize %x state(%scale, %hist : tensor<1xf32>, tensor<1024xf32>)
         : tensor<128x256xbf16> -> !teq.proto<128x256xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise>,
           tensor<1024xf32>
+    %q3 = teq.quantize %dy rng_state(%rng : tensor<2xi64>) : tensor<128x256xbf16>
+        -> !teq.proto<128x256xbf16, #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, rowwise|columnwise>
     ```
   }];
   let arguments = (ins
     AnyRankedTensor:$input,
     Optional<TEQ_F32Tensor>:$scale,
     Optional<TEQ_F32Tensor>:$amax_history,
+    Optional<TEQ_RngStateTensor>:$rng_state,
     Optional<TEQ_ProcessGroupType>:$amax_reduction_group);
   let results = (outs
     TEQ_TensorProtoType:$result,
@@ -99,6 +112,7 @@ def TEQ_QuantizeOp : TEQ_Op<"quantize", [Pure, AttrSizedOperandSegments]> {
   let assemblyFormat = [{
     $input
     (`state` `(` $scale^ `,` $amax_history `:` type($scale) `,` type($amax_history) `)`)?
+    (`rng_state` `(` $rng_state^ `:` type($rng_state) `)`)?
     (`amax_reduction_group` `(` $amax_reduction_group^ `)`)?
     attr-dict `:` type($input) `->` qualified(type($result)) (`,` type($updated_amax_history)^)?
   }];
@@ -211,6 +225,10 @@ def TEQ_LinearForwardOp : TEQ_Op<"linear_forward", [
     Under delayed scaling the op takes the recipe state of its three forward
     slots (input, weight, output): `state(%scale, %amax_history)` with
     `tensor<3xf32>` and `tensor<Lx3xf32>`, and returns the updated history.
+    A Linear whose input or weight quantizer rounds stochastically (NVFP4
+    `stochastic_rounding`, only through a CustomRecipe) takes the Philox
+    state of that quantization: `rng_state(%rng : tensor<2xi64>)`, (seed,
+    offset); `teq-decompose-linear` passes it to the `teq.quantize`.
     A tensor-parallel Linear (`tp_size > 1`) takes its process group.
 
     ```mlir
@@ -226,6 +244,7 @@ def TEQ_LinearForwardOp : TEQ_Op<"linear_forward", [
     Optional<AnyRankedTensor>:$bias,
     Optional<TEQ_F32Tensor>:$scale,
     Optional<TEQ_F32Tensor>:$amax_history,
+    Optional<TEQ_RngStateTensor>:$rng_state,
     Optional<TEQ_ProcessGroupType>:$tp_group,
     TEQ_LinearConfigAttr:$config,
     OptionalAttr<TEQ_LinearQuantizationAttr>:$quantization);
@@ -237,6 +256,7 @@ def TEQ_LinearForwardOp : TEQ_Op<"linear_forward", [
   let assemblyFormat = [{
     $input `,` $weight (`bias` `(` $bias^ `:` type($bias) `)`)?
     (`state` `(` $scale^ `,` $amax_history `:` type($scale) `,` type($amax_history) `)`)?
+    (`rng_state` `(` $rng_state^ `:` type($rng_state) `)`)?
     (`tp_group` `(` $tp_group^ `)`)?
     `config` `(` qualified($config) `)` attr-dict
     `:` type($input) `,` type($weight) `->` type($output)
@@ -259,7 +279,12 @@ def TEQ_LinearBackwardOp : TEQ_Op<"linear_backward", [
     With `fuse_wgrad_accumulation` the fp32 `main_grad` is an operand and
     `wgrad` is `main_grad + dw`. Delayed scaling passes the state of the two
     backward slots (grad_output, grad_input): `tensor<2xf32>`,
-    `tensor<Lx2xf32>`.
+    `tensor<Lx2xf32>`. NVFP4BlockScaling rounds grad_output stochastically
+    by default (te-semantics.md §1.6): such a Linear takes the Philox state
+    of that quantization, `rng_state(%rng : tensor<2xi64>)` = (seed,
+    offset), which `teq-decompose-linear` passes to its `teq.quantize`.
+    Advance the offset (or change the seed) every step, as TE's generator
+    does, or every step rounds with the same bits.
 
     ```mlir
     %dx, %dw = teq.linear_backward %dy, %sx, %sw config(#teq.linear<>)
@@ -274,6 +299,7 @@ def TEQ_LinearBackwardOp : TEQ_Op<"linear_backward", [
     Optional<TEQ_F32Tensor>:$main_grad,
     Optional<TEQ_F32Tensor>:$scale,
     Optional<TEQ_F32Tensor>:$amax_history,
+    Optional<TEQ_RngStateTensor>:$rng_state,
     Optional<TEQ_ProcessGroupType>:$tp_group,
     TEQ_LinearConfigAttr:$config,
     OptionalAttr<TEQ_LinearQuantizationAttr>:$quantization);
@@ -286,6 +312,7 @@ def TEQ_LinearBackwardOp : TEQ_Op<"linear_backward", [
     $grad_output `,` $input `,` $weight
     (`main_grad` `(` $main_grad^ `:` type($main_grad) `)`)?
     (`state` `(` $scale^ `,` $amax_history `:` type($scale) `,` type($amax_history) `)`)?
+    (`rng_state` `(` $rng_state^ `:` type($rng_state) `)`)?
     (`tp_group` `(` $tp_group^ `)`)?
     `config` `(` qualified($config) `)` attr-dict
     `:` type($grad_output) `,` type($input) `,` type($weight)

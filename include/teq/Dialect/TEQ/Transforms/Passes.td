@@ -51,7 +51,15 @@ def CheckRecipeSupport : Pass<"teq-check-recipe-support", "ModuleOp"> {
     * delayed scaling is supported when its state is passed explicitly; a
       Linear under DelayedScaling without `state(...)` is an error that
       shows how to pass it, and the amax history length must match the
-      recipe's.
+      recipe's;
+    * stochastic rounding (NVFP4BlockScaling's grad_output by default, or
+      a CustomRecipe's NVFP4 quantizer with `stochastic_rounding`) is
+      supported when its Philox state is passed explicitly: a Linear that
+      quantizes a tensor stochastically without
+      `rng_state(%rng : tensor<2xi64>)` is an error that shows how to pass
+      it; an rng_state on a Linear that rounds nothing stochastically, or
+      one Linear op rounding two tensors stochastically (one stream), is an
+      error too.
 
     Before (sm_90 target):
     ```mlir
@@ -136,7 +144,7 @@ def QuantizeCSE : Pass<"teq-quantize-cse"> {
   let description = [{
     Quantizers are attributes, so they compare by value: two `teq.quantize`
     ops of the same tensor with equal quantizers, scale layout and operands
-    (state, amax reduction group) are one quantization. They are merged
+    (state, rng state, amax reduction group) are one quantization. They are merged
     into a single op at the first one's position whose result holds the
     union of their usages; each former result becomes a
     `teq.update_usage` that keeps the usages its users asked for (dropping
@@ -166,12 +174,14 @@ def DedupeSavedTensors : Pass<"teq-dedupe-saved-tensors", "ModuleOp"> {
     * a saved slot that aliases a forward input (the high-precision weight,
       or the input under `save_original_input` / high precision) is not
       saved: backward reads the original value;
-    * a quantized weight (stateless quantizer) is not saved either:
+    * a quantized weight (stateless quantizer, not rounded
+      stochastically) is not saved either:
       backward rebuilds it with a `teq.quantize` of the weight, which stays
       alive anyway as a parameter; the rebuild is marked `teq.recompute` so
       quantize CSE does not merge it back into forward's quantization;
     * the same tensor saved by several Linears (Q, K and V share their
-      quantized input) is saved once.
+      quantized input) is saved once, unless its quantization depends on
+      each Linear's own state (delayed scaling, stochastic rounding).
 
     In the pair-of-functions form, a forward function result that is one of
     its own arguments is removed from the signature; every call site uses
@@ -239,6 +249,10 @@ def DecomposeLinear : Pass<"teq-decompose-linear", "ModuleOp"> {
       MXFP8 and high precision;
     * delayed scaling slices each slot's scale and amax history from the
       Linear's state and puts the recorded histories back;
+    * the quantization that rounds stochastically (grad_output under
+      NVFP4BlockScaling) takes the Linear's `rng_state`; a rebuild in
+      backward that would need it while another quantization of the op
+      already uses it is an error (one Philox stream per op);
     * tensor and sequence parallelism become `teq.all_gather`,
       `teq.reduce_scatter` and `teq.all_reduce` on the Linear's group
       (§7); row-parallel biases are added after the reduction.
