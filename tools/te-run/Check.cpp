@@ -443,6 +443,11 @@ public:
   /// The value `name` ("arg0", "result1", "t3", "view(t3)").
   StatusOr<const CpuValue *> value(const std::string &name);
 
+  /// Recomputes the value `spec` describes from its computed_by.
+  StatusOr<CpuValue> compute(const ArgSpec &spec);
+  /// Checks an output by recomputing it: bit for bit when exact.
+  Status checkRecomputed(const ArgSpec &arg, size_t argIndex,
+                         CheckReport &report);
   /// The quantized tensor in buffers `source` of argument `arg` (#index).
   StatusOr<reference::QuantizedTensor>
   quantizedFromBytes(const ArgSpec &arg, const HostBuffers &source,
@@ -450,6 +455,11 @@ public:
   /// Whether every value `by` names under `keys` is exact (see CpuValue).
   bool namesExact(const JsonValue &by,
                   std::initializer_list<const char *> keys);
+  /// Compares quantized output `arg` with `expected`: bit for bit when
+  /// exact, by dequantized values otherwise.
+  void compareQuantized(const ArgSpec &arg, size_t argIndex,
+                        const reference::QuantizedTensor &expected, bool exact,
+                        CheckReport &report);
   /// Checks output `arg` computed by a GEMM.
   Status checkGemm(const ArgSpec &arg, size_t argIndex, CheckReport &report);
   /// Checks an output that is a copy or an elementwise op.
@@ -535,27 +545,36 @@ StatusOr<const CpuValue *> ProgramEvaluator::value(const std::string &name) {
     return &(cache[name] = std::move(v));
   }
   // Temporaries: recomputed from their inputs.
-  v.spec = temporary;
-  const JsonValue &by = temporary->computedBy;
+  auto computed = compute(*temporary);
+  if (!computed.ok())
+    return computed.status();
+  return &(cache[name] = std::move(*computed));
+}
+
+StatusOr<CpuValue> ProgramEvaluator::compute(const ArgSpec &spec) {
+  const std::string &name = spec.name;
+  CpuValue v;
+  v.spec = &spec;
+  const JsonValue &by = spec.computedBy;
   const JsonValue *op = by.find("op");
   if (!op || !op->isString())
-    return Status::error("temporary '" + name + "' has no computed_by op");
+    return Status::error("'" + name + "' has no computed_by op");
   if (op->asString() == "quantize") {
     const JsonValue *inputName = by.find("input");
     if (!inputName || !inputName->isString())
-      return Status::error("temporary '" + name + "': no input");
+      return Status::error("'" + name + "': no input");
     auto input = value(inputName->asString());
     if (!input.ok())
       return input.status();
     const CpuValue &in = **input;
     if (in.quantized)
-      return Status::error("temporary '" + name + "' quantizes a quantized value");
+      return Status::error("'" + name + "' quantizes a quantized value");
     std::vector<float> values(in.values.begin(), in.values.end());
-    auto dtype = referenceDType(temporary->proto.dtype);
+    auto dtype = referenceDType(spec.proto.dtype);
     if (!dtype.ok())
       return dtype.status();
     reference::Input ri =
-        reference::Input::rounded(*dtype, temporary->proto.shape, values);
+        reference::Input::rounded(*dtype, spec.proto.shape, values);
     std::optional<float> storedScale;
     if (const JsonValue *scaleName = by.find("scale")) {
       auto scale = value(scaleName->asString());
@@ -563,19 +582,33 @@ StatusOr<const CpuValue *> ProgramEvaluator::value(const std::string &name) {
         return scale.status();
       storedScale = static_cast<float>((*scale)->values.at(0));
     }
-    auto q = quantizeArg(manifest, *temporary, ri, storedScale);
+    std::optional<RngState> rng;
+    if (const JsonValue *rngName = by.find("rng_state")) {
+      const ArgSpec *source =
+          rngName->isString() ? entry.findArg(rngName->asString()) : nullptr;
+      if (!source || source->tensor.dtype != "i64")
+        return Status::error("'" + name + "': rng_state must name an i64[2] "
+                             "argument");
+      const std::vector<uint8_t> &bytes =
+          before[flatIndex(entry, static_cast<size_t>(source - entry.args.data()), 0)];
+      RngState state;
+      std::memcpy(&state.seed, bytes.data(), 8);
+      std::memcpy(&state.offset, bytes.data() + 8, 8);
+      rng = state;
+    }
+    auto q = quantizeArg(manifest, spec, ri, storedScale, rng);
     if (!q.ok())
       return q.status();
     v.quantized = std::move(*q);
     v.exact = in.exact;
-    return &(cache[name] = std::move(v));
+    return v;
   }
   if (op->asString() == "gemm") {
     const JsonValue *output = by.find("output");
     if (output && output->isString() && output->asString() != "d")
-      return notAvailable("temporary '" + name + "' (a GEMM's " +
+      return notAvailable("'" + name + "' (a GEMM's " +
                           output->asString() + ")");
-    auto [rowsD, colsD] = flat2D(temporary->tensor.shape);
+    auto [rowsD, colsD] = flat2D(spec.tensor.shape);
     std::vector<int64_t> rows(static_cast<size_t>(rowsD));
     for (int64_t r = 0; r < rowsD; ++r)
       rows[r] = r;
@@ -586,21 +619,147 @@ StatusOr<const CpuValue *> ProgramEvaluator::value(const std::string &name) {
     v.values = std::move(*product);
     v.exact = false;
     for (double &x : v.values)
-      x = roundTo(temporary->tensor.dtype, x);
+      x = roundTo(spec.tensor.dtype, x);
     (void)colsD;
-    return &(cache[name] = std::move(v));
+    return v;
   }
   if (isElementwise(op->asString())) {
     auto values = elementwise(by, op->asString());
     if (!values.ok())
-      return values.status().withPrefix("temporary '" + name + "'");
+      return values.status().withPrefix("'" + name + "'");
     v.values = std::move(*values);
     v.exact = false;
     for (double &x : v.values)
-      x = roundTo(temporary->tensor.dtype, x);
-    return &(cache[name] = std::move(v));
+      x = roundTo(spec.tensor.dtype, x);
+    return v;
   }
-  return notAvailable("temporary '" + name + "' computed by " + op->asString());
+  if (op->asString() == "tensor.extract_slice" ||
+      op->asString() == "tensor.insert_slice") {
+    bool insert = op->asString() == "tensor.insert_slice";
+    auto source = value(by.find("input") ? by.find("input")->asString() : "");
+    if (!source.ok())
+      return source.status();
+    auto readList = [&](const char *key) {
+      std::vector<int64_t> list;
+      if (const JsonValue *l = by.find(key); l && l->isArray())
+        for (const JsonValue &x : l->asArray())
+          list.push_back(static_cast<int64_t>(x.asNumber()));
+      return list;
+    };
+    std::vector<int64_t> offsets = readList("offsets"), sizes = readList("sizes"),
+                         strides = readList("strides");
+    const CpuValue *full = *source;
+    if (insert) {
+      auto dest = value(by.find("dest") ? by.find("dest")->asString() : "");
+      if (!dest.ok())
+        return dest.status();
+      full = *dest;
+    }
+    const std::vector<int64_t> &fullShape = full->spec->tensor.shape;
+    if (offsets.size() != fullShape.size() || sizes.size() != fullShape.size() ||
+        strides.size() != fullShape.size())
+      return Status::error("'" + name + "': slice rank differs from its tensor's");
+    int64_t elements = 1;
+    for (int64_t x : sizes)
+      elements *= x;
+    // Element i of the slice (row-major over sizes) in the full tensor.
+    auto fullIndex = [&](int64_t i) {
+      int64_t index = 0, stride = 1;
+      for (size_t d = sizes.size(); d-- > 0;) {
+        int64_t idx = i % sizes[d];
+        i /= sizes[d];
+        index += (offsets[d] + idx * strides[d]) * stride;
+        stride *= fullShape[d];
+      }
+      return index;
+    };
+    if (insert) {
+      v.values = full->values;
+      for (int64_t i = 0; i < elements; ++i)
+        v.values[fullIndex(i)] = (*source)->values[i];
+    } else {
+      v.values.resize(static_cast<size_t>(elements));
+      for (int64_t i = 0; i < elements; ++i)
+        v.values[i] = full->values[fullIndex(i)];
+    }
+    v.exact = full->exact && (*source)->exact;
+    return v;
+  }
+  if (op->asString() == "record_amax") {
+    // history[0] = fmaxf(history[0], max|x|); the rest unchanged (§5.2).
+    auto input = value(by.find("input") ? by.find("input")->asString() : "");
+    auto history =
+        value(by.find("amax_history") ? by.find("amax_history")->asString() : "");
+    if (!input.ok())
+      return input.status();
+    if (!history.ok())
+      return history.status();
+    reference::DelayedScalingState state;
+    for (double h : (*history)->values)
+      state.amaxHistory.push_back(static_cast<float>(h));
+    float amax = 0.0f;
+    for (double x : (*input)->values)
+      amax = std::fmax(amax, std::fabs(static_cast<float>(x)));
+    reference::recordAmax(state, amax);
+    v.values.assign(state.amaxHistory.begin(), state.amaxHistory.end());
+    v.exact = (*input)->exact && (*history)->exact;
+    return v;
+  }
+  if (op->asString() == "delayed_scaling_update") {
+    auto scale = value(by.find("scale") ? by.find("scale")->asString() : "");
+    auto history =
+        value(by.find("amax_history") ? by.find("amax_history")->asString() : "");
+    if (!scale.ok())
+      return scale.status();
+    if (!history.ok())
+      return history.status();
+    const JsonValue *output = by.find("output");
+    const JsonValue *fp8Max = by.find("fp8_max");
+    const JsonValue *margin = by.find("margin");
+    const JsonValue *algo = by.find("amax_compute_algo");
+    if (!output || !output->isString() || !fp8Max || !fp8Max->isNumber() ||
+        !margin || !margin->isNumber() || !algo || !algo->isString())
+      return Status::error("'" + name + "': delayed_scaling_update needs "
+                           "output, fp8_max, margin and amax_compute_algo");
+    int64_t slots = static_cast<int64_t>((*scale)->values.size());
+    int64_t length = static_cast<int64_t>((*history)->values.size()) /
+                     std::max<int64_t>(slots, 1);
+    std::vector<double> scales = (*scale)->values, hist = (*history)->values;
+    for (int64_t slot = 0; slot < slots; ++slot) {
+      reference::DelayedScalingState state;
+      state.scale = static_cast<float>(scales[slot]);
+      for (int64_t l = 0; l < length; ++l)
+        state.amaxHistory.push_back(static_cast<float>(hist[l * slots + slot]));
+      reference::updateDelayedScaling(
+          state, static_cast<float>(fp8Max->asNumber()),
+          static_cast<int>(margin->asNumber()),
+          algo->asString() == "most_recent"
+              ? reference::AmaxComputeAlgo::MostRecent
+              : reference::AmaxComputeAlgo::Max);
+      scales[slot] = state.scale;
+      for (int64_t l = 0; l < length; ++l)
+        hist[l * slots + slot] = state.amaxHistory[l];
+    }
+    v.values = output->asString() == "scale" ? scales : hist;
+    v.exact = (*scale)->exact && (*history)->exact;
+    return v;
+  }
+  if (op->asString() == "bias_grad") {
+    auto input = value(by.find("input") ? by.find("input")->asString() : "");
+    if (!input.ok())
+      return input.status();
+    int64_t n = 1;
+    for (int64_t d : spec.tensor.shape)
+      n *= d;
+    v.values.assign(static_cast<size_t>(n), 0.0);
+    for (size_t i = 0; i < (*input)->values.size(); ++i)
+      v.values[i % n] += (*input)->values[i];
+    for (double &x : v.values)
+      x = roundTo(spec.tensor.dtype, x);
+    v.exact = false;
+    return v;
+  }
+  return notAvailable("'" + name + "' computed by " + op->asString());
 }
 
 bool ProgramEvaluator::isElementwise(const std::string &op) {
@@ -660,60 +819,9 @@ Status ProgramEvaluator::checkComputed(const ArgSpec &arg, size_t argIndex,
     auto source = value(inputName->asString());
     if (!source.ok())
       return source.status().withPrefix("argument '" + arg.name + "'");
-    if ((*source)->quantized && !(*source)->exact) {
-      // Recomputed from inexact values: compare what the copies represent.
-      auto gpu = quantizedFromBytes(arg, after, argIndex);
-      if (!gpu.ok())
-        return gpu.status();
-      for (layout::Usage usage : {layout::UsageRowwise, layout::UsageColumnwise}) {
-        if (!(gpu->desc.usage & usage))
-          continue;
-        auto got = reference::dequantize(*gpu, usage);
-        auto want = reference::dequantize(*(*source)->quantized, usage);
-        if (!got.ok() || !want.ok())
-          return Status::error("argument '" + arg.name +
-                               "': cannot dequantize for the check");
-        double num = 0, den = 0;
-        for (size_t i = 0; i < got->size(); ++i) {
-          double d = double((*got)[i]) - double((*want)[i]);
-          num += d * d;
-          den += double((*want)[i]) * (*want)[i];
-        }
-        double rel = std::sqrt(num / std::max(den, 1e-300));
-        BufferCheck check;
-        check.arg = arg.name;
-        check.buffer = usage == layout::UsageRowwise ? "rowwise (dequantized)"
-                                                     : "columnwise (dequantized)";
-        check.elements = static_cast<int64_t>(got->size());
-        check.ok = rel <= kInexactOperandLimit;
-        char text[256];
-        std::snprintf(text, sizeof(text),
-                      "%s: rel. Frobenius error %.3g of the dequantized "
-                      "values (limit %.0e; recomputed on the CPU from a GEMM "
-                      "or elementwise result, not bit-identical)",
-                      check.ok ? "OK" : "FAILED", rel, kInexactOperandLimit);
-        check.message = text;
-        if (!check.ok)
-          report.passed = false;
-        report.buffers.push_back(std::move(check));
-      }
-      return Status::success();
-    }
     if ((*source)->quantized) {
-      // Bit for bit: the buffers of the copy, by name, from the source.
-      for (size_t b = 0; b < arg.buffers.size(); ++b) {
-        const reference::Buffer *expected =
-            (*source)->quantized->find(arg.buffers[b].name);
-        if (!expected)
-          return Status::error("argument '" + arg.name + "': the source has "
-                               "no buffer '" + arg.buffers[b].name + "'");
-        BufferCheck check =
-            compareBuffer(arg.name, arg.buffers[b], expected->bytes,
-                          after[flatIndex(entry, argIndex, b)]);
-        if (!check.ok)
-          report.passed = false;
-        report.buffers.push_back(std::move(check));
-      }
+      compareQuantized(arg, argIndex, *(*source)->quantized, (*source)->exact,
+                       report);
       return Status::success();
     }
     auto [rows, cols] = flat2D(arg.tensor.shape);
@@ -939,6 +1047,113 @@ bool ProgramEvaluator::namesExact(const JsonValue &by,
   return true;
 }
 
+void ProgramEvaluator::compareQuantized(const ArgSpec &arg, size_t argIndex,
+                                        const reference::QuantizedTensor &expected,
+                                        bool exact, CheckReport &report) {
+  if (!exact) {
+    // Recomputed from inexact values: compare what the copies represent.
+    auto gpu = quantizedFromBytes(arg, after, argIndex);
+    if (!gpu.ok()) {
+      report.passed = false;
+      report.errors.push_back(gpu.status().message());
+      return;
+    }
+    for (layout::Usage usage : {layout::UsageRowwise, layout::UsageColumnwise}) {
+      if (!(gpu->desc.usage & usage))
+        continue;
+      auto got = reference::dequantize(*gpu, usage);
+      auto want = reference::dequantize(expected, usage);
+      if (!got.ok() || !want.ok()) {
+        report.passed = false;
+        report.errors.push_back("argument '" + arg.name +
+                                "': cannot dequantize for the check");
+        return;
+      }
+      double num = 0, den = 0;
+      for (size_t i = 0; i < got->size(); ++i) {
+        double d = double((*got)[i]) - double((*want)[i]);
+        num += d * d;
+        den += double((*want)[i]) * (*want)[i];
+      }
+      double rel = std::sqrt(num / std::max(den, 1e-300));
+      BufferCheck check;
+      check.arg = arg.name;
+      check.buffer = usage == layout::UsageRowwise ? "rowwise (dequantized)"
+                                                   : "columnwise (dequantized)";
+      check.elements = static_cast<int64_t>(got->size());
+      check.ok = rel <= kInexactOperandLimit;
+      char text[256];
+      std::snprintf(text, sizeof(text),
+                    "%s: rel. Frobenius error %.3g of the dequantized "
+                    "values (limit %.0e; recomputed on the CPU from a GEMM "
+                    "or elementwise result, not bit-identical)",
+                    check.ok ? "OK" : "FAILED", rel, kInexactOperandLimit);
+      check.message = text;
+      if (!check.ok)
+        report.passed = false;
+      report.buffers.push_back(std::move(check));
+    }
+    return;
+  }
+  // Bit for bit: the output's buffers, by name.
+  for (size_t b = 0; b < arg.buffers.size(); ++b) {
+    const reference::Buffer *want = expected.find(arg.buffers[b].name);
+    if (!want) {
+      report.passed = false;
+      report.errors.push_back("argument '" + arg.name + "': the reference has "
+                              "no buffer '" + arg.buffers[b].name + "'");
+      continue;
+    }
+    BufferCheck check = compareBuffer(arg.name, arg.buffers[b], want->bytes,
+                                      after[flatIndex(entry, argIndex, b)]);
+    if (!check.ok)
+      report.passed = false;
+    report.buffers.push_back(std::move(check));
+  }
+}
+
+Status ProgramEvaluator::checkRecomputed(const ArgSpec &arg, size_t argIndex,
+                                         CheckReport &report) {
+  auto v = compute(arg);
+  if (!v.ok())
+    return v.status().withPrefix("argument '" + arg.name + "'");
+  if (v->quantized) {
+    compareQuantized(arg, argIndex, *v->quantized, v->exact, report);
+    return Status::success();
+  }
+  if (v->exact) {
+    std::vector<uint8_t> bytes;
+    for (double x : v->values) {
+      float f = static_cast<float>(x);
+      if (arg.tensor.dtype == "f32") {
+        uint32_t bits;
+        std::memcpy(&bits, &f, 4);
+        for (int k = 0; k < 4; ++k)
+          bytes.push_back(static_cast<uint8_t>(bits >> (8 * k)));
+      } else {
+        uint16_t half = arg.tensor.dtype == "bf16" ? reference::floatToBF16(f)
+                                                   : reference::floatToF16(f);
+        bytes.push_back(static_cast<uint8_t>(half));
+        bytes.push_back(static_cast<uint8_t>(half >> 8));
+      }
+    }
+    BufferCheck check = compareBuffer(arg.name, arg.buffers[0], bytes,
+                                      after[flatIndex(entry, argIndex, 0)]);
+    if (!check.ok)
+      report.passed = false;
+    report.buffers.push_back(std::move(check));
+    return Status::success();
+  }
+  auto [rows, cols] = flat2D(arg.tensor.shape);
+  std::vector<int64_t> all(static_cast<size_t>(rows));
+  for (int64_t r = 0; r < rows; ++r)
+    all[r] = r;
+  (void)cols;
+  compareWithReference(arg, argIndex, all, v->values, kInexactOperandLimit,
+                       "its float64 recomputation", report);
+  return Status::success();
+}
+
 Status ProgramEvaluator::checkBiasGrad(const ArgSpec &arg, size_t argIndex,
                                        CheckReport &report) {
   const JsonValue *inputName = arg.computedBy.find("input");
@@ -1028,6 +1243,19 @@ Status checkArg(const Manifest &manifest, const EntrySpec &entry,
   if (op == "bias_grad") {
     ProgramEvaluator program(manifest, entry, before, after);
     return program.checkBiasGrad(arg, argIndex, report);
+  }
+  // Slices, and steps whose inputs are values of the program rather than
+  // arguments, are recomputed along the program.
+  bool namesTemporaries = false;
+  for (const char *key : {"input", "scale", "amax_history", "dest"})
+    if (const JsonValue *name = arg.computedBy.find(key))
+      if (name->isString() && !entry.findArg(name->asString()))
+        namesTemporaries = true;
+  if (op == "tensor.extract_slice" || op == "tensor.insert_slice" ||
+      (namesTemporaries && (op == "quantize" || op == "record_amax" ||
+                            op == "delayed_scaling_update"))) {
+    ProgramEvaluator program(manifest, entry, before, after);
+    return program.checkRecomputed(arg, argIndex, report);
   }
   if (op == "copy" || ProgramEvaluator::isElementwise(op)) {
     ProgramEvaluator program(manifest, entry, before, after);

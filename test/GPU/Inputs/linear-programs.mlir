@@ -99,4 +99,40 @@ module attributes {teq.target = #teq.target<sm_90>} {
     }
     return %y : tensor<2048x4096xf32>
   }
+  // DelayedScaling (history 16), two training steps in one entry: step 1
+  // quantizes with the stored scales and records amaxes; the update step
+  // rolls the histories and computes new scales; step 2 runs with them.
+  // Every state tensor out of it is checked bit for bit.
+  func.func @delayed_two_steps(%x: tensor<256x512xbf16>, %w: tensor<1024x512xbf16>, %dy: tensor<256x1024xbf16>,
+                               %s: tensor<3xf32>, %h: tensor<16x3xf32>, %bs: tensor<2xf32>, %bh: tensor<16x2xf32>)
+      -> (tensor<256x1024xbf16>, tensor<256x512xbf16>, tensor<1024x512xbf16>,
+          tensor<256x1024xbf16>, tensor<256x512xbf16>, tensor<1024x512xbf16>,
+          tensor<3xf32>, tensor<16x3xf32>, tensor<2xf32>, tensor<16x2xf32>) {
+    %y1, %dx1, %dw1, %h1, %bh1 = teq.autocast recipe(#teq.delayed_scaling<amax_history_len = 16>)
+        -> tensor<256x1024xbf16>, tensor<256x512xbf16>, tensor<1024x512xbf16>, tensor<16x3xf32>, tensor<16x2xf32> {
+      %out, %sx, %sw, %hh = teq.linear_forward %x, %w state(%s, %h : tensor<3xf32>, tensor<16x3xf32>) config(#teq.linear<name = "fc">)
+          : tensor<256x512xbf16>, tensor<1024x512xbf16> -> tensor<256x1024xbf16>
+            saved_input(tensor<256x512xbf16>) saved_weight(tensor<1024x512xbf16>) updated_amax_history(tensor<16x3xf32>)
+      %gx, %gw, %bhh = teq.linear_backward %dy, %sx, %sw state(%bs, %bh : tensor<2xf32>, tensor<16x2xf32>) config(#teq.linear<name = "fc">)
+          : tensor<256x1024xbf16>, tensor<256x512xbf16>, tensor<1024x512xbf16>
+            dgrad(tensor<256x512xbf16>) wgrad(tensor<1024x512xbf16>) updated_amax_history(tensor<16x2xf32>)
+      teq.yield %out, %gx, %gw, %hh, %bhh : tensor<256x1024xbf16>, tensor<256x512xbf16>, tensor<1024x512xbf16>, tensor<16x3xf32>, tensor<16x2xf32>
+    }
+    %s2, %h2 = teq.delayed_scaling_update %s, %h1 {fp8_dtype = f8E4M3FN, margin = 0 : i64, amax_compute_algo = #teq.amax_compute_algo<max>} : tensor<3xf32>, tensor<16x3xf32>
+    %bs2, %bh2 = teq.delayed_scaling_update %bs, %bh1 {fp8_dtype = f8E5M2, margin = 0 : i64, amax_compute_algo = #teq.amax_compute_algo<max>} : tensor<2xf32>, tensor<16x2xf32>
+    %y2, %dx2, %dw2, %h3, %bh3 = teq.autocast recipe(#teq.delayed_scaling<amax_history_len = 16>)
+        -> tensor<256x1024xbf16>, tensor<256x512xbf16>, tensor<1024x512xbf16>, tensor<16x3xf32>, tensor<16x2xf32> {
+      %out, %sx, %sw, %hh = teq.linear_forward %x, %w state(%s2, %h2 : tensor<3xf32>, tensor<16x3xf32>) config(#teq.linear<name = "fc">)
+          : tensor<256x512xbf16>, tensor<1024x512xbf16> -> tensor<256x1024xbf16>
+            saved_input(tensor<256x512xbf16>) saved_weight(tensor<1024x512xbf16>) updated_amax_history(tensor<16x3xf32>)
+      %gx, %gw, %bhh = teq.linear_backward %dy, %sx, %sw state(%bs2, %bh2 : tensor<2xf32>, tensor<16x2xf32>) config(#teq.linear<name = "fc">)
+          : tensor<256x1024xbf16>, tensor<256x512xbf16>, tensor<1024x512xbf16>
+            dgrad(tensor<256x512xbf16>) wgrad(tensor<1024x512xbf16>) updated_amax_history(tensor<16x2xf32>)
+      teq.yield %out, %gx, %gw, %hh, %bhh : tensor<256x1024xbf16>, tensor<256x512xbf16>, tensor<1024x512xbf16>, tensor<16x3xf32>, tensor<16x2xf32>
+    }
+    return %y1, %dx1, %dw1, %y2, %dx2, %dw2, %s2, %h3, %bs2, %bh3
+        : tensor<256x1024xbf16>, tensor<256x512xbf16>, tensor<1024x512xbf16>,
+          tensor<256x1024xbf16>, tensor<256x512xbf16>, tensor<1024x512xbf16>,
+          tensor<3xf32>, tensor<16x3xf32>, tensor<2xf32>, tensor<16x2xf32>
+  }
 }
