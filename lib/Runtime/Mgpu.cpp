@@ -348,14 +348,18 @@ void *mgpuStreamCreate(void) {
 void mgpuStreamSynchronize(void *stream) {
   if (skipCall())
     return;
+  // An entry ends with a wait on the stream it got from mgpuStreamCreate:
+  // the runtime's own. Whether a call waits is the caller's choice
+  // (RunOptions::synchronize, Context::synchronize), so entries can be
+  // queued back to back without a host round trip each.
+  if (!stream || stream == threadState.stream)
+    return;
   auto driver = getDriver();
   if (!driver.ok()) {
     recordError("stream synchronization failed: " + driver.message());
     return;
   }
   CUstream cuStream = static_cast<CUstream>(stream);
-  if (!cuStream)
-    cuStream = threadState.stream;
   CUresult result = (*driver)->cuStreamSynchronize(cuStream);
   if (result != CUDA_SUCCESS)
     recordError("stream synchronization failed: " + describeCUresult(result) +

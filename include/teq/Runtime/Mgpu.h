@@ -14,7 +14,9 @@
 //
 // Streams: mgpuStreamCreate returns the stream of the Context the runtime is
 // running an entry on (entries run in order on it); mgpuStreamDestroy does not
-// destroy it.
+// destroy it, and mgpuStreamSynchronize does not wait on it: entries are
+// asynchronous, and the caller decides when to wait (RunOptions::synchronize
+// makes Entry::run wait and report kernel faults; Context::synchronize).
 //
 //===----------------------------------------------------------------------===//
 
