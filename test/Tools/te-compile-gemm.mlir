@@ -8,6 +8,31 @@
 // RUN: te-compile %t/blackwell.mlir --emit=mlir | FileCheck %s --check-prefix=SM100-IR
 // RUN: te-compile %t/high-precision.mlir --emit=manifest | FileCheck %s --check-prefix=HP
 // RUN: te-compile %t/hopper.mlir -o %t/hopper.so && nm -D %t/hopper.so | FileCheck %s --check-prefix=LIB
+// --gemm-algos records te-run's algorithm choice in the artifact:
+// RUN: te-compile %t/hopper.mlir --gemm-algos=%t/pins.json --emit=manifest | FileCheck %s --check-prefix=PIN
+// RUN: not te-compile %t/hopper.mlir --gemm-algos=%t/pins-other.json --emit=manifest 2>&1 | FileCheck %s --check-prefix=PIN-OTHER
+// RUN: not te-compile %t/hopper.mlir --gemm-algos=%t/pins-unknown.json --emit=manifest 2>&1 | FileCheck %s --check-prefix=PIN-UNKNOWN
+
+// PIN-LABEL: "gemms": [
+// PIN-NOT: "algo"
+// PIN: "name": "linear:fprop0"
+// PIN: "algo": {
+// PIN-NEXT: "cluster_shape": 9,
+// PIN-NEXT: "custom": 3,
+// PIN-NEXT: "id": 66,
+// PIN: "name": "linear:dgrad1"
+// PIN-NOT: "algo"
+// PIN: "name": "linear:wgrad2"
+// PIN-OTHER: te-compile: error: --gemm-algos {{.*}}pins-other.json: GEMM 'linear:dgrad1' has m = 128 here but 4096 in the file (pinned for another program?)
+// PIN-UNKNOWN: te-compile: error: --gemm-algos {{.*}}pins-unknown.json: GEMM 'linear:fprop9' is not in this program
+
+//--- pins.json
+{"gemms": [{"id": 1, "name": "linear:dgrad1", "m": 128, "n": 64, "k": 256,
+            "algo": {"id": 66, "tile": 10, "stages": 36, "splitk": 1, "custom": 3, "cluster_shape": 9}}]}
+//--- pins-other.json
+{"gemms": [{"name": "linear:dgrad1", "m": 4096, "n": 64, "k": 256, "algo": {"id": 66}}]}
+//--- pins-unknown.json
+{"gemms": [{"name": "linear:fprop9", "algo": {"id": 66}}]}
 
 //--- hopper.mlir
 // Per-tensor FP8 on Hopper: every GEMM runs TN on the transposed copies;

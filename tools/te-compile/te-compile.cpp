@@ -70,6 +70,13 @@ llvm::cl::opt<mlir::teq::DeviceCode> deviceCode(
         clEnumValN(mlir::teq::DeviceCode::Cubin, "cubin",
                    "cubin (needs ptxas at compile time)")));
 
+llvm::cl::opt<std::string> gemmAlgos(
+    "gemm-algos",
+    llvm::cl::desc("pin each GEMM's cuBLASLt algorithm: a JSON file as "
+                   "`te-run --json` prints it (its \"gemms\": name, m, n, k "
+                   "and algo), recorded in the artifact's manifest"),
+    llvm::cl::value_desc("file"), llvm::cl::init(""));
+
 int fail(const llvm::Twine &message) {
   llvm::errs() << "te-compile: error: " << message << "\n";
   return 1;
@@ -101,6 +108,63 @@ LogicalResult writeText(StringRef path, const std::function<void(raw_ostream &)>
   }
   write(out->os());
   out->keep();
+  return success();
+}
+/// Copies the "algo" of each GEMM in `path` (te-run --json output) into the
+/// manifest's GEMM of the same name and problem, so the artifact runs that
+/// algorithm on every load (docs/Artifact.md, "algo").
+LogicalResult pinGemmAlgorithms(ModuleOp module, StringRef path) {
+  auto error = [&](const llvm::Twine &message) {
+    llvm::errs() << "te-compile: error: --gemm-algos " << path << ": "
+                 << message << "\n";
+    return failure();
+  };
+  std::string message;
+  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(path, &message);
+  if (!file)
+    return error(message);
+  llvm::Expected<llvm::json::Value> pins = llvm::json::parse(file->getBuffer());
+  if (!pins)
+    return error(llvm::toString(pins.takeError()));
+  const llvm::json::Array *pinList =
+      pins->getAsObject() ? pins->getAsObject()->getArray("gemms") : nullptr;
+  if (!pinList)
+    return error("no \"gemms\" array (expected `te-run --json` output)");
+  auto attr = module->getAttrOfType<StringAttr>(
+      mlir::teq::TEQDialect::getManifestAttrName());
+  llvm::Expected<llvm::json::Value> manifest =
+      llvm::json::parse(attr ? attr.getValue() : "");
+  if (!manifest)
+    return error("internal error: the manifest is not JSON");
+  llvm::json::Array *gemms = manifest->getAsObject()->getArray("gemms");
+  if (!gemms)
+    return error("the program has no GEMMs");
+  for (const llvm::json::Value &pinValue : *pinList) {
+    const llvm::json::Object *pin = pinValue.getAsObject();
+    std::optional<StringRef> name = pin ? pin->getString("name") : std::nullopt;
+    const llvm::json::Object *algo = pin ? pin->getObject("algo") : nullptr;
+    if (!name || !algo)
+      return error("every entry of \"gemms\" needs a name and an algo");
+    llvm::json::Object *target = nullptr;
+    for (llvm::json::Value &g : *gemms)
+      if (g.getAsObject()->getString("name") == *name)
+        target = g.getAsObject();
+    if (!target)
+      return error("GEMM '" + *name + "' is not in this program");
+    for (const char *dim : {"m", "n", "k"})
+      if (pin->getInteger(dim) &&
+          pin->getInteger(dim) != target->getInteger(dim))
+        return error("GEMM '" + *name + "' has " + dim + " = " +
+                     llvm::Twine(*target->getInteger(dim)) +
+                     " here but " + llvm::Twine(*pin->getInteger(dim)) +
+                     " in the file (pinned for another program?)");
+    (*target)["algo"] = llvm::json::Object(*algo);
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::json::Value(std::move(*manifest));
+  module->setAttr(mlir::teq::TEQDialect::getManifestAttrName(),
+                  StringAttr::get(module.getContext(), text));
   return success();
 }
 } // namespace
@@ -136,6 +200,8 @@ int main(int argc, char **argv) {
   mlir::teq::buildLowerToGemmPipeline(teqPasses, options);
   teqPasses.addPass(mlir::teq::createConvertTEQToGPU());
   if (failed(teqPasses.run(*module)))
+    return 1;
+  if (!gemmAlgos.empty() && failed(pinGemmAlgorithms(*module, gemmAlgos)))
     return 1;
   if (emit == Emit::MLIR)
     return failed(writeText(output, [&](raw_ostream &os) { module->print(os); }));
