@@ -183,6 +183,59 @@ def bf16_forward_backward(x, w, dy):
 
 
 # ---------------------------------------------------------------------------
+# Memory
+# ---------------------------------------------------------------------------
+
+DTYPE_BYTES = {"bf16": 2, "f16": 2, "f32": 4, "i64": 8}
+
+
+def teq_memory(te_run_path, artifact, cache):
+    """Per entry: (bytes of its outputs, bytes of its workspace), from the
+    manifest (`te-run --list --json`). The workspace holds every temporary
+    (quantized copies, intermediate results), planned by lifetime."""
+    if "entries" not in cache:
+        out = subprocess.run([te_run_path, artifact, "--list", "--json"],
+                             capture_output=True, text=True, timeout=120)
+        manifest = json.loads(out.stdout) if out.returncode == 0 else {}
+        cache["entries"] = {e["name"]: e for e in manifest.get("entries", [])}
+    return cache["entries"]
+
+
+def teq_extra_bytes(entry):
+    if entry is None:
+        return None
+    outputs = 0
+    for arg in entry.get("args", []):
+        if arg.get("kind") == "input":
+            continue
+        if "tensor" in arg:
+            n = 1
+            for d in arg["tensor"]["shape"]:
+                n *= d
+            outputs += n * DTYPE_BYTES.get(arg["tensor"]["dtype"], 0)
+        else:
+            outputs += sum(b.get("bytes", 0) for b in arg.get("buffers", []))
+    return outputs + entry.get("workspace_bytes", 0)
+
+
+def torch_extra_bytes(fn):
+    """Peak device memory one call allocates beyond what already exists
+    (its outputs and temporaries)."""
+    torch.cuda.synchronize()
+    torch.cuda.reset_peak_memory_stats()
+    base = torch.cuda.memory_allocated()
+    out = fn()
+    torch.cuda.synchronize()
+    peak = torch.cuda.max_memory_allocated() - base
+    del out
+    return peak
+
+
+def mib(b):
+    return "-" if b is None else f"{b / 2**20:.1f}"
+
+
+# ---------------------------------------------------------------------------
 # main
 # ---------------------------------------------------------------------------
 
@@ -253,6 +306,7 @@ def main():
 
     rows = []
     errors = []
+    manifest_cache = {}
     for (m, k, n) in args.sizes:
         sfx = f"{m}_{k}_{n}"
         label = f"{m}x{k}x{n}"
@@ -285,6 +339,17 @@ def main():
         r["comp_fwdbwd"] = measure(lambda: fwdbwd_comp(x, w, dy), warmup,
                                    iters, errors,
                                    f"{label} torch.compile FP8 fwd+bwd")
+        manifest = teq_memory(args.te_run, args.artifact, manifest_cache)
+        for recipe in ("current", "block"):
+            r[f"mem_teq_{recipe}"] = teq_extra_bytes(
+                manifest.get(f"fwdbwd_{recipe}_{sfx}"))
+        try:
+            r["mem_bf16"] = torch_extra_bytes(
+                lambda: bf16_forward_backward(xg, wg, dy))
+            r["mem_comp"] = torch_extra_bytes(lambda: fwdbwd_comp(x, w, dy))
+        except Exception as e:  # noqa: BLE001
+            errors.append(f"{label} memory: {e}")
+            r["mem_bf16"] = r["mem_comp"] = None
         try:
             xq, sx = quantize(x, torch.float8_e4m3fn, E4M3_MAX)
             wq, sw = quantize(w, torch.float8_e4m3fn, E4M3_MAX)
@@ -344,6 +409,20 @@ def main():
             pct,
         ]
         print(f"| {r['label']} | " + " | ".join(cells) + " |")
+
+    print()
+    print("Device memory one forward+backward call allocates beyond its inputs "
+          "(MiB): TEQ = outputs + the entry's planned workspace (all "
+          "temporaries; the runtime allocates it once per artifact), PyTorch "
+          "= peak allocated during the call (outputs + temporaries):")
+    print()
+    print("| M x K x N | TEQ current | TEQ block | bf16 autograd "
+          "| torch.compile FP8 |")
+    print("|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['label']} | {mib(r.get('mem_teq_current'))} | "
+              f"{mib(r.get('mem_teq_block'))} | {mib(r.get('mem_bf16'))} | "
+              f"{mib(r.get('mem_comp'))} |")
 
     if errors:
         print()
