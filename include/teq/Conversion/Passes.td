@@ -6,7 +6,7 @@
 include "mlir/Pass/PassBase.td"
 
 def ConvertTEQToGPU : Pass<"convert-teq-to-gpu", "ModuleOp"> {
-  let summary = "lower teq entry functions to GPU kernels and host launches";
+  let summary = "lower teq entry functions to GPU kernels, GEMM calls and launches";
   let description = [{
     Every public function with a body becomes an entry point of the
     artifact (docs/Artifact.md): its tensor and `!teq.proto` arguments and
@@ -35,9 +35,32 @@ def ConvertTEQToGPU : Pass<"convert-teq-to-gpu", "ModuleOp"> {
       (row-major in its stored orientation) drawing word i % 4 of block
       i / 4, the columnwise copy from stream offset ^ 2^63
       (include/teq/Reference/Random.h).
-    Temporaries live in static device globals of the kernel module. The
-    manifest describing the entries is attached to the module as
-    `teq.manifest`.
+    Around the quantizations (te-semantics.md §6):
+    * `teq.gemm` becomes a call `teqGemm(id, a, a_scale, b, b_scale, c, d,
+      bias, alpha)` of the runtime, enqueued on the same stream; the
+      manifest's `gemms[id]` describes it for cuBLASLt, canonicalized as TE
+      does for the target (Hopper per-tensor and block FP8 run TN on the
+      transposed copies; scale modes, bias / BGRADB epilogue, beta = 1 into
+      a `main_grad`, FAST_ACCUM iff the split accumulator is off; NVFP4's
+      alpha is computed on the device from the two global amaxes). What
+      cuBLASLt cannot run (FP8 leading dimensions not multiples of 16, MXFP8
+      before sm_100, unswizzled MXFP8/NVFP4 scales, ...) is an error at the
+      op;
+    * `teq.update_usage` is a view (the input's buffers of the same names);
+    * `teq.bias_grad` is two kernels (fp32 partial column sums, then their
+      ordered sum); elementwise arith/math ops on same-shaped bf16/f16/f32
+      tensors are one kernel each, computing in f32 (tanh and erf as
+      polynomials, no libdevice); static `tensor.extract_slice` /
+      `insert_slice` (delayed-scaling state) are gather / copy + scatter
+      kernels.
+    Values the entry computes but does not return (temporaries) live in one
+    workspace the runtime passes as the entry's last buffer: each buffer is
+    live from its defining op to its last use and buffers whose lifetimes
+    do not overlap share bytes (256-byte aligned; `workspace_bytes` in the
+    manifest). A result that is an argument, a view or a value returned
+    twice is copied. The manifest (`teq.manifest` on the module) names how
+    every result and temporary is computed, so `te-run --check` can
+    recompute the program on the CPU.
 
     Ops without a GPU lowering yet are errors that name the op.
 
@@ -59,6 +82,16 @@ def ConvertTEQToGPU : Pass<"convert-teq-to-gpu", "ModuleOp"> {
       gpu.wait [%t3]
       return
     }
+    ```
+    A GEMM on two quantized temporaries (the entry's last argument is the
+    workspace):
+    ```mlir
+    %xq = memref.view %ws[%c0][] : memref<82688xi8> to memref<8192xi8>
+    ...
+    %a = memref.extract_aligned_pointer_as_index %wq_data : memref<32768xi8> -> index
+    ...
+    call @teqGemm(%c0_i64, %a_i64, %a_scale, %b_i64, %b_scale, %zero, %d, %zero, %zero)
+        : (i64, i64, i64, i64, i64, i64, i64, i64, i64) -> ()
     ```
   }];
   let dependentDialects = [
