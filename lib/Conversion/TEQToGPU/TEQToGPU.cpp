@@ -680,20 +680,9 @@ LogicalResult EntryLowering::lowerQuantize(OpBuilder &b, QuantizeOp op,
 
   Value x = buffersOfValue.lookup(op.getInput()).front();
   Location loc = op.getLoc();
-  auto launch = [&](StringRef kernel, int64_t gx, int64_t gy,
-                    ValueRange args) {
-    auto c = [&](int64_t v) {
-      return arith::ConstantIndexOp::create(b, loc, v).getResult();
-    };
-    auto symbol = SymbolRefAttr::get(
-        b.getStringAttr(kKernelModule),
-        {FlatSymbolRefAttr::get(b.getStringAttr(kernel))});
-    auto launchOp = gpu::LaunchFuncOp::create(
-        b, loc, symbol, gpu::KernelDim3{c(gx), c(gy), c(1)},
-        gpu::KernelDim3{c(kernels::kBlockSize), c(1), c(1)},
-        /*dynamicSharedMemorySize=*/Value(), args,
-        b.getType<gpu::AsyncTokenType>(), ValueRange{token});
-    token = launchOp.getAsyncToken();
+  auto launchKernel = [&](StringRef kernel, int64_t gx, int64_t gy,
+                          ValueRange args) {
+    launch(b, loc, kernel, gx, gy, /*sharedBytes=*/0, args, token);
   };
   int64_t gx, gy;
   kernels::perTensorCastGrid(spec, gx, gy);
@@ -709,16 +698,16 @@ LogicalResult EntryLowering::lowerQuantize(OpBuilder &b, QuantizeOp op,
     castArgs.push_back(transpose);
   if (spec.delayed) {
     // One read of x: the cast records max|x|; then history[0] and scale_inv.
-    launch(spec.prefix + "_cast", gx, gy, castArgs);
+    launchKernel(spec.prefix + "_cast", gx, gy, castArgs);
     Value history = buffersOfValue.lookup(op.getAmaxHistory()).front();
-    launch(spec.prefix + "_record", 1, 1,
+    launchKernel(spec.prefix + "_record", 1, 1,
            {scale, history, updatedHistory, scaleInv});
     return success();
   }
   int64_t grid = kernels::amaxGridSize(flat.m * flat.k, spec.input);
-  launch(spec.prefix + "_amax", grid, 1, {x});
-  launch(spec.prefix + "_scale", 1, 1, {scaleInv});
-  launch(spec.prefix + "_cast", gx, gy, castArgs);
+  launchKernel(spec.prefix + "_amax", grid, 1, {x});
+  launchKernel(spec.prefix + "_scale", 1, 1, {scaleInv});
+  launchKernel(spec.prefix + "_cast", gx, gy, castArgs);
   return success();
 }
 

@@ -135,4 +135,20 @@ module attributes {teq.target = #teq.target<sm_90>} {
           tensor<256x1024xbf16>, tensor<256x512xbf16>, tensor<1024x512xbf16>,
           tensor<3xf32>, tensor<16x3xf32>, tensor<2xf32>, tensor<16x2xf32>
   }
+  // A 3-D activation [batch, sequence, hidden] (flattened to [512, 512] for
+  // the GEMMs as TE does), f16 activations and weights.
+  func.func @current_3d_f16(%x: tensor<4x128x512xf16>, %w: tensor<768x512xf16>, %dy: tensor<4x128x768xf16>)
+      -> (tensor<4x128x768xf16>, tensor<4x128x512xf16>, tensor<768x512xf16>) {
+    %y, %dx, %dw = teq.autocast recipe(#teq.float8_current_scaling<>)
+        -> tensor<4x128x768xf16>, tensor<4x128x512xf16>, tensor<768x512xf16> {
+      %out, %sx, %sw = teq.linear_forward %x, %w config(#teq.linear<name = "fc">)
+          : tensor<4x128x512xf16>, tensor<768x512xf16> -> tensor<4x128x768xf16>
+            saved_input(tensor<4x128x512xf16>) saved_weight(tensor<768x512xf16>)
+      %gx, %gw = teq.linear_backward %dy, %sx, %sw config(#teq.linear<name = "fc">)
+          : tensor<4x128x768xf16>, tensor<4x128x512xf16>, tensor<768x512xf16>
+            dgrad(tensor<4x128x512xf16>) wgrad(tensor<768x512xf16>)
+      teq.yield %out, %gx, %gw : tensor<4x128x768xf16>, tensor<4x128x512xf16>, tensor<768x512xf16>
+    }
+    return %y, %dx, %dw : tensor<4x128x768xf16>, tensor<4x128x512xf16>, tensor<768x512xf16>
+  }
 }
