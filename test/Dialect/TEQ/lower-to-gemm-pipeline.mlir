@@ -115,8 +115,9 @@
 // MLP-NEXT: {{^}}  after dedupe: 2 tensors, 43520 bytes (Float8BlockScaling: 43520){{$}}
 
 // fc1 -> tanh -> fc2. fc2's dgrad is dead (the caller passes dh) and is
-// removed; fc2's wgrad, fc1's dgrad and wgrad remain. Each activation is
-// quantized once.
+// removed; fc2's wgrad, fc1's dgrad and wgrad remain, so dy is quantized
+// columnwise only (canonicalization drops the usage no GEMM reads). Each
+// activation is quantized once.
 // MLP-LABEL: func.func @mlp(
 // MLP-SAME: %[[X:[a-z0-9_]+]]: tensor<64x128xbf16>, %[[W1:[a-z0-9_]+]]: tensor<512x128xbf16>, %[[W2:[a-z0-9_]+]]: tensor<128x512xbf16>, %[[DY:[a-z0-9_]+]]: tensor<64x128xbf16>, %[[DH:[a-z0-9_]+]]: tensor<64x512xbf16>)
 // MLP-NEXT: %[[XQ:[a-z0-9_]+]] = teq.quantize %[[X]] : tensor<64x128xbf16> -> !teq.proto<64x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>
@@ -128,7 +129,7 @@
 // MLP-NEXT: %[[W2Q:[a-z0-9_]+]] = teq.quantize %[[W2]] : tensor<128x512xbf16> -> !teq.proto<128x512xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise>
 // MLP-NEXT: %[[Y:[a-z0-9_]+]] = teq.gemm TN %[[W2Q]], %[[AQ]] {kind = #teq.gemm_kind<fprop>, physical_layout = #teq.gemm_layout<TN>, use_split_accumulator = false} : {{.*}} -> tensor<64x128xbf16>
 // MLP-NEXT: %[[S2X:[a-z0-9_]+]] = teq.update_usage %[[AQ]] : {{.*}} -> !teq.proto<64x512xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, columnwise>
-// MLP-NEXT: %[[DYQ:[a-z0-9_]+]] = teq.quantize %[[DY]] : tensor<64x128xbf16> -> !teq.proto<64x128xbf16, #teq.float8_current_scaling_quantizer<f8E5M2>, rowwise|columnwise>
+// MLP-NEXT: %[[DYQ:[a-z0-9_]+]] = teq.quantize %[[DY]] : tensor<64x128xbf16> -> !teq.proto<64x128xbf16, #teq.float8_current_scaling_quantizer<f8E5M2>, columnwise>
 // MLP90-NEXT: %[[DW2:[a-z0-9_]+]] = teq.gemm NT %[[S2X]], %[[DYQ]] {kind = #teq.gemm_kind<wgrad>, physical_layout = #teq.gemm_layout<TN>} : {{.*}} -> tensor<128x512xbf16>
 // MLP100-NEXT: %[[DW2:[a-z0-9_]+]] = teq.gemm NT %[[S2X]], %[[DYQ]] {kind = #teq.gemm_kind<wgrad>, physical_layout = #teq.gemm_layout<NT>} : {{.*}} -> tensor<128x512xbf16>
 // MLP-NEXT: %[[W1C:[a-z0-9_]+]] = teq.quantize %[[W1]] {teq.recompute} : tensor<512x128xbf16> -> !teq.proto<512x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, columnwise>
@@ -168,7 +169,7 @@
 // MLP-NEXT: %[[W2Q:[a-z0-9_]+]] = teq.quantize %[[W2]] : tensor<128x512xbf16> -> !teq.proto<128x512xbf16, #teq.float8_block_quantizer<f8E4M3FN>, rowwise>
 // MLP-NEXT: %[[Y:[a-z0-9_]+]] = teq.gemm TN %[[W2Q]], %[[AQ]] {kind = #teq.gemm_kind<fprop>, physical_layout = #teq.gemm_layout<TN>} :
 // MLP-NEXT: %[[S2X:[a-z0-9_]+]] = teq.update_usage %[[AQ]] : {{.*}} -> !teq.proto<64x512xbf16, #teq.float8_block_quantizer<f8E4M3FN, block_scaling_dim = 1>, columnwise>
-// MLP-NEXT: %[[DYQ:[a-z0-9_]+]] = teq.quantize %[[DY]] : tensor<64x128xbf16> -> !teq.proto<64x128xbf16, #teq.float8_block_quantizer<f8E4M3FN, block_scaling_dim = 1>, rowwise|columnwise>
+// MLP-NEXT: %[[DYQ:[a-z0-9_]+]] = teq.quantize %[[DY]] : tensor<64x128xbf16> -> !teq.proto<64x128xbf16, #teq.float8_block_quantizer<f8E4M3FN, block_scaling_dim = 1>, columnwise>
 // MLP-NEXT: %[[DW2:[a-z0-9_]+]] = teq.gemm NT %[[S2X]], %[[DYQ]] {kind = #teq.gemm_kind<wgrad>, physical_layout = #teq.gemm_layout<TN>} :
 // MLP-NEXT: %[[W1C:[a-z0-9_]+]] = teq.quantize %[[W1]] {teq.recompute} : tensor<512x128xbf16> -> !teq.proto<512x128xbf16, #teq.float8_block_quantizer<f8E4M3FN>, columnwise>
 // MLP-NEXT: %[[DHQ:[a-z0-9_]+]] = teq.quantize %[[DH]] : tensor<64x512xbf16> -> !teq.proto<64x512xbf16, #teq.float8_block_quantizer<f8E4M3FN, block_scaling_dim = 1>, rowwise|columnwise>
@@ -193,20 +194,20 @@
 // QKV-NEXT: {{^}}  after dedupe: 1 tensors, 8704 bytes (CustomRecipe: 8704){{$}}
 
 // Acceptance criterion: the input shared by Q, K and V is quantized exactly
-// once, with both usages; all three fprop GEMMs read that quantization. The
-// wgrads are not returned by the example and are removed; each dgrad reads
-// its weight re-quantized columnwise (teq.recompute).
+// once; all three fprop GEMMs read that quantization. The wgrads are not
+// returned by the example and are removed, so no GEMM reads x's columnwise
+// copy and canonicalization drops it (rowwise only; the usage views become
+// x's quantization itself). Each dgrad reads its weight re-quantized
+// columnwise (teq.recompute).
 // QKV-LABEL: func.func @qkv(
 // QKV-SAME: %[[X:[a-z0-9_]+]]: tensor<64x128xbf16>, %[[WQ:[a-z0-9_]+]]: tensor<128x128xbf16>, %[[WK:[a-z0-9_]+]]: tensor<128x128xbf16>, %[[WV:[a-z0-9_]+]]: tensor<128x128xbf16>,
-// QKV-NEXT: %[[XQ:[a-z0-9_]+]] = teq.quantize %[[X]] : tensor<64x128xbf16> -> !teq.proto<64x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>
+// QKV-NEXT: %[[XQ:[a-z0-9_]+]] = teq.quantize %[[X]] : tensor<64x128xbf16> -> !teq.proto<64x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise>
 // QKV-NOT: teq.quantize %[[X]] :
 // QKV: teq.gemm TN %{{[a-z0-9_]+}}, %[[XQ]] {kind = #teq.gemm_kind<fprop>, physical_layout = #teq.gemm_layout<TN>, use_split_accumulator = false}
 // QKV-NOT: teq.quantize %[[X]] :
-// QKV: %[[XR:[a-z0-9_]+]] = teq.update_usage %[[XQ]] : {{.*}} -> !teq.proto<64x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise>
+// QKV: teq.gemm TN %{{[a-z0-9_]+}}, %[[XQ]] {kind = #teq.gemm_kind<fprop>
 // QKV-NOT: teq.quantize %[[X]] :
-// QKV: teq.gemm TN %{{[a-z0-9_]+}}, %[[XR]] {kind = #teq.gemm_kind<fprop>
-// QKV-NOT: teq.quantize %[[X]] :
-// QKV: teq.gemm TN %{{[a-z0-9_]+}}, %[[XR]] {kind = #teq.gemm_kind<fprop>
+// QKV: teq.gemm TN %{{[a-z0-9_]+}}, %[[XQ]] {kind = #teq.gemm_kind<fprop>
 // QKV-NOT: teq.quantize %[[X]] :
 // QKV: teq.quantize %[[WV]] {teq.recompute} : tensor<128x128xbf16> -> !teq.proto<128x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, columnwise>
 // QKV90: teq.gemm NN {{.*}}{kind = #teq.gemm_kind<dgrad>, physical_layout = #teq.gemm_layout<TN>}

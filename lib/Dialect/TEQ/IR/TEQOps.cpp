@@ -3,6 +3,7 @@
 #include "teq/Dialect/TEQ/IR/TEQOps.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -250,6 +251,59 @@ LogicalResult UpdateUsageOp::verify() {
            << "): its rowwise and columnwise scales differ, so quantize the "
               "high-precision tensor with the usage you need";
   return success();
+}
+
+OpFoldResult UpdateUsageOp::fold(FoldAdaptor) {
+  // A view with the usages its input already has is the input.
+  if (getInput().getType() == getResult().getType())
+    return getInput();
+  return {};
+}
+
+namespace {
+/// Narrows a quantization to the usages its users read: a GEMM reads A
+/// rowwise iff transposed and B rowwise iff not transposed; a usage view
+/// reads what it keeps. Any other user (a return, a collective) keeps all,
+/// and so does a view that derives a usage its input lacks.
+struct NarrowQuantizeUsage : public OpRewritePattern<QuantizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(QuantizeOp op,
+                                PatternRewriter &rewriter) const override {
+    TensorProtoType type = op.getResult().getType();
+    unsigned have = static_cast<unsigned>(type.getUsage());
+    unsigned needed = 0;
+    for (OpOperand &use : op.getResult().getUses()) {
+      Operation *user = use.getOwner();
+      if (auto gemm = dyn_cast<GemmOp>(user)) {
+        bool isA = &use == &gemm.getAMutable();
+        bool rowwise = isA ? gemm.isTransA() : !gemm.isTransB();
+        needed |= static_cast<unsigned>(rowwise ? Usage::rowwise
+                                                : Usage::columnwise);
+        continue;
+      }
+      if (auto view = dyn_cast<UpdateUsageOp>(user)) {
+        unsigned kept = static_cast<unsigned>(view.getResult().getType().getUsage());
+        if (kept & ~have)
+          return failure();
+        needed |= kept;
+        continue;
+      }
+      return failure();
+    }
+    if (needed == 0 || needed == have)
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] {
+      op.getResult().setType(type.withUsage(static_cast<Usage>(needed)));
+    });
+    return success();
+  }
+};
+} // namespace
+
+void QuantizeOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                             MLIRContext *context) {
+  results.add<NarrowQuantizeUsage>(context);
 }
 
 //===----------------------------------------------------------------------===//

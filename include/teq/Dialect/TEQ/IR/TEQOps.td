@@ -117,6 +117,9 @@ def TEQ_QuantizeOp : TEQ_Op<"quantize", [Pure, AttrSizedOperandSegments]> {
     attr-dict `:` type($input) `->` qualified(type($result)) (`,` type($updated_amax_history)^)?
   }];
   let hasVerifier = 1;
+  // Canonicalization drops usages no user reads (e.g. a forward-only
+  // program never reads the columnwise copy saved for backward).
+  let hasCanonicalizer = 1;
 }
 
 def TEQ_DequantizeOp : TEQ_Op<"dequantize", [Pure]> {
@@ -165,6 +168,7 @@ def TEQ_UpdateUsageOp : TEQ_Op<"update_usage", [Pure]> {
   let results = (outs TEQ_TensorProtoType:$result);
   let assemblyFormat = "$input attr-dict `:` qualified(type($input)) `->` qualified(type($result))";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def TEQ_DelayedScalingUpdateOp : TEQ_Op<"delayed_scaling_update", [
