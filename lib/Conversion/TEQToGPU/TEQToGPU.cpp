@@ -836,12 +836,35 @@ FailureOr<llvm::json::Object> EntryLowering::run() {
   DenseMap<Operation *, int64_t> opIndex;
   for (auto [i, op] : llvm::enumerate(entryBlock.getOperations()))
     opIndex[&op] = static_cast<int64_t>(i);
-  std::function<int64_t(Value)> lastUse = [&](Value v) {
+  DenseMap<Operation *, const gemm::GemmDescriptor *> descOf;
+  for (auto &[gemmOp, desc] : gemmDescs)
+    descOf[gemmOp.getOperation()] = &desc;
+  // The last op reading buffer `name` of `v`. Lifetimes are per buffer: a
+  // GEMM reads only the copy its layout needs (after the fprop, x's rowwise
+  // data is dead while its transpose waits for wgrad), and usage views
+  // share their input's buffers of the same name.
+  std::function<int64_t(Value, StringRef)> lastUse = [&](Value v,
+                                                          StringRef name) {
     int64_t last = opIndex.lookup(v.getDefiningOp());
-    for (Operation *user : v.getUsers()) {
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto view = dyn_cast<UpdateUsageOp>(user)) {
+        for (const layout::BufferDesc &d :
+             view.getResult().getType().getBuffers(target))
+          if (d.name == name)
+            last = std::max(last, lastUse(view.getResult(), name));
+        continue;
+      }
+      auto gemmOp = dyn_cast<GemmOp>(user);
+      if (gemmOp && isa<TensorProtoType>(v.getType()) &&
+          (&use == &gemmOp.getAMutable() || &use == &gemmOp.getBMutable())) {
+        const gemm::OperandBuffers &reads = &use == &gemmOp.getAMutable()
+                                                ? descOf.lookup(user)->a
+                                                : descOf.lookup(user)->b;
+        if (name != reads.data && name != reads.scale && name != reads.amax)
+          continue;
+      }
       last = std::max(last, opIndex.lookup(user));
-      if (auto view = dyn_cast<UpdateUsageOp>(user))
-        last = std::max(last, lastUse(view.getResult()));
     }
     return last;
   };
@@ -859,7 +882,8 @@ FailureOr<llvm::json::Object> EntryLowering::run() {
       if (failed(buffers))
         return failure();
       for (const Buffer &b : *buffers)
-        plan.push_back({b.bytes, opIndex.lookup(&op), lastUse(result), -1});
+        plan.push_back(
+            {b.bytes, opIndex.lookup(&op), lastUse(result, b.name), -1});
       temporaries.push_back(result);
       temporaryBuffers.push_back(std::move(*buffers));
     }
