@@ -801,48 +801,77 @@ std::string columnPartialStores(const std::string &vec, const std::string &base,
   return s;
 }
 
-/// Unrolled gather of the 16 tile values of column %kc, rows %mr0.. +15,
-/// into %vf (vector<16xf32>), with `ext` converting %ts<e> to %tf<e>.
-std::string columnGather(bool f32) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  for (int e = 0; e < 16; ++e) {
-    std::string n = std::to_string(e);
-    os << "        %gk" << n << " = arith.constant " << e << " : index\n"
-       << "        %gr" << n << " = arith.addi %mr0, %gk" << n << " : index\n"
-       << "        %gt" << n << " = arith.muli %gr" << n << ", %c128 : index\n"
-       << "        %gi" << n << " = arith.addi %gt" << n << ", %kc : index\n"
-       << "        %gs" << n << " = memref.load %tile[%gi" << n
-       << "] : memref<16384x$T, $SHM>\n";
-    if (f32)
-      os << "        %gf" << n << " = arith.addf %gs" << n << ", %fnz : f32\n";
-    else
-      os << "        %gf" << n << " = arith.extf %gs" << n << " : $T to f32\n";
-  }
-  os << "        %vf = vector.from_elements ";
-  for (int e = 0; e < 16; ++e)
-    os << (e ? ", " : "") << "%gf" << e;
-  os << " : vector<16xf32>\n";
-  return s;
-}
 } // namespace
 
+int64_t mlir::teq::kernels::tileSharedBytes(InputType input) {
+  (void)input;
+  return 0;
+}
+
+int64_t mlir::teq::kernels::blockFP8SharedBytes(const BlockFP8Spec &spec) {
+  (void)spec;
+  return 0;
+}
+
 namespace {
-/// Start of the kernels that work on one 128x128 tile per block (block
-/// scaling, MXFP8): constants, the tile in dynamic shared memory, and the
-/// thread's place: 16 columns from %c (%gk globally) of rows %i + 32p.
-const char *kTilePrologue = R"(      %c0 = arith.constant 0 : index
+
+/// `text` four times, once per row step p of the register-resident tile
+/// kernels, with `@P` replaced by p and `@R` by 4p (the row offset).
+std::string perRow(const std::string &text) {
+  std::string out;
+  for (int p = 0; p < 4; ++p) {
+    std::string t = text;
+    for (size_t at; (at = t.find("@R")) != std::string::npos;)
+      t.replace(at, 2, std::to_string(4 * p));
+    for (size_t at; (at = t.find("@P")) != std::string::npos;)
+      t.replace(at, 2, std::to_string(p));
+    out += t;
+  }
+  return out;
+}
+
+/// Lines converting the f32 lanes of vector<16xf32> `in` into `out`
+/// (vector<16xi8>), RNE + satfinite; `tag` keeps the names apart.
+std::string packFP8Tagged(const std::string &in, const std::string &out,
+                          const std::string &tag, bool e5m2) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  const char *ty = e5m2 ? "f8E5M2" : "f8E4M3FN";
+  for (int j = 0; j < 16; j += 2) {
+    os << "      %" << tag << "e" << j << " = vector.extract " << in << "["
+       << j << "] : f32 from vector<16xf32>\n";
+    os << "      %" << tag << "e" << j + 1 << " = vector.extract " << in
+       << "[" << j + 1 << "] : f32 from vector<16xf32>\n";
+    os << "      %" << tag << "h" << j / 2 << " = nvvm.convert.f32x2.to.f8x2 %"
+       << tag << "e" << j + 1 << ", %" << tag << "e" << j
+       << " {rnd = #nvvm.fp_rnd_mode<rn>, sat = #nvvm.sat_mode<satfinite>} : i16 ("
+       << ty << ")\n";
+  }
+  os << "      %" << tag << "hv = vector.from_elements ";
+  for (int j = 0; j < 8; ++j)
+    os << (j ? ", " : "") << "%" << tag << "h" << j;
+  os << " : vector<8xi16>\n";
+  os << "      " << out << " = vector.bitcast %" << tag
+     << "hv : vector<8xi16> to vector<16xi8>\n";
+  return s;
+}
+
+/// Start of the register-resident 128x128-tile kernels (block FP8, MXFP8):
+/// warp w owns tile rows 16w..16w+15; lane l holds the 16 columns from
+/// %c = 16 (l % 8) of rows %rbase + 4p, p = 0..3 (%rbase = 16w + l / 8).
+/// The four rows are loaded at once (8 or 16 independent 16-byte loads a
+/// thread) into %v0..%v3 (f32, zeros outside the tensor).
+const char *kRegTilePrologue = R"(      %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
       %c4 = arith.constant 4 : index
       %c8 = arith.constant 8 : index
+      %c12 = arith.constant 12 : index
       %c16 = arith.constant 16 : index
       %c32 = arith.constant 32 : index
       %c64 = arith.constant 64 : index
       %c128 = arith.constant 128 : index
       %c256 = arith.constant 256 : index
-      %c512 = arith.constant 512 : index
-      %c1024 = arith.constant 1024 : index
       %cm = arith.constant $M : index
       %ck = arith.constant $K : index
       %fz = arith.constant 0.0 : f32
@@ -855,65 +884,119 @@ const char *kTilePrologue = R"(      %c0 = arith.constant 0 : index
       %o4 = arith.constant 4 : i32
       %o8 = arith.constant 8 : i32
       %o16 = arith.constant 16 : i32
-      %dyn = gpu.dynamic_shared_memory : memref<?xi8, $SHM>
-      %tile = memref.view %dyn[%c0][] : memref<?xi8, $SHM> to memref<16384x$T, $SHM>
       %tid = gpu.thread_id x
       %bx = gpu.block_id x
       %by = gpu.block_id y
       %k0 = arith.muli %bx, %c128 : index
       %m0 = arith.muli %by, %c128 : index
-      %j = arith.remui %tid, %c8 : index
-      %i = arith.divui %tid, %c8 : index
+      %lane = arith.remui %tid, %c32 : index
+      %warp = arith.divui %tid, %c32 : index
+      %j = arith.remui %lane, %c8 : index
+      %rl = arith.divui %lane, %c8 : index
       %c = arith.muli %j, %c16 : index
       %gk = arith.addi %k0, %c : index
       %kend = arith.addi %gk, %c16 : index
       %fullk = arith.cmpi ule, %kend, %ck : index
       %vecin = arith.constant $VECIN
+      %w16 = arith.muli %warp, %c16 : index
+      %rbase = arith.addi %w16, %rl : index
+      %writer = arith.cmpi ult, %lane, %c8 : index
+      %j0 = arith.cmpi eq, %j, %c0 : index
+      %wbase = arith.muli %warp, %c128 : index
 )";
 
-/// Inside a row loop (%r, %gm, %rowok defined): the thread's 16 elements of
-/// row %gm in %vals (f32; zeros outside the tensor, 16-byte loads where the
-/// chunk is whole and aligned), staged in the tile in the input type.
-const char *kTileLoadRow = R"(        %vok0 = arith.andi %rowok, %fullk : i1
-        %vok = arith.andi %vok0, %vecin : i1
-        %rowbase = arith.muli %gm, %ck : index
-        %vals = scf.if %vok -> vector<16xf32> {
-          %off = arith.addi %rowbase, %gk : index
-          %v = vector.load %x[%off] {alignment = 16} : memref<$Nx$T>, vector<16x$T>
-          $EXT16
-          scf.yield %vf : vector<16xf32>
-        } else {
-          %sv = scf.for %e = %c0 to %c16 step %c1 iter_args(%acc = %vzero) -> vector<16xf32> {
+/// Per row step: %r@P (tile row), %gm@P, %rowok@P, %rowbase@P, %goff@P.
+const char *kRegTileRowVars = R"(      %cr@P = arith.constant @R : index
+      %r@P = arith.addi %rbase, %cr@P : index
+      %gm@P = arith.addi %m0, %r@P : index
+      %rowok@P = arith.cmpi ult, %gm@P, %cm : index
+      %rowbase@P = arith.muli %gm@P, %ck : index
+      %goff@P = arith.addi %rowbase@P, %gk : index
+)";
+
+/// The four rows' loads: one branch with all 16-byte loads where the
+/// thread's four chunks are whole and aligned, else element by element.
+std::string regTileLoads(bool f32) {
+  std::string ext = f32 ? "arith.addf %l@P, %vnz : vector<16xf32>"
+                        : "arith.extf %l@P : vector<16x$T> to vector<16xf32>";
+  std::string s = perRow(kRegTileRowVars) + R"(      %fast0 = arith.andi %rowok3, %fullk : i1
+      %fast = arith.andi %fast0, %vecin : i1
+      %v0, %v1, %v2, %v3 = scf.if %fast -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+)" + perRow("        %l@P = vector.load %x[%goff@P] {alignment = 16} : memref<$Nx$T>, vector<16x$T>\n") +
+      perRow("        %f@P = " + ext + "\n") + R"(        scf.yield %f0, %f1, %f2, %f3 : vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>
+      } else {
+)" + perRow(R"(        %s@P = scf.for %e = %c0 to %c16 step %c1 iter_args(%acc = %vzero) -> vector<16xf32> {
+          %kk = arith.addi %gk, %e : index
+          %kin = arith.cmpi ult, %kk, %ck : index
+          %ok = arith.andi %rowok@P, %kin : i1
+          %val = scf.if %ok -> f32 {
+            %go = arith.addi %rowbase@P, %kk : index
+            %xs = memref.load %x[%go] : memref<$Nx$T>
+            $SEXT
+            scf.yield %xf : f32
+          } else {
+            scf.yield %fz : f32
+          }
+          %ins = vector.insert %val, %acc[%e] : f32 into vector<16xf32>
+          scf.yield %ins : vector<16xf32>
+        }
+)") + R"(        scf.yield %s0, %s1, %s2, %s3 : vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>
+      }
+)" + perRow("      %ab@P = math.absf %v@P : vector<16xf32>\n");
+  return s;
+}
+
+/// Stores the bytes `bytes` (vector<16xi8>) of row step @P at `buf`[%goff@P]
+/// (16 bytes where whole and `vec`, else byte by byte inside the tensor).
+std::string regTileRowStore(const std::string &bytes, const std::string &buf,
+                            const std::string &vec) {
+  return R"(      %sv0_)" + buf + R"(@P = arith.andi %rowok@P, %fullk : i1
+      %sok_)" + buf + R"(@P = arith.andi %sv0_)" + buf + R"(@P, )" + vec + R"( : i1
+      scf.if %sok_)" + buf + R"(@P {
+        vector.store )" + bytes + ", %" + buf + R"([%goff@P] {alignment = 16} : memref<$Nxi8>, vector<16xi8>
+      } else {
+        scf.if %rowok@P {
+          scf.for %e = %c0 to %c16 step %c1 {
             %kk = arith.addi %gk, %e : index
             %kin = arith.cmpi ult, %kk, %ck : index
-            %ok = arith.andi %rowok, %kin : i1
-            %val = scf.if %ok -> f32 {
-              %go = arith.addi %rowbase, %kk : index
-              %xs = memref.load %x[%go] : memref<$Nx$T>
-              $SEXT
-              scf.yield %xf : f32
-            } else {
-              scf.yield %fz : f32
+            scf.if %kin {
+              %b = vector.extract )" + bytes + R"([%e] : i8 from vector<16xi8>
+              %go = arith.addi %rowbase@P, %kk : index
+              memref.store %b, %)" + buf + R"([%go] : memref<$Nxi8>
             }
-            %ins = vector.insert %val, %acc[%e] : f32 into vector<16xf32>
-            scf.yield %ins : vector<16xf32>
           }
-          scf.yield %sv : vector<16xf32>
         }
-        $TRUNC16
-        %trow = arith.muli %r, %c128 : index
-        %toff = arith.addi %trow, %c : index
-        vector.store %tv, %tile[%toff] : memref<16384x$T, $SHM>, vector<16x$T>
+      }
 )";
+}
+
+/// Shuffle-xor max of the f32 `in` over `offsets`; the result is `out`.
+std::string shuffleMax(const std::string &in, const std::string &out,
+                       const std::string &tag,
+                       std::initializer_list<int> offsets) {
+  std::string s, cur = in;
+  int n = 0;
+  for (int o : offsets) {
+    std::string x = "%" + tag + "x" + std::to_string(n),
+                q = "%" + tag + "q" + std::to_string(n),
+                m = ++n == static_cast<int>(offsets.size())
+                        ? out
+                        : "%" + tag + "m" + std::to_string(n);
+    s += "      " + x + ", " + q + " = gpu.shuffle xor " + cur + ", %o" +
+         std::to_string(o) + ", %w32 : f32\n";
+    s += "      " + m + " = arith.maxnumf " + cur + ", " + x + " : f32\n";
+    cur = m;
+  }
+  return s;
+}
+
+/// %cmax: the elementwise max of %ab0..%ab3.
+const char *kRegTileColMax = R"(      %cmx01 = arith.maxnumf %ab0, %ab1 : vector<16xf32>
+      %cmx23 = arith.maxnumf %ab2, %ab3 : vector<16xf32>
+      %cmax = arith.maxnumf %cmx01, %cmx23 : vector<16xf32>
+)";
+
 } // namespace
-
-int64_t mlir::teq::kernels::tileSharedBytes(InputType input) {
-  return 128 * 128 * typeBytes(input);
-}
-
-int64_t mlir::teq::kernels::blockFP8SharedBytes(const BlockFP8Spec &spec) {
-  return tileSharedBytes(spec.input);
-}
 
 std::string mlir::teq::kernels::blockFP8Kernel(const BlockFP8Spec &spec) {
   int64_t m = spec.rows, k = spec.cols;
@@ -940,14 +1023,8 @@ std::string mlir::teq::kernels::blockFP8Kernel(const BlockFP8Spec &spec) {
       {"VECIN", k % 8 == 0 ? "true" : "false"},
       {"VECROW", k % 16 == 0 ? "true" : "false"},
       {"VECCOL", m % 16 == 0 ? "true" : "false"},
-      {"EXT16", f32 ? "%vf = arith.addf %v, %vnz : vector<16xf32>"
-                    : "%vf = arith.extf %v : vector<16x$T> to vector<16xf32>"},
-      {"TRUNC16", f32 ? "%tv = arith.addf %vals, %vnz : vector<16xf32>"
-                      : "%tv = arith.truncf %vals : vector<16xf32> to vector<16x$T>"},
       {"SEXT", f32 ? "%xf = arith.addf %xs, %fnz : f32"
                    : "%xf = arith.extf %xs : $T to f32"},
-      {"TEXT", f32 ? "%tf = arith.addf %ts, %fnz : f32"
-                   : "%tf = arith.extf %ts : $T to f32"},
       {"SHM", "#gpu.address_space<workgroup>"},
   };
   std::string args = "%x: memref<$Nx$T>";
@@ -955,154 +1032,68 @@ std::string mlir::teq::kernels::blockFP8Kernel(const BlockFP8Spec &spec) {
     args += ", %rdata: memref<$Nxi8>, %rscale: memref<$RSRxf32>";
   if (spec.columnwise)
     args += ", %cdata: memref<$Nxi8>, %cscale: memref<$CSRxf32>";
-  std::string pack16 = packFP8(16, spec.e5m2);
-  std::string scalarCvt = scalarFP8(spec.e5m2);
+  std::vector<std::string> wg;
+  if (spec.twoD)
+    wg.push_back("%wamax: memref<8xf32, $SHM>");
+  else if (spec.columnwise)
+    wg.insert(wg.end(), {"%colpart: memref<1024xf32, $SHM>",
+                         "%colsc: memref<128xf32, $SHM>"});
+  if (spec.columnwise)
+    wg.push_back("%qt: memref<16384xi8, $SHM>");
+  std::string wgText;
+  for (const std::string &w : wg)
+    wgText += (wgText.empty() ? "" : ", ") + w;
 
+  // Layout (per 128x128 tile, one 256-thread block): the input is read once
+  // into registers (kRegTilePrologue); rowwise data goes straight from
+  // registers to global memory (16-byte stores); the columnwise copy is
+  // quantized in registers, staged as FP8 bytes in %qt (16 KiB, 16-byte
+  // chunks XOR-swizzled by row / 16 so that both the row stores and the
+  // column gathers are free of bank conflicts), then gathered along columns
+  // and written as 16-byte rows of the transposed copy.
   std::string text = R"(
-    gpu.func @$NAME()" + args + R"()
-        workgroup(%colpart: memref<1024xf32, $SHM>, %colamax: memref<128xf32, $SHM>,
-                  %rowamax: memref<128xf32, $SHM>, %tamax: memref<1xf32, $SHM>)
+    gpu.func @$NAME()" + args + ")" +
+                     (wgText.empty() ? "" : "\n        workgroup(" + wgText + ")") + R"(
         kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
-)" + std::string(kTilePrologue) + R"(      %j0 = arith.cmpi eq, %j, %c0 : index
-      // Phase 1: stage the tile; row amaxes; per-thread column maxima.
-      %colacc = scf.for %p = %c0 to %c4 step %c1 iter_args(%ca = %vzero) -> vector<16xf32> {
-        %r0 = arith.muli %p, %c32 : index
-        %r = arith.addi %i, %r0 : index
-        %gm = arith.addi %m0, %r : index
-        %rowok = arith.cmpi ult, %gm, %cm : index
-)" + std::string(kTileLoadRow) + R"(        %absv = math.absf %vals : vector<16xf32>
-        %rm = vector.reduction <maxnumf>, %absv : vector<16xf32> into f32
-        %x1, %q1 = gpu.shuffle xor %rm, %o1, %w32 : f32
-        %m1 = arith.maxnumf %rm, %x1 : f32
-        %x2, %q2 = gpu.shuffle xor %m1, %o2, %w32 : f32
-        %m2 = arith.maxnumf %m1, %x2 : f32
-        %x4, %q4 = gpu.shuffle xor %m2, %o4, %w32 : f32
-        %m4 = arith.maxnumf %m2, %x4 : f32
-        scf.if %j0 {
-          memref.store %m4, %rowamax[%r] : memref<128xf32, $SHM>
-        }
-        %ca2 = arith.maxnumf %ca, %absv : vector<16xf32>
-        scf.yield %ca2 : vector<16xf32>
-      }
-      %lane = arith.remui %tid, %c32 : index
-      %warp = arith.divui %tid, %c32 : index
-      %writer = arith.cmpi ult, %lane, %c8 : index
-      %wbase = arith.muli %warp, %c128 : index
-)" + columnPartialStores("%colacc", "%wbase", "%colpart",
-                          "memref<1024xf32, $SHM>") + R"(
-      gpu.barrier
-      %tc = arith.cmpi ult, %tid, %c128 : index
-      scf.if %tc {
-        %cmx = scf.for %w = %c0 to %c8 step %c1 iter_args(%mm = %fz) -> f32 {
-          %wb = arith.muli %w, %c128 : index
-          %wi = arith.addi %wb, %tid : index
-          %pv = memref.load %colpart[%wi] : memref<1024xf32, $SHM>
-          %mx = arith.maxnumf %mm, %pv : f32
-          scf.yield %mx : f32
-        }
-        memref.store %cmx, %colamax[%tid] : memref<128xf32, $SHM>
-      }
-      %t0 = arith.cmpi eq, %tid, %c0 : index
-      scf.if %t0 {
-        %tmx = scf.for %rr = %c0 to %c128 step %c1 iter_args(%mm = %fz) -> f32 {
-          %rv = memref.load %rowamax[%rr] : memref<128xf32, $SHM>
-          %mx = arith.maxnumf %mm, %rv : f32
-          scf.yield %mx : f32
-        }
-        memref.store %tmx, %tamax[%c0] : memref<1xf32, $SHM>
-      }
-      gpu.barrier
+)" + std::string(kRegTilePrologue) + regTileLoads(f32) + R"(      %t0 = arith.cmpi eq, %tid, %c0 : index
 )";
 
-  if (spec.rowwise) {
-    std::string amaxRow = spec.twoD
-        ? "      %rsin = memref.load %tamax[%c0] : memref<1xf32, $SHM>\n"
-        : "      %rsin = memref.load %rowamax[%r] : memref<128xf32, $SHM>\n";
-    std::string scaleStore = spec.twoD ? R"(
-        %first = arith.cmpi eq, %p, %c0 : index
-        %st0 = arith.andi %first, %t0 : i1
-        scf.if %st0 {
-          %sb = arith.muli %by, %rsc : index
-          %si = arith.addi %sb, %bx : index
-          memref.store %rsinv, %rscale[%si] : memref<$RSRxf32>
-          // Zero the padding columns of this block row (last K-block only).
-          %lastk = arith.cmpi eq, %bx, %nkbm1 : index
-          scf.if %lastk {
-            scf.for %pc = %nkb to %nkbpad step %c1 {
-              %pi = arith.addi %sb, %pc : index
-              memref.store %fz, %rscale[%pi] : memref<$RSRxf32>
-            }
+  if (spec.twoD) {
+    // The tile amax: thread, warp (shuffles), block (8 warp maxima).
+    text += std::string(kRegTileColMax) + R"(      %tmr = vector.reduction <maxnumf>, %cmax : vector<16xf32> into f32
+)" + shuffleMax("%tmr", "%tmw", "tw", {1, 2, 4, 8, 16}) + R"(      %lane0 = arith.cmpi eq, %lane, %c0 : index
+      scf.if %lane0 {
+        memref.store %tmw, %wamax[%warp] : memref<8xf32, $SHM>
+      }
+      gpu.barrier
+      %wav = vector.load %wamax[%c0] {alignment = 16} : memref<8xf32, $SHM>, vector<8xf32>
+      %tsin = vector.reduction <maxnumf>, %wav : vector<8xf32> into f32
+)" + scaleFromAmax("ts", fp8Max, spec.epsilon, spec.forcePow2, vfi) + R"(
+      %tsb = vector.broadcast %tssc : f32 to vector<16xf32>
+)" + perRow("      %qs@P = arith.mulf %v@P, %tsb : vector<16xf32>\n" +
+            packFP8Tagged("%qs@P", "%qb@P", "pq@P", spec.e5m2));
+    if (spec.rowwise) {
+      text += perRow(regTileRowStore("%qb@P", "rdata", "%vecrow")) + R"(
+      scf.if %t0 {
+        %sb = arith.muli %by, %rsc : index
+        %si = arith.addi %sb, %bx : index
+        memref.store %tsinv, %rscale[%si] : memref<$RSRxf32>
+        // Zero the padding columns of this block row (last K-block only).
+        %lastk = arith.cmpi eq, %bx, %nkbm1 : index
+        scf.if %lastk {
+          scf.for %pc = %nkb to %nkbpad step %c1 {
+            %pi = arith.addi %sb, %pc : index
+            memref.store %fz, %rscale[%pi] : memref<$RSRxf32>
           }
-        })"
-        : R"(
-        %sbase = arith.muli %bx, %rsc : index
-        %si = arith.addi %sbase, %gm : index
-        %wscale = arith.andi %j0, %rowok : i1
-        scf.if %wscale {
-          memref.store %rsinv, %rscale[%si] : memref<$RSRxf32>
         }
-        %inpad0 = arith.cmpi uge, %gm, %cm : index
-        %inpad1 = arith.cmpi ult, %gm, %cmpad : index
-        %inpad2 = arith.andi %inpad0, %inpad1 : i1
-        %inpad = arith.andi %inpad2, %j0 : i1
-        scf.if %inpad {
-          memref.store %fz, %rscale[%si] : memref<$RSRxf32>
-        })";
-    text += R"(
-      // Phase 2: rowwise data and scales.
-      %rsc = arith.constant $RSC : index
-      %cmpad = arith.constant $MPAD : index
-      %nkb = arith.constant $NKB : index
-      %nkbpad = arith.constant $NKBPAD : index
-      %nkbm1 = arith.subi %nkb, %c1 : index
-      %vecrow = arith.constant $VECROW
-      scf.for %p = %c0 to %c4 step %c1 {
-        %r0 = arith.muli %p, %c32 : index
-        %r = arith.addi %i, %r0 : index
-        %gm = arith.addi %m0, %r : index
-        %rowok = arith.cmpi ult, %gm, %cm : index
-)" + amaxRow + scaleFromAmax("rs", fp8Max, spec.epsilon, spec.forcePow2, vfi) +
-            R"(
-        %trow = arith.muli %r, %c128 : index
-        %toff = arith.addi %trow, %c : index
-        %v = vector.load %tile[%toff] : memref<16384x$T, $SHM>, vector<16x$T>
-        $EXT16
-        %sb0 = vector.broadcast %rssc : f32 to vector<16xf32>
-        %sv = arith.mulf %vf, %sb0 : vector<16xf32>
-)" + pack16 + R"(
-        %rowbase = arith.muli %gm, %ck : index
-        %goff = arith.addi %rowbase, %gk : index
-        %vok0 = arith.andi %rowok, %fullk : i1
-        %vok = arith.andi %vok0, %vecrow : i1
-        scf.if %vok {
-          vector.store %bytes, %rdata[%goff] {alignment = 16} : memref<$Nxi8>, vector<16xi8>
-        } else {
-          scf.if %rowok {
-            scf.for %e = %c0 to %c16 step %c1 {
-              %kk = arith.addi %gk, %e : index
-              %kin = arith.cmpi ult, %kk, %ck : index
-              scf.if %kin {
-                %b = vector.extract %bytes[%e] : i8 from vector<16xi8>
-                %go = arith.addi %rowbase, %kk : index
-                memref.store %b, %rdata[%go] : memref<$Nxi8>
-              }
-            }
-          }
-        })" +
-            scaleStore + R"(
       }
 )";
-  }
-
-  if (spec.columnwise) {
-    std::string amaxCol = spec.twoD
-        ? "      %csin = memref.load %tamax[%c0] : memref<1xf32, $SHM>\n"
-        : "      %csin = memref.load %colamax[%kc] : memref<128xf32, $SHM>\n";
-    std::string scaleStore = spec.twoD ? R"(
-      scf.if %t0 {
+    }
+    if (spec.columnwise)
+      text += R"(      scf.if %t0 {
         %sb = arith.muli %bx, %csc : index
         %si = arith.addi %sb, %by : index
-        memref.store %csinv, %cscale[%si] : memref<$CSRxf32>
+        memref.store %tsinv, %cscale[%si] : memref<$CSRxf32>
         %lastm = arith.cmpi eq, %by, %nmbm1 : index
         scf.if %lastm {
           scf.for %pc = %nmb to %nmbpad step %c1 {
@@ -1110,73 +1101,155 @@ std::string mlir::teq::kernels::blockFP8Kernel(const BlockFP8Spec &spec) {
             memref.store %fz, %cscale[%pi] : memref<$CSRxf32>
           }
         }
-      })"
-        : R"(
-      %h0 = arith.cmpi eq, %half, %c0 : index
-      %sbase = arith.muli %by, %csc : index
-      %si = arith.addi %sbase, %gkc : index
-      %wcs = arith.andi %h0, %colok : i1
-      scf.if %wcs {
-        memref.store %csinv, %cscale[%si] : memref<$CSRxf32>
       }
-      %kp0 = arith.cmpi uge, %gkc, %ck : index
-      %kp1 = arith.cmpi ult, %gkc, %ckpad : index
-      %kp2 = arith.andi %kp0, %kp1 : i1
-      %kpad = arith.andi %kp2, %h0 : i1
-      scf.if %kpad {
-        memref.store %fz, %cscale[%si] : memref<$CSRxf32>
-      })";
-    text += R"(
-      // Phase 3: columnwise (transposed) data and scales.
-      %csc = arith.constant $CSC : index
-      %ckpad = arith.constant $KPAD : index
-      %nmb = arith.constant $NMB : index
-      %nmbpad = arith.constant $NMBPAD : index
-      %nmbm1 = arith.subi %nmb, %c1 : index
+)";
+  } else {
+    if (spec.rowwise) {
+      // 1x128 blocks: a row's 8 threads are lanes 8q..8q+7 of one warp.
+      text += perRow(R"(      %rm@P = vector.reduction <maxnumf>, %ab@P : vector<16xf32> into f32
+)" + shuffleMax("%rm@P", "%rs@Pin", "rr@P", {1, 2, 4}) +
+                     scaleFromAmax("rs@P", fp8Max, spec.epsilon,
+                                   spec.forcePow2, vfi) +
+                     R"(      %rsb@P = vector.broadcast %rs@Psc : f32 to vector<16xf32>
+      %rq@P = arith.mulf %v@P, %rsb@P : vector<16xf32>
+)" + packFP8Tagged("%rq@P", "%rb@P", "pr@P", spec.e5m2) +
+                     regTileRowStore("%rb@P", "rdata", "%vecrow") + R"(      %si@P = arith.addi %sbase, %gm@P : index
+      %wscale@P = arith.andi %j0, %rowok@P : i1
+      scf.if %wscale@P {
+        memref.store %rs@Pinv, %rscale[%si@P] : memref<$RSRxf32>
+      }
+      %inpad0_@P = arith.cmpi uge, %gm@P, %cm : index
+      %inpad1_@P = arith.cmpi ult, %gm@P, %cmpad : index
+      %inpad2_@P = arith.andi %inpad0_@P, %inpad1_@P : i1
+      %inpad@P = arith.andi %inpad2_@P, %j0 : i1
+      scf.if %inpad@P {
+        memref.store %fz, %rscale[%si@P] : memref<$RSRxf32>
+      }
+)");
+    }
+    if (spec.columnwise) {
+      // 128x1 blocks: column maxima over the warp's 16 rows (shuffles),
+      // then over the 8 warps (colpart) by one thread per column, which
+      // computes the column's scale once.
+      text += std::string(kRegTileColMax) +
+              columnPartialStores("%cmax", "%wbase", "%colpart",
+                                  "memref<1024xf32, $SHM>") +
+              R"(      gpu.barrier
+      %tc = arith.cmpi ult, %tid, %c128 : index
+      scf.if %tc {
+        %csin = scf.for %w = %c0 to %c8 step %c1 iter_args(%mm = %fz) -> f32 {
+          %wb = arith.muli %w, %c128 : index
+          %wi = arith.addi %wb, %tid : index
+          %pv = memref.load %colpart[%wi] : memref<1024xf32, $SHM>
+          %mx = arith.maxnumf %mm, %pv : f32
+          scf.yield %mx : f32
+        }
+)" + scaleFromAmax("cs", fp8Max, spec.epsilon, spec.forcePow2, vfi) + R"(
+        memref.store %cssc, %colsc[%tid] : memref<128xf32, $SHM>
+        %gkc = arith.addi %k0, %tid : index
+        %colok = arith.cmpi ult, %gkc, %ck : index
+        %sbase2 = arith.muli %by, %csc : index
+        %si = arith.addi %sbase2, %gkc : index
+        scf.if %colok {
+          memref.store %csinv, %cscale[%si] : memref<$CSRxf32>
+        }
+        %kp0 = arith.cmpi uge, %gkc, %ck : index
+        %kp1 = arith.cmpi ult, %gkc, %ckpad : index
+        %kpad = arith.andi %kp0, %kp1 : i1
+        scf.if %kpad {
+          memref.store %fz, %cscale[%si] : memref<$CSRxf32>
+        }
+      }
+      gpu.barrier
+      %csv = vector.load %colsc[%c] {alignment = 16} : memref<128xf32, $SHM>, vector<16xf32>
+)" + perRow("      %qs@P = arith.mulf %v@P, %csv : vector<16xf32>\n" +
+            packFP8Tagged("%qs@P", "%qb@P", "pq@P", spec.e5m2));
+    }
+  }
+
+  if (spec.columnwise) {
+    // Stage the columnwise bytes: row r, 16-byte chunk j at chunk j ^ (r/16)
+    // (r / 16 is the warp).
+    text += R"(      %jx = arith.xori %j, %warp : index
+      %jxo = arith.muli %jx, %c16 : index
+)" + perRow(R"(      %qr@P = arith.muli %r@P, %c128 : index
+      %qo@P = arith.addi %qr@P, %jxo : index
+      vector.store %qb@P, %qt[%qo@P] {alignment = 16} : memref<16384xi8, $SHM>, vector<16xi8>
+)") + R"(      gpu.barrier
+      // Transposed copy: 1024 runs of 16 bytes (output row kt, tile rows
+      // 16q..16q+15), 8 threads (one warp quarter) per output row.
       %veccol = arith.constant $VECCOL
-      %kc = arith.remui %tid, %c128 : index
-      %half = arith.divui %tid, %c128 : index
-      %gkc = arith.addi %k0, %kc : index
-      %colok = arith.cmpi ult, %gkc, %ck : index
-)" + amaxCol + scaleFromAmax("cs", fp8Max, spec.epsilon, spec.forcePow2, vfi) +
-            R"(
-      %csb = vector.broadcast %cssc : f32 to vector<16xf32>
-      %hb = arith.muli %half, %c64 : index
-      %crow = arith.muli %gkc, %cm : index
-      scf.for %g = %c0 to %c4 step %c1 {
-        %g16 = arith.muli %g, %c16 : index
-        %mr0 = arith.addi %hb, %g16 : index
-        %gm0 = arith.addi %m0, %mr0 : index
-)" + columnGather(f32) + R"(        %sv = arith.mulf %vf, %csb : vector<16xf32>
-)" + pack16 + R"(
-        %mend = arith.addi %gm0, %c16 : index
+      scf.for %s = %c0 to %c4 step %c1 {
+        %s256 = arith.muli %s, %c256 : index
+        %idx = arith.addi %s256, %tid : index
+        %kt = arith.divui %idx, %c8 : index
+        %q = arith.remui %idx, %c8 : index
+        %m16 = arith.muli %q, %c16 : index
+        %kw = arith.divui %kt, %c16 : index
+        %kl = arith.remui %kt, %c16 : index
+        %kx = arith.xori %kw, %q : index
+        %kxo = arith.muli %kx, %c16 : index
+        %colb = arith.addi %kxo, %kl : index
+        %gbase0 = arith.muli %m16, %c128 : index
+        %gbase = arith.addi %gbase0, %colb : index
+)";
+    for (int e = 0; e < 16; ++e) {
+      std::string n = std::to_string(e);
+      text += "        %go" + n + " = arith.constant " + std::to_string(e * 128) +
+              " : index\n        %ga" + n + " = arith.addi %gbase, %go" + n +
+              " : index\n        %gv" + n + " = memref.load %qt[%ga" + n +
+              "] : memref<16384xi8, $SHM>\n";
+    }
+    text += "        %col = vector.from_elements ";
+    for (int e = 0; e < 16; ++e)
+      text += (e ? ", %gv" : "%gv") + std::to_string(e);
+    text += R"( : vector<16xi8>
+        %gkt = arith.addi %k0, %kt : index
+        %kok = arith.cmpi ult, %gkt, %ck : index
+        %gmt = arith.addi %m0, %m16 : index
+        %mend = arith.addi %gmt, %c16 : index
         %fullm = arith.cmpi ule, %mend, %cm : index
-        %cv0 = arith.andi %colok, %fullm : i1
+        %cv0 = arith.andi %kok, %fullm : i1
         %cv = arith.andi %cv0, %veccol : i1
-        %coff = arith.addi %crow, %gm0 : index
+        %crow = arith.muli %gkt, %cm : index
+        %coff = arith.addi %crow, %gmt : index
         scf.if %cv {
-          vector.store %bytes, %cdata[%coff] {alignment = 16} : memref<$Nxi8>, vector<16xi8>
+          vector.store %col, %cdata[%coff] {alignment = 16} : memref<$Nxi8>, vector<16xi8>
         } else {
-          scf.if %colok {
+          scf.if %kok {
             scf.for %e = %c0 to %c16 step %c1 {
-              %mm2 = arith.addi %gm0, %e : index
+              %mm2 = arith.addi %gmt, %e : index
               %min = arith.cmpi ult, %mm2, %cm : index
               scf.if %min {
-                %b = vector.extract %bytes[%e] : i8 from vector<16xi8>
+                %b = vector.extract %col[%e] : i8 from vector<16xi8>
                 %co = arith.addi %crow, %mm2 : index
                 memref.store %b, %cdata[%co] : memref<$Nxi8>
               }
             }
           }
         }
-      })" +
-            scaleStore + "\n";
+      }
+)";
   }
-  text += R"(
-      gpu.return
+  text += R"(      gpu.return
     }
 )";
-  (void)scalarCvt;
+  // Constants the phases above share.
+  std::string consts = R"(      %rsc = arith.constant $RSC : index
+      %csc = arith.constant $CSC : index
+      %cmpad = arith.constant $MPAD : index
+      %ckpad = arith.constant $KPAD : index
+      %nkb = arith.constant $NKB : index
+      %nkbpad = arith.constant $NKBPAD : index
+      %nkbm1 = arith.subi %nkb, %c1 : index
+      %nmb = arith.constant $NMB : index
+      %nmbpad = arith.constant $NMBPAD : index
+      %nmbm1 = arith.subi %nmb, %c1 : index
+      %vecrow = arith.constant $VECROW
+      %sbase = arith.muli %bx, %rsc : index
+)";
+  size_t at = text.find("      %t0 = arith.cmpi eq, %tid, %c0 : index\n");
+  text.insert(at, consts);
   return substitute(substitute(text, vars), vars);
 }
 
@@ -1316,10 +1389,6 @@ std::string mlir::teq::kernels::mxfp8Kernel(const MXFP8Spec &spec) {
       {"CS", std::to_string(spec.colScaleRows * spec.colScaleCols)},
       {"VECIN", k % 8 == 0 ? "true" : "false"},
       {"VECOUT", k % 16 == 0 ? "true" : "false"},
-      {"EXT16", f32 ? "%vf = arith.addf %v, %vnz : vector<16xf32>"
-                    : "%vf = arith.extf %v : vector<16x$T> to vector<16xf32>"},
-      {"TRUNC16", f32 ? "%tv = arith.addf %vals, %vnz : vector<16xf32>"
-                      : "%tv = arith.truncf %vals : vector<16xf32> to vector<16x$T>"},
       {"SEXT", f32 ? "%xf = arith.addf %xs, %fnz : f32"
                    : "%xf = arith.extf %xs : $T to f32"},
       {"SHM", "#gpu.address_space<workgroup>"},
@@ -1329,203 +1398,152 @@ std::string mlir::teq::kernels::mxfp8Kernel(const MXFP8Spec &spec) {
     args += ", %rdata: memref<$Nxi8>, %rscale: memref<$RSxi8>";
   if (spec.columnwise)
     args += ", %cdata: memref<$Nxi8>, %cscale: memref<$CSxi8>";
-  std::string pack16 = packFP8(16, spec.e5m2);
+  std::string wg;
+  if (spec.twoD)
+    wg = "%tpart: memref<32xf32, $SHM>";
+  else if (spec.columnwise)
+    wg = "%colpart: memref<1024xf32, $SHM>, %colmul: memref<512xf32, $SHM>";
 
-  // Phase 1 is the block-scaling one: stage the tile and record, per 32-row
-  // group p and column, the max over the group's rows (colpart, then
-  // colamax[p][col]).
+  // The columnwise scale byte of column %<p>k (global) and 32-row group
+  // starting at global row %<p>m: S[m/32][k] compact, or the swizzle with
+  // the column as the row index (as the reference lays it out).
+  auto colScaleStore = [&](const std::string &e) {
+    std::string s = R"(          %csi = arith.divui %cgm, %c32 : index
+          %csj = arith.addi %cgk, %c0 : index
+)";
+    if (spec.swizzled)
+      s += "          %csti = arith.addi %csj, %c0 : index\n"
+           "          %cstj = arith.addi %csi, %c0 : index\n" +
+           scaleIndex("cst", true, 0, spec.colScaleRows / 4) +
+           "          %ceb = arith.trunci " + e + " : i32 to i8\n"
+           "          memref.store %ceb, %cscale[%cstidx] : memref<$CSxi8>\n";
+    else
+      s += scaleIndex("cs", false, spec.colScaleCols, 0) +
+           "          %ceb = arith.trunci " + e + " : i32 to i8\n"
+           "          memref.store %ceb, %cscale[%csidx] : memref<$CSxi8>\n";
+    return s;
+  };
+
+  // Layout (per 128x128 tile, one 256-thread block): the input is read once
+  // into registers (kRegTilePrologue: warp w owns rows 16w..16w+15, so the
+  // 32-row group of its rows is w / 2); both copies ([M,K]) are written
+  // from registers with 16-byte stores. 1x32 blocks are two neighbouring
+  // lanes (shuffle xor 1); 32x1 blocks are the 16 rows of a warp (shuffles
+  // xor 8, 16) and its partner warp w ^ 1 (shared memory); 32x32 tiles both.
   std::string text = R"(
-    gpu.func @$NAME()" + args + R"()
-        workgroup(%colpart: memref<4096xf32, $SHM>, %colamax: memref<512xf32, $SHM>,
-                  %colmul: memref<512xf32, $SHM>, %colexp: memref<512xi32, $SHM>)
+    gpu.func @$NAME()" + args + ")" +
+                     (wg.empty() ? "" : "\n        workgroup(" + wg + ")") + R"(
         kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
-)" + std::string(kTilePrologue) + R"(      %vecout = arith.constant $VECOUT
-      %lane = arith.remui %tid, %c32 : index
-      %warp = arith.divui %tid, %c32 : index
-      %writer = arith.cmpi ult, %lane, %c8 : index
+)" + std::string(kRegTilePrologue) + regTileLoads(f32) + R"(      %vecout = arith.constant $VECOUT
       %jpar = arith.remui %j, %c2 : index
       %jeven = arith.cmpi eq, %jpar, %c0 : index
-      scf.for %p = %c0 to %c4 step %c1 {
-        %r0 = arith.muli %p, %c32 : index
-        %r = arith.addi %i, %r0 : index
-        %gm = arith.addi %m0, %r : index
-        %rowok = arith.cmpi ult, %gm, %cm : index
-)" + std::string(kTileLoadRow) + R"(        %absv = math.absf %vals : vector<16xf32>
-        %pb = arith.muli %p, %c1024 : index
-        %wb = arith.muli %warp, %c128 : index
-        %pwb = arith.addi %pb, %wb : index
-)" + columnPartialStores("%absv", "%pwb", "%colpart",
-                          "memref<4096xf32, $SHM>") + R"(
-      }
-      gpu.barrier
-      // colamax[p*128 + col] = max over the 8 warps (two entries a thread).
-      %q0 = arith.addi %tid, %c0 : index
-      scf.for %qq = %c0 to %c2 step %c1 {
-        %qo = arith.muli %qq, %c256 : index
-        %qi = arith.addi %q0, %qo : index
-        %qp = arith.divui %qi, %c128 : index
-        %qc = arith.remui %qi, %c128 : index
-        %qpb = arith.muli %qp, %c1024 : index
-        %cmx = scf.for %w = %c0 to %c8 step %c1 iter_args(%mm = %fz) -> f32 {
-          %wbb = arith.muli %w, %c128 : index
-          %wo = arith.addi %qpb, %wbb : index
-          %wi = arith.addi %wo, %qc : index
-          %pv = memref.load %colpart[%wi] : memref<4096xf32, $SHM>
-          %mx = arith.maxnumf %mm, %pv : f32
-          scf.yield %mx : f32
-        }
-        memref.store %cmx, %colamax[%qi] : memref<512xf32, $SHM>
-      }
-      gpu.barrier
-      // Exponent and multiplier per (32-row group, column): per column for
-      // 32x1 blocks, per 32x32 tile for 2D; computed once, shared by all.
-      scf.for %qq = %c0 to %c2 step %c1 {
-        %qo = arith.muli %qq, %c256 : index
-        %qi = arith.addi %q0, %qo : index
-        %qp = arith.divui %qi, %c128 : index
-        %qc = arith.remui %qi, %c128 : index
-        %pcol = arith.muli %qp, %c128 : index
-)" + std::string(spec.twoD ? R"(        %qkb = arith.divui %qc, %c32 : index
-        %qk0 = arith.muli %qkb, %c32 : index
-        %cqamax = scf.for %tc = %c0 to %c32 step %c1 iter_args(%tm = %fz) -> f32 {
-          %tcc = arith.addi %qk0, %tc : index
-          %tpi = arith.addi %pcol, %tcc : index
-          %tv2 = memref.load %colamax[%tpi] : memref<512xf32, $SHM>
-          %tmx = arith.maxnumf %tm, %tv2 : f32
-          scf.yield %tmx : f32
-        }
-)" : R"(        %cqamax = memref.load %colamax[%qi] : memref<512xf32, $SHM>
-)") + e8m0Code("cq", rcp) + R"(
-        memref.store %cqmul, %colmul[%qi] : memref<512xf32, $SHM>
-        memref.store %cqe, %colexp[%qi] : memref<512xi32, $SHM>
-)" + (spec.columnwise ? std::string(R"(        // The columnwise exponent of this column and row group.
-        %gkc = arith.addi %k0, %qc : index
-        %r32 = arith.muli %qp, %c32 : index
-        %gmb = arith.addi %m0, %r32 : index
-        %kin = arith.cmpi ult, %gkc, %ck : index
-        %gok = arith.cmpi ult, %gmb, %cm : index
-        %wc = arith.andi %kin, %gok : i1
-        scf.if %wc {
-          %csi = arith.divui %gmb, %c32 : index
-          %csj = arith.addi %gkc, %c0 : index
-)") + (spec.swizzled
-          ? std::string("          %csti = arith.addi %csj, %c0 : index\n"
-                        "          %cstj = arith.addi %csi, %c0 : index\n") +
-                scaleIndex("cst", true, 0, spec.colScaleRows / 4) +
-                "          %ceb = arith.trunci %cqe : i32 to i8\n"
-                "          memref.store %ceb, %cscale[%cstidx] : memref<$CSxi8>\n"
-          : scaleIndex("cs", false, spec.colScaleCols, 0) +
-                "          %ceb = arith.trunci %cqe : i32 to i8\n"
-                "          memref.store %ceb, %cscale[%csidx] : memref<$CSxi8>\n") +
-            "        }\n" : std::string()) + R"(      }
-      gpu.barrier
+      %kin0 = arith.cmpi ult, %gk, %ck : index
+      %grp = arith.divui %warp, %c2 : index
+      %wpar = arith.remui %warp, %c2 : index
+      %weven = arith.cmpi eq, %wpar, %c0 : index
+      %partner = arith.xori %warp, %c1 : index
 )";
+
+  if (spec.twoD) {
+    // The 32x32 tile amax: thread (4 rows x 16 columns), lane pair (xor 1),
+    // the warp's 16 rows (xor 8, 16), then the partner warp.
+    text += std::string(kRegTileColMax) + R"(      %tmr = vector.reduction <maxnumf>, %cmax : vector<16xf32> into f32
+)" + shuffleMax("%tmr", "%tmw", "tw", {1, 8, 16}) + R"(      %jh = arith.divui %j, %c2 : index
+      %tslot0 = arith.muli %warp, %c4 : index
+      %tslot = arith.addi %tslot0, %jh : index
+      %tw0 = arith.andi %writer, %jeven : i1
+      scf.if %tw0 {
+        memref.store %tmw, %tpart[%tslot] : memref<32xf32, $SHM>
+      }
+      gpu.barrier
+      %pslot0 = arith.muli %partner, %c4 : index
+      %pslot = arith.addi %pslot0, %jh : index
+      %tmp = memref.load %tpart[%pslot] : memref<32xf32, $SHM>
+      %txamax = arith.maxnumf %tmw, %tmp : f32
+)" + e8m0Code("tx", rcp) + R"(
+      %txb = vector.broadcast %txmul : f32 to vector<16xf32>
+)" + perRow("      %qs@P = arith.mulf %v@P, %txb : vector<16xf32>\n" +
+            packFP8Tagged("%qs@P", "%qb@P", "pq@P", spec.e5m2));
+  }
 
   if (spec.rowwise) {
-    std::string amax;
-    if (spec.twoD) {
-      // The tile's exponent was computed with the column ones.
-      amax = "      %tpi0 = arith.addi %pcol, %c : index\n"
-             "      %rxmul = memref.load %colmul[%tpi0] : memref<512xf32, $SHM>\n"
-             "      %rxe = memref.load %colexp[%tpi0] : memref<512xi32, $SHM>\n";
-    } else {
-      amax = "      %absr = math.absf %vf : vector<16xf32>\n"
-             "      %hm = vector.reduction <maxnumf>, %absr : vector<16xf32> into f32\n"
-             "      %hx, %hq = gpu.shuffle xor %hm, %o1, %w32 : f32\n"
-             "      %rxamax = arith.maxnumf %hm, %hx : f32\n";
+    std::string rowCode;
+    std::string bytes = "%qb@P", e = "%txe";
+    if (!spec.twoD) {
+      rowCode = R"(      %hm@P = vector.reduction <maxnumf>, %ab@P : vector<16xf32> into f32
+)" + shuffleMax("%hm@P", "%rx@Pamax", "rh@P", {1}) + e8m0Code("rx@P", rcp) +
+                R"(      %rxb@P = vector.broadcast %rx@Pmul : f32 to vector<16xf32>
+      %rq@P = arith.mulf %v@P, %rxb@P : vector<16xf32>
+)" + packFP8Tagged("%rq@P", "%rb@P", "pr@P", spec.e5m2);
+      bytes = "%rb@P";
+      e = "%rx@Pe";
     }
-    text += R"(
-      // Phase 2: rowwise data, 1x32 blocks (two threads per block).
-      scf.for %p = %c0 to %c4 step %c1 {
-        %r0 = arith.muli %p, %c32 : index
-        %r = arith.addi %i, %r0 : index
-        %gm = arith.addi %m0, %r : index
-        %rowok = arith.cmpi ult, %gm, %cm : index
-        %pcol = arith.muli %p, %c128 : index
-        %trow = arith.muli %r, %c128 : index
-        %toff = arith.addi %trow, %c : index
-        %v = vector.load %tile[%toff] : memref<16384x$T, $SHM>, vector<16x$T>
-        $EXT16
-)" + amax + (spec.twoD ? std::string() : e8m0Code("rx", rcp)) + R"(
-        %mb = vector.broadcast %rxmul : f32 to vector<16xf32>
-        %sv = arith.mulf %vf, %mb : vector<16xf32>
-)" + pack16 + R"(
-        %rowbase = arith.muli %gm, %ck : index
-        %goff = arith.addi %rowbase, %gk : index
-        %vok0 = arith.andi %rowok, %fullk : i1
-        %vok = arith.andi %vok0, %vecout : i1
-        scf.if %vok {
-          vector.store %bytes, %rdata[%goff] {alignment = 16} : memref<$Nxi8>, vector<16xi8>
-        } else {
-          scf.if %rowok {
-            scf.for %e = %c0 to %c16 step %c1 {
-              %kk = arith.addi %gk, %e : index
-              %kin = arith.cmpi ult, %kk, %ck : index
-              scf.if %kin {
-                %b = vector.extract %bytes[%e] : i8 from vector<16xi8>
-                %go = arith.addi %rowbase, %kk : index
-                memref.store %b, %rdata[%go] : memref<$Nxi8>
-              }
-            }
-          }
-        }
-        %kin0 = arith.cmpi ult, %gk, %ck : index
-        %ws0 = arith.andi %rowok, %jeven : i1
-        %ws = arith.andi %ws0, %kin0 : i1
-        scf.if %ws {
-          %rsi = arith.addi %gm, %c0 : index
-          %rsj = arith.divui %gk, %c32 : index
-)" + scaleIndex("rs", spec.swizzled, spec.rowScaleCols,
-                spec.rowScaleCols / 4) +
-            R"(
-          %eb = arith.trunci %rxe : i32 to i8
-          memref.store %eb, %rscale[%rsidx] : memref<$RSxi8>
-        }
+    rowCode += regTileRowStore(bytes, "rdata", "%vecout") + R"(      %ws0_@P = arith.andi %rowok@P, %jeven : i1
+      %ws@P = arith.andi %ws0_@P, %kin0 : i1
+      scf.if %ws@P {
+        %rsi = arith.addi %gm@P, %c0 : index
+        %rsj = arith.divui %gk, %c32 : index
+)" + scaleIndex("rs", spec.swizzled, spec.rowScaleCols, spec.rowScaleCols / 4) +
+               R"(
+        %eb = arith.trunci )" + e + R"( : i32 to i8
+        memref.store %eb, %rscale[%rsidx] : memref<$RSxi8>
       }
 )";
+    text += perRow(rowCode);
   }
 
-  if (spec.columnwise) {
-    text += R"(
-      // Phase 3: columnwise data ([M,K], 32x1 blocks): per-column exponents.
-      scf.for %p = %c0 to %c4 step %c1 {
-        %r0 = arith.muli %p, %c32 : index
-        %r = arith.addi %i, %r0 : index
-        %gm = arith.addi %m0, %r : index
-        %rowok = arith.cmpi ult, %gm, %cm : index
-        %pcol = arith.muli %p, %c128 : index
-        %trow = arith.muli %r, %c128 : index
-        %toff = arith.addi %trow, %c : index
-        %v = vector.load %tile[%toff] : memref<16384x$T, $SHM>, vector<16x$T>
-        $EXT16
-        %mi = arith.addi %pcol, %c : index
-        %mulv = vector.load %colmul[%mi] : memref<512xf32, $SHM>, vector<16xf32>
-        %sv = arith.mulf %vf, %mulv : vector<16xf32>
-)" + pack16 + R"(
-        %rowbase = arith.muli %gm, %ck : index
-        %goff = arith.addi %rowbase, %gk : index
-        %vok0 = arith.andi %rowok, %fullk : i1
-        %vok = arith.andi %vok0, %vecout : i1
-        scf.if %vok {
-          vector.store %bytes, %cdata[%goff] {alignment = 16} : memref<$Nxi8>, vector<16xi8>
-        } else {
-          scf.if %rowok {
-            scf.for %e = %c0 to %c16 step %c1 {
-              %kk = arith.addi %gk, %e : index
-              %kin = arith.cmpi ult, %kk, %ck : index
-              scf.if %kin {
-                %b = vector.extract %bytes[%e] : i8 from vector<16xi8>
-                %go = arith.addi %rowbase, %kk : index
-                memref.store %b, %cdata[%go] : memref<$Nxi8>
-              }
-            }
-          }
+  if (spec.columnwise && spec.twoD) {
+    text += perRow(regTileRowStore("%qb@P", "cdata", "%vecout")) + R"(      %cw = arith.andi %writer, %weven : i1
+      scf.if %cw {
+        %g32 = arith.muli %grp, %c32 : index
+        %cgm = arith.addi %m0, %g32 : index
+        %gok = arith.cmpi ult, %cgm, %cm : index
+        scf.for %e = %c0 to %c16 step %c1 {
+          %cgk = arith.addi %gk, %e : index
+          %kin = arith.cmpi ult, %cgk, %ck : index
+          %wc = arith.andi %kin, %gok : i1
+          scf.if %wc {
+)" + colScaleStore("%txe") + R"(          }
         }
       }
 )";
+  } else if (spec.columnwise) {
+    text += std::string(kRegTileColMax) +
+            columnPartialStores("%cmax", "%wbase", "%colpart",
+                                "memref<1024xf32, $SHM>") +
+            R"(      gpu.barrier
+      // Exponent and multiplier of each (32-row group, column): two a thread.
+      scf.for %qq = %c0 to %c2 step %c1 {
+        %qo = arith.muli %qq, %c256 : index
+        %qi = arith.addi %tid, %qo : index
+        %qp = arith.divui %qi, %c128 : index
+        %qc = arith.remui %qi, %c128 : index
+        %qw0 = arith.muli %qp, %c256 : index
+        %qa = arith.addi %qw0, %qc : index
+        %qb = arith.addi %qa, %c128 : index
+        %pa = memref.load %colpart[%qa] : memref<1024xf32, $SHM>
+        %pb = memref.load %colpart[%qb] : memref<1024xf32, $SHM>
+        %cqamax = arith.maxnumf %pa, %pb : f32
+)" + e8m0Code("cq", rcp) + R"(
+        memref.store %cqmul, %colmul[%qi] : memref<512xf32, $SHM>
+        %cgk = arith.addi %k0, %qc : index
+        %r32 = arith.muli %qp, %c32 : index
+        %cgm = arith.addi %m0, %r32 : index
+        %kin = arith.cmpi ult, %cgk, %ck : index
+        %gok = arith.cmpi ult, %cgm, %cm : index
+        %wc = arith.andi %kin, %gok : i1
+        scf.if %wc {
+)" + colScaleStore("%cqe") + R"(        }
+      }
+      gpu.barrier
+      %mg = arith.muli %grp, %c128 : index
+      %mi = arith.addi %mg, %c : index
+      %mulv = vector.load %colmul[%mi] {alignment = 16} : memref<512xf32, $SHM>, vector<16xf32>
+)" + perRow("      %cq@P = arith.mulf %v@P, %mulv : vector<16xf32>\n" +
+            packFP8Tagged("%cq@P", "%cb@P", "pc@P", spec.e5m2) +
+            regTileRowStore("%cb@P", "cdata", "%vecout"));
   }
-  text += R"(
-      gpu.return
+  text += R"(      gpu.return
     }
 )";
   return substitute(substitute(text, vars), vars);
