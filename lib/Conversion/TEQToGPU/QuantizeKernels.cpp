@@ -823,6 +823,8 @@ std::string perRow(const std::string &text) {
     std::string t = text;
     for (size_t at; (at = t.find("@R")) != std::string::npos;)
       t.replace(at, 2, std::to_string(4 * p));
+    for (size_t at; (at = t.find("@Q")) != std::string::npos;)
+      t.replace(at, 2, p ? std::to_string(p - 1) : std::string("init"));
     for (size_t at; (at = t.find("@P")) != std::string::npos;)
       t.replace(at, 2, std::to_string(p));
     out += t;
@@ -878,6 +880,11 @@ const char *kRegTilePrologue = R"(      %c0 = arith.constant 0 : index
       %fnz = arith.constant -0.0 : f32
       %vzero = arith.constant dense<0.0> : vector<16xf32>
       %vnz = arith.constant dense<-0.0> : vector<16xf32>
+      %rzero = arith.constant dense<0> : vector<16xi16>
+      %cmaxinit = arith.constant dense<0.0> : vector<16xf32>
+      %i16z = arith.constant 0 : i16
+      %sh16 = arith.constant dense<16> : vector<8xi32>
+      %mhi = arith.constant dense<-65536> : vector<8xi32>
       %w32 = arith.constant 32 : i32
       %o1 = arith.constant 1 : i32
       %o2 = arith.constant 2 : i32
@@ -914,18 +921,69 @@ const char *kRegTileRowVars = R"(      %cr@P = arith.constant @R : index
       %goff@P = arith.addi %rowbase@P, %gk : index
 )";
 
+/// The f32 values of row step @P for a phase after a barrier: %w@P widened
+/// again from the raw bf16 bits (exact: bf16 -> f32 is a 16-bit shift), or
+/// %v@P itself for other inputs. Returns the lines; `name` gets the value.
+std::string regTileWide(InputType input, std::string &name,
+                        const std::string &tag = "") {
+  if (input != InputType::BF16) {
+    name = "%v@P";
+    return "";
+  }
+  name = "%w" + tag + "@P";
+  std::string s = R"(      %wlo@P = arith.shli %u@P, %sh16 : vector<8xi32>
+      %whi@P = arith.andi %u@P, %mhi : vector<8xi32>
+      %wl@P = arith.bitcast %wlo@P : vector<8xi32> to vector<8xf32>
+      %wh@P = arith.bitcast %whi@P : vector<8xi32> to vector<8xf32>
+      %w@P = vector.shuffle %wl@P, %wh@P [0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15] : vector<8xf32>, vector<8xf32>
+)";
+  for (size_t at = 0; (at = s.find("%w", at)) != std::string::npos; at += 2 + tag.size())
+    s.replace(at, 2, "%w" + tag);
+  return s;
+}
+
 /// The four rows' loads: one branch with all 16-byte loads where the
 /// thread's four chunks are whole and aligned, else element by element.
-std::string regTileLoads(bool f32) {
+/// bf16 inputs also keep the raw bits (%u0..%u3, vector<8xi32>): the phases
+/// after a barrier widen them again (regTileWide) so that only 32 registers,
+/// not 64, of tile data live across barriers.
+std::string regTileLoads(InputType input) {
+  bool f32 = input == InputType::F32, bf16 = input == InputType::BF16;
   std::string ext = f32 ? "arith.addf %l@P, %vnz : vector<16xf32>"
                         : "arith.extf %l@P : vector<16x$T> to vector<16xf32>";
+  std::string types = "vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>";
+  std::string rawTypes = "vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>";
   std::string s = perRow(kRegTileRowVars) + R"(      %fast0 = arith.andi %rowok3, %fullk : i1
       %fast = arith.andi %fast0, %vecin : i1
-      %v0, %v1, %v2, %v3 = scf.if %fast -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
-)" + perRow("        %l@P = vector.load %x[%goff@P] {alignment = 16} : memref<$Nx$T>, vector<16x$T>\n") +
-      perRow("        %f@P = " + ext + "\n") + R"(        scf.yield %f0, %f1, %f2, %f3 : vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>
-      } else {
-)" + perRow(R"(        %s@P = scf.for %e = %c0 to %c16 step %c1 iter_args(%acc = %vzero) -> vector<16xf32> {
+)";
+  if (bf16) {
+    s += "      %u0, %u1, %u2, %u3 = scf.if %fast -> (" + rawTypes + ") {\n" +
+         perRow("        %l@P = vector.load %x[%goff@P] {alignment = 16} : memref<$Nx$T>, vector<16x$T>\n") +
+         perRow("        %fu@P = vector.bitcast %l@P : vector<16xbf16> to vector<8xi32>\n") +
+         "        scf.yield %fu0, %fu1, %fu2, %fu3 : " + rawTypes + "\n      } else {\n" +
+         perRow(R"(        %sr@P = scf.for %e = %c0 to %c16 step %c1 iter_args(%racc = %rzero) -> vector<16xi16> {
+          %kk = arith.addi %gk, %e : index
+          %kin = arith.cmpi ult, %kk, %ck : index
+          %ok = arith.andi %rowok@P, %kin : i1
+          %raw = scf.if %ok -> i16 {
+            %go = arith.addi %rowbase@P, %kk : index
+            %xs = memref.load %x[%go] : memref<$Nx$T>
+            %xr = arith.bitcast %xs : bf16 to i16
+            scf.yield %xr : i16
+          } else {
+            scf.yield %i16z : i16
+          }
+          %rins = vector.insert %raw, %racc[%e] : i16 into vector<16xi16>
+          scf.yield %rins : vector<16xi16>
+        }
+        %su@P = vector.bitcast %sr@P : vector<16xi16> to vector<8xi32>
+)") + "        scf.yield %su0, %su1, %su2, %su3 : " + rawTypes + "\n      }\n";
+  } else {
+    s += "      %v0, %v1, %v2, %v3 = scf.if %fast -> (" + types + ") {\n" +
+         perRow("        %l@P = vector.load %x[%goff@P] {alignment = 16} : memref<$Nx$T>, vector<16x$T>\n") +
+         perRow("        %f@P = " + ext + "\n") +
+         "        scf.yield %f0, %f1, %f2, %f3 : " + types + "\n      } else {\n" +
+         perRow(R"(        %s@P = scf.for %e = %c0 to %c16 step %c1 iter_args(%acc = %vzero) -> vector<16xf32> {
           %kk = arith.addi %gk, %e : index
           %kin = arith.cmpi ult, %kk, %ck : index
           %ok = arith.andi %rowok@P, %kin : i1
@@ -940,11 +998,25 @@ std::string regTileLoads(bool f32) {
           %ins = vector.insert %val, %acc[%e] : f32 into vector<16xf32>
           scf.yield %ins : vector<16xf32>
         }
-)") + R"(        scf.yield %s0, %s1, %s2, %s3 : vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>
-      }
-)" + perRow("      %ab@P = math.absf %v@P : vector<16xf32>\n");
+)") + "        scf.yield %s0, %s1, %s2, %s3 : " + types + "\n      }\n";
+  }
   return s;
 }
+
+/// Per row step, before the barriers: %v@P (f32), %ab@P = |%v@P| and the
+/// running column maximum %cmax@P (%cmax3 covers the thread's four rows).
+/// Emitted row by row with the phase that uses %v@P, so that one row's f32
+/// values are live at a time. bf16 widens with fpext here (a form LLVM does
+/// not merge with regTileWide's shifts after the barriers).
+std::string rowPrep(InputType input) {
+  std::string s;
+  if (input == InputType::BF16)
+    s = "      %vb@P = vector.bitcast %u@P : vector<8xi32> to vector<16xbf16>\n"
+        "      %v@P = arith.extf %vb@P : vector<16xbf16> to vector<16xf32>\n";
+  return s + "      %ab@P = math.absf %v@P : vector<16xf32>\n"
+             "      %cmax@P = arith.maxnumf %cmax@Q, %ab@P : vector<16xf32>\n";
+}
+
 
 /// Stores the bytes `bytes` (vector<16xi8>) of row step @P at `buf`[%goff@P]
 /// (16 bytes where whole and `vec`, else byte by byte inside the tensor).
@@ -990,11 +1062,6 @@ std::string shuffleMax(const std::string &in, const std::string &out,
   return s;
 }
 
-/// %cmax: the elementwise max of %ab0..%ab3.
-const char *kRegTileColMax = R"(      %cmx01 = arith.maxnumf %ab0, %ab1 : vector<16xf32>
-      %cmx23 = arith.maxnumf %ab2, %ab3 : vector<16xf32>
-      %cmax = arith.maxnumf %cmx01, %cmx23 : vector<16xf32>
-)";
 
 } // namespace
 
@@ -1032,6 +1099,7 @@ std::string mlir::teq::kernels::blockFP8Kernel(const BlockFP8Spec &spec) {
     args += ", %rdata: memref<$Nxi8>, %rscale: memref<$RSRxf32>";
   if (spec.columnwise)
     args += ", %cdata: memref<$Nxi8>, %cscale: memref<$CSRxf32>";
+  std::string wide, wideText = regTileWide(spec.input, wide);
   std::vector<std::string> wg;
   if (spec.twoD)
     wg.push_back("%wamax: memref<8xf32, $SHM>");
@@ -1055,12 +1123,12 @@ std::string mlir::teq::kernels::blockFP8Kernel(const BlockFP8Spec &spec) {
     gpu.func @$NAME()" + args + ")" +
                      (wgText.empty() ? "" : "\n        workgroup(" + wgText + ")") + R"(
         kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
-)" + std::string(kRegTilePrologue) + regTileLoads(f32) + R"(      %t0 = arith.cmpi eq, %tid, %c0 : index
+)" + std::string(kRegTilePrologue) + regTileLoads(spec.input) + R"(      %t0 = arith.cmpi eq, %tid, %c0 : index
 )";
 
   if (spec.twoD) {
     // The tile amax: thread, warp (shuffles), block (8 warp maxima).
-    text += std::string(kRegTileColMax) + R"(      %tmr = vector.reduction <maxnumf>, %cmax : vector<16xf32> into f32
+    text += perRow(rowPrep(spec.input)) + R"(      %tmr = vector.reduction <maxnumf>, %cmax3 : vector<16xf32> into f32
 )" + shuffleMax("%tmr", "%tmw", "tw", {1, 2, 4, 8, 16}) + R"(      %lane0 = arith.cmpi eq, %lane, %c0 : index
       scf.if %lane0 {
         memref.store %tmw, %wamax[%warp] : memref<8xf32, $SHM>
@@ -1070,7 +1138,7 @@ std::string mlir::teq::kernels::blockFP8Kernel(const BlockFP8Spec &spec) {
       %tsin = vector.reduction <maxnumf>, %wav : vector<8xf32> into f32
 )" + scaleFromAmax("ts", fp8Max, spec.epsilon, spec.forcePow2, vfi) + R"(
       %tsb = vector.broadcast %tssc : f32 to vector<16xf32>
-)" + perRow("      %qs@P = arith.mulf %v@P, %tsb : vector<16xf32>\n" +
+)" + perRow(wideText + "      %qs@P = arith.mulf " + wide + ", %tsb : vector<16xf32>\n" +
             packFP8Tagged("%qs@P", "%qb@P", "pq@P", spec.e5m2));
     if (spec.rowwise) {
       text += perRow(regTileRowStore("%qb@P", "rdata", "%vecrow")) + R"(
@@ -1104,14 +1172,18 @@ std::string mlir::teq::kernels::blockFP8Kernel(const BlockFP8Spec &spec) {
       }
 )";
   } else {
+    // Before the barrier: the column maxima first, then the rowwise data
+    // (the row phase widens the raw bits again), one row at a time each.
+    std::string rowText, rwide, rwideText = regTileWide(spec.input, rwide, "r");
     if (spec.rowwise) {
       // 1x128 blocks: a row's 8 threads are lanes 8q..8q+7 of one warp.
-      text += perRow(R"(      %rm@P = vector.reduction <maxnumf>, %ab@P : vector<16xf32> into f32
+      rowText = perRow(rwideText + "      %rab@P = math.absf " + rwide + R"( : vector<16xf32>
+      %rm@P = vector.reduction <maxnumf>, %rab@P : vector<16xf32> into f32
 )" + shuffleMax("%rm@P", "%rs@Pin", "rr@P", {1, 2, 4}) +
                      scaleFromAmax("rs@P", fp8Max, spec.epsilon,
                                    spec.forcePow2, vfi) +
                      R"(      %rsb@P = vector.broadcast %rs@Psc : f32 to vector<16xf32>
-      %rq@P = arith.mulf %v@P, %rsb@P : vector<16xf32>
+      %rq@P = arith.mulf )" + rwide + R"(, %rsb@P : vector<16xf32>
 )" + packFP8Tagged("%rq@P", "%rb@P", "pr@P", spec.e5m2) +
                      regTileRowStore("%rb@P", "rdata", "%vecrow") + R"(      %si@P = arith.addi %sbase, %gm@P : index
       %wscale@P = arith.andi %j0, %rowok@P : i1
@@ -1127,14 +1199,16 @@ std::string mlir::teq::kernels::blockFP8Kernel(const BlockFP8Spec &spec) {
       }
 )");
     }
+    // 128x1 blocks: column maxima over the warp's 16 rows (shuffles), then
+    // over the 8 warps (colpart) by one thread per column, which computes
+    // the column's scale once.
+    text += perRow(rowPrep(spec.input));
+    if (spec.columnwise)
+      text += columnPartialStores("%cmax3", "%wbase", "%colpart",
+                                  "memref<1024xf32, $SHM>");
+    text += rowText;
     if (spec.columnwise) {
-      // 128x1 blocks: column maxima over the warp's 16 rows (shuffles),
-      // then over the 8 warps (colpart) by one thread per column, which
-      // computes the column's scale once.
-      text += std::string(kRegTileColMax) +
-              columnPartialStores("%cmax", "%wbase", "%colpart",
-                                  "memref<1024xf32, $SHM>") +
-              R"(      gpu.barrier
+      text += R"(      gpu.barrier
       %tc = arith.cmpi ult, %tid, %c128 : index
       scf.if %tc {
         %csin = scf.for %w = %c0 to %c8 step %c1 iter_args(%mm = %fz) -> f32 {
@@ -1162,7 +1236,7 @@ std::string mlir::teq::kernels::blockFP8Kernel(const BlockFP8Spec &spec) {
       }
       gpu.barrier
       %csv = vector.load %colsc[%c] {alignment = 16} : memref<128xf32, $SHM>, vector<16xf32>
-)" + perRow("      %qs@P = arith.mulf %v@P, %csv : vector<16xf32>\n" +
+)" + perRow(wideText + "      %qs@P = arith.mulf " + wide + ", %csv : vector<16xf32>\n" +
             packFP8Tagged("%qs@P", "%qb@P", "pq@P", spec.e5m2));
     }
   }
@@ -1398,6 +1472,7 @@ std::string mlir::teq::kernels::mxfp8Kernel(const MXFP8Spec &spec) {
     args += ", %rdata: memref<$Nxi8>, %rscale: memref<$RSxi8>";
   if (spec.columnwise)
     args += ", %cdata: memref<$Nxi8>, %cscale: memref<$CSxi8>";
+  std::string wide, wideText = regTileWide(spec.input, wide);
   std::string wg;
   if (spec.twoD)
     wg = "%tpart: memref<32xf32, $SHM>";
@@ -1434,7 +1509,7 @@ std::string mlir::teq::kernels::mxfp8Kernel(const MXFP8Spec &spec) {
     gpu.func @$NAME()" + args + ")" +
                      (wg.empty() ? "" : "\n        workgroup(" + wg + ")") + R"(
         kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
-)" + std::string(kRegTilePrologue) + regTileLoads(f32) + R"(      %vecout = arith.constant $VECOUT
+)" + std::string(kRegTilePrologue) + regTileLoads(spec.input) + R"(      %vecout = arith.constant $VECOUT
       %jpar = arith.remui %j, %c2 : index
       %jeven = arith.cmpi eq, %jpar, %c0 : index
       %kin0 = arith.cmpi ult, %gk, %ck : index
@@ -1447,7 +1522,7 @@ std::string mlir::teq::kernels::mxfp8Kernel(const MXFP8Spec &spec) {
   if (spec.twoD) {
     // The 32x32 tile amax: thread (4 rows x 16 columns), lane pair (xor 1),
     // the warp's 16 rows (xor 8, 16), then the partner warp.
-    text += std::string(kRegTileColMax) + R"(      %tmr = vector.reduction <maxnumf>, %cmax : vector<16xf32> into f32
+    text += perRow(rowPrep(spec.input)) + R"(      %tmr = vector.reduction <maxnumf>, %cmax3 : vector<16xf32> into f32
 )" + shuffleMax("%tmr", "%tmw", "tw", {1, 8, 16}) + R"(      %jh = arith.divui %j, %c2 : index
       %tslot0 = arith.muli %warp, %c4 : index
       %tslot = arith.addi %tslot0, %jh : index
@@ -1462,18 +1537,28 @@ std::string mlir::teq::kernels::mxfp8Kernel(const MXFP8Spec &spec) {
       %txamax = arith.maxnumf %tmw, %tmp : f32
 )" + e8m0Code("tx", rcp) + R"(
       %txb = vector.broadcast %txmul : f32 to vector<16xf32>
-)" + perRow("      %qs@P = arith.mulf %v@P, %txb : vector<16xf32>\n" +
+)" + perRow(wideText + "      %qs@P = arith.mulf " + wide + ", %txb : vector<16xf32>\n" +
             packFP8Tagged("%qs@P", "%qb@P", "pq@P", spec.e5m2));
   }
 
+  if (!spec.twoD) {
+    // Before the barrier: the column maxima first, then the rowwise data
+    // (the row phase widens the raw bits again), one row at a time each.
+    text += perRow(rowPrep(spec.input));
+    if (spec.columnwise)
+      text += columnPartialStores("%cmax3", "%wbase", "%colpart",
+                                  "memref<1024xf32, $SHM>");
+  }
   if (spec.rowwise) {
     std::string rowCode;
     std::string bytes = "%qb@P", e = "%txe";
     if (!spec.twoD) {
-      rowCode = R"(      %hm@P = vector.reduction <maxnumf>, %ab@P : vector<16xf32> into f32
+      std::string rwide, rwideText = regTileWide(spec.input, rwide, "r");
+      rowCode = rwideText + "      %rab@P = math.absf " + rwide + R"( : vector<16xf32>
+      %hm@P = vector.reduction <maxnumf>, %rab@P : vector<16xf32> into f32
 )" + shuffleMax("%hm@P", "%rx@Pamax", "rh@P", {1}) + e8m0Code("rx@P", rcp) +
                 R"(      %rxb@P = vector.broadcast %rx@Pmul : f32 to vector<16xf32>
-      %rq@P = arith.mulf %v@P, %rxb@P : vector<16xf32>
+      %rq@P = arith.mulf )" + rwide + R"(, %rxb@P : vector<16xf32>
 )" + packFP8Tagged("%rq@P", "%rb@P", "pr@P", spec.e5m2);
       bytes = "%rb@P";
       e = "%rx@Pe";
@@ -1508,10 +1593,7 @@ std::string mlir::teq::kernels::mxfp8Kernel(const MXFP8Spec &spec) {
       }
 )";
   } else if (spec.columnwise) {
-    text += std::string(kRegTileColMax) +
-            columnPartialStores("%cmax", "%wbase", "%colpart",
-                                "memref<1024xf32, $SHM>") +
-            R"(      gpu.barrier
+    text += R"(      gpu.barrier
       // Exponent and multiplier of each (32-row group, column): two a thread.
       scf.for %qq = %c0 to %c2 step %c1 {
         %qo = arith.muli %qq, %c256 : index
@@ -1539,7 +1621,7 @@ std::string mlir::teq::kernels::mxfp8Kernel(const MXFP8Spec &spec) {
       %mg = arith.muli %grp, %c128 : index
       %mi = arith.addi %mg, %c : index
       %mulv = vector.load %colmul[%mi] {alignment = 16} : memref<512xf32, $SHM>, vector<16xf32>
-)" + perRow("      %cq@P = arith.mulf %v@P, %mulv : vector<16xf32>\n" +
+)" + perRow(wideText + "      %cq@P = arith.mulf " + wide + ", %mulv : vector<16xf32>\n" +
             packFP8Tagged("%cq@P", "%cb@P", "pc@P", spec.e5m2) +
             regTileRowStore("%cb@P", "cdata", "%vecout"));
   }
