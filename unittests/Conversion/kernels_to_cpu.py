@@ -106,11 +106,11 @@ def tiles(src, dst, inc):
             continue
         name, args, wg = m.group(1), m.group(2), m.group(3) or ''
         wgs = []
-        for w in filter(None, [a.strip() for a in wg.split('>>,')]):
-            wm = re.match(r'(%\S+) : memref<(\d+)x(\w+)', w)
+        for w in re.findall(r'(%[\w.$-]+) : memref<([^,>]*)', wg):
+            wm = re.fullmatch(r'(\d+)x(\w+)', w[1])
             if not wm:
                 sys.exit(f'kernels_to_cpu.py: workgroup buffer not rank 1: {w}')
-            wgs.append((wm.group(1), int(wm.group(2)), wm.group(3)))
+            wgs.append((w[0], int(wm.group(1)), wm.group(2)))
         nargs = len(args.split(': memref')) - 1
         params = args + ''.join(f', {n}: memref<{c}x{t}>' for n, c, t in wgs)
         out.append(f'  func.func @{name}({params}, %emu_dyn: memref<?xi8>, '

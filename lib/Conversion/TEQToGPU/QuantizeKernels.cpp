@@ -884,6 +884,7 @@ const char *kRegTilePrologue = R"(      %c0 = arith.constant 0 : index
       %cmaxinit = arith.constant dense<0.0> : vector<16xf32>
       %i16z = arith.constant 0 : i16
       %sh16 = arith.constant dense<16> : vector<8xi32>
+      %sh16x16 = arith.constant dense<16> : vector<16xi32>
       %mhi = arith.constant dense<-65536> : vector<8xi32>
       %w32 = arith.constant 32 : i32
       %o1 = arith.constant 1 : i32
@@ -931,6 +932,13 @@ std::string regTileWide(InputType input, std::string &name,
     return "";
   }
   name = "%w" + tag + "@P";
+  if (!tag.empty())
+    // A third form (16-bit lanes, zero-extended, shifted): LLVM would merge
+    // an identical expression with the one after the barriers.
+    return "      %w" + tag + "h@P = vector.bitcast %u@P : vector<8xi32> to vector<16xi16>\n"
+           "      %w" + tag + "x@P = arith.extui %w" + tag + "h@P : vector<16xi16> to vector<16xi32>\n"
+           "      %w" + tag + "s@P = arith.shli %w" + tag + "x@P, %sh16x16 : vector<16xi32>\n"
+           "      %w" + tag + "@P = arith.bitcast %w" + tag + "s@P : vector<16xi32> to vector<16xf32>\n";
   std::string s = R"(      %wlo@P = arith.shli %u@P, %sh16 : vector<8xi32>
       %whi@P = arith.andi %u@P, %mhi : vector<8xi32>
       %wl@P = arith.bitcast %wlo@P : vector<8xi32> to vector<8xf32>
@@ -1093,6 +1101,11 @@ std::string mlir::teq::kernels::blockFP8Kernel(const BlockFP8Spec &spec) {
       {"SEXT", f32 ? "%xf = arith.addf %xs, %fnz : f32"
                    : "%xf = arith.extf %xs : $T to f32"},
       {"SHM", "#gpu.address_space<workgroup>"},
+      // bf16 tiles fit 80 registers (tile data as raw bits; 64 for 2D):
+      // three (four) blocks per SM instead of two.
+      {"MINCTA", spec.input != InputType::BF16 ? ""
+                 : spec.twoD                    ? ", nvvm.minctasm = 4 : i32"
+                                                : ", nvvm.minctasm = 3 : i32"},
   };
   std::string args = "%x: memref<$Nx$T>";
   if (spec.rowwise)
@@ -1102,12 +1115,12 @@ std::string mlir::teq::kernels::blockFP8Kernel(const BlockFP8Spec &spec) {
   std::string wide, wideText = regTileWide(spec.input, wide);
   std::vector<std::string> wg;
   if (spec.twoD)
-    wg.push_back("%wamax: memref<8xf32, $SHM>");
+    wg.push_back("%wamax: memref<8xf32, $SHM> {llvm.align = 16 : i64}");
   else if (spec.columnwise)
-    wg.insert(wg.end(), {"%colpart: memref<1024xf32, $SHM>",
-                         "%colsc: memref<128xf32, $SHM>"});
+    wg.insert(wg.end(), {"%colpart: memref<1024xf32, $SHM> {llvm.align = 16 : i64}",
+                         "%colsc: memref<128xf32, $SHM> {llvm.align = 16 : i64}"});
   if (spec.columnwise)
-    wg.push_back("%qt: memref<16384xi8, $SHM>");
+    wg.push_back("%qt: memref<16384xi8, $SHM> {llvm.align = 16 : i64}");
   std::string wgText;
   for (const std::string &w : wg)
     wgText += (wgText.empty() ? "" : ", ") + w;
@@ -1122,7 +1135,7 @@ std::string mlir::teq::kernels::blockFP8Kernel(const BlockFP8Spec &spec) {
   std::string text = R"(
     gpu.func @$NAME()" + args + ")" +
                      (wgText.empty() ? "" : "\n        workgroup(" + wgText + ")") + R"(
-        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>$MINCTA} {
 )" + std::string(kRegTilePrologue) + regTileLoads(spec.input) + R"(      %t0 = arith.cmpi eq, %tid, %c0 : index
 )";
 
@@ -1466,6 +1479,9 @@ std::string mlir::teq::kernels::mxfp8Kernel(const MXFP8Spec &spec) {
       {"SEXT", f32 ? "%xf = arith.addf %xs, %fnz : f32"
                    : "%xf = arith.extf %xs : $T to f32"},
       {"SHM", "#gpu.address_space<workgroup>"},
+      // bf16 tiles fit 80 registers (tile data as raw bits): three blocks
+      // (768 threads) per SM instead of two.
+      {"MINCTA", spec.input == InputType::BF16 ? ", nvvm.minctasm = 3 : i32" : ""},
   };
   std::string args = "%x: memref<$Nx$T>";
   if (spec.rowwise)
@@ -1475,9 +1491,10 @@ std::string mlir::teq::kernels::mxfp8Kernel(const MXFP8Spec &spec) {
   std::string wide, wideText = regTileWide(spec.input, wide);
   std::string wg;
   if (spec.twoD)
-    wg = "%tpart: memref<32xf32, $SHM>";
+    wg = "%tpart: memref<32xf32, $SHM> {llvm.align = 16 : i64}";
   else if (spec.columnwise)
-    wg = "%colpart: memref<1024xf32, $SHM>, %colmul: memref<512xf32, $SHM>";
+    wg = "%colpart: memref<1024xf32, $SHM> {llvm.align = 16 : i64}, "
+         "%colmul: memref<512xf32, $SHM> {llvm.align = 16 : i64}";
 
   // The columnwise scale byte of column %<p>k (global) and 32-row group
   // starting at global row %<p>m: S[m/32][k] compact, or the swizzle with
@@ -1508,7 +1525,7 @@ std::string mlir::teq::kernels::mxfp8Kernel(const MXFP8Spec &spec) {
   std::string text = R"(
     gpu.func @$NAME()" + args + ")" +
                      (wg.empty() ? "" : "\n        workgroup(" + wg + ")") + R"(
-        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>$MINCTA} {
 )" + std::string(kRegTilePrologue) + regTileLoads(spec.input) + R"(      %vecout = arith.constant $VECOUT
       %jpar = arith.remui %j, %c2 : index
       %jeven = arith.cmpi eq, %jpar, %c0 : index
