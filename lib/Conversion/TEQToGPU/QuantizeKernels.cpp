@@ -1497,8 +1497,10 @@ std::string mlir::teq::kernels::mxfp8Kernel(const MXFP8Spec &spec) {
          "%colmul: memref<512xf32, $SHM> {llvm.align = 16 : i64}";
 
   // The columnwise scale byte of column %<p>k (global) and 32-row group
-  // starting at global row %<p>m: S[m/32][k] compact, or the swizzle with
-  // the column as the row index (as the reference lays it out).
+  // starting at global row %cgm: S[m/32][k] compact, or the swizzle with
+  // the column as the row index (as the reference lays it out); 0 in the
+  // padding (%wc false). The tiles cover the padded scale buffers exactly,
+  // so the kernel writes every scale byte: no zero-fill kernels.
   auto colScaleStore = [&](const std::string &e) {
     std::string s = R"(          %csi = arith.divui %cgm, %c32 : index
           %csj = arith.addi %cgk, %c0 : index
@@ -1507,11 +1509,13 @@ std::string mlir::teq::kernels::mxfp8Kernel(const MXFP8Spec &spec) {
       s += "          %csti = arith.addi %csj, %c0 : index\n"
            "          %cstj = arith.addi %csi, %c0 : index\n" +
            scaleIndex("cst", true, 0, spec.colScaleRows / 4) +
-           "          %ceb = arith.trunci " + e + " : i32 to i8\n"
+           "          %ceb0 = arith.trunci " + e + " : i32 to i8\n"
+           "          %ceb = arith.select %wc, %ceb0, %i8z : i8\n"
            "          memref.store %ceb, %cscale[%cstidx] : memref<$CSxi8>\n";
     else
       s += scaleIndex("cs", false, spec.colScaleCols, 0) +
-           "          %ceb = arith.trunci " + e + " : i32 to i8\n"
+           "          %ceb0 = arith.trunci " + e + " : i32 to i8\n"
+           "          %ceb = arith.select %wc, %ceb0, %i8z : i8\n"
            "          memref.store %ceb, %cscale[%csidx] : memref<$CSxi8>\n";
     return s;
   };
@@ -1527,6 +1531,7 @@ std::string mlir::teq::kernels::mxfp8Kernel(const MXFP8Spec &spec) {
                      (wg.empty() ? "" : "\n        workgroup(" + wg + ")") + R"(
         kernel attributes {known_block_size = array<i32: 256, 1, 1>$MINCTA} {
 )" + std::string(kRegTilePrologue) + regTileLoads(spec.input) + R"(      %vecout = arith.constant $VECOUT
+      %i8z = arith.constant 0 : i8
       %jpar = arith.remui %j, %c2 : index
       %jeven = arith.cmpi eq, %jpar, %c0 : index
       %kin0 = arith.cmpi ult, %gk, %ck : index
@@ -1580,14 +1585,15 @@ std::string mlir::teq::kernels::mxfp8Kernel(const MXFP8Spec &spec) {
       bytes = "%rb@P";
       e = "%rx@Pe";
     }
-    rowCode += regTileRowStore(bytes, "rdata", "%vecout") + R"(      %ws0_@P = arith.andi %rowok@P, %jeven : i1
-      %ws@P = arith.andi %ws0_@P, %kin0 : i1
-      scf.if %ws@P {
+    // Every even lane writes its row's scale byte (0 in the padding).
+    rowCode += regTileRowStore(bytes, "rdata", "%vecout") + R"(      %ws@P = arith.andi %rowok@P, %kin0 : i1
+      scf.if %jeven {
         %rsi = arith.addi %gm@P, %c0 : index
         %rsj = arith.divui %gk, %c32 : index
 )" + scaleIndex("rs", spec.swizzled, spec.rowScaleCols, spec.rowScaleCols / 4) +
                R"(
-        %eb = arith.trunci )" + e + R"( : i32 to i8
+        %eb0 = arith.trunci )" + e + R"( : i32 to i8
+        %eb = arith.select %ws@P, %eb0, %i8z : i8
         memref.store %eb, %rscale[%rsidx] : memref<$RSxi8>
       }
 )";
@@ -1604,9 +1610,7 @@ std::string mlir::teq::kernels::mxfp8Kernel(const MXFP8Spec &spec) {
           %cgk = arith.addi %gk, %e : index
           %kin = arith.cmpi ult, %cgk, %ck : index
           %wc = arith.andi %kin, %gok : i1
-          scf.if %wc {
-)" + colScaleStore("%txe") + R"(          }
-        }
+)" + colScaleStore("%txe") + R"(        }
       }
 )";
   } else if (spec.columnwise) {
@@ -1631,9 +1635,7 @@ std::string mlir::teq::kernels::mxfp8Kernel(const MXFP8Spec &spec) {
         %kin = arith.cmpi ult, %cgk, %ck : index
         %gok = arith.cmpi ult, %cgm, %cm : index
         %wc = arith.andi %kin, %gok : i1
-        scf.if %wc {
-)" + colScaleStore("%cqe") + R"(        }
-      }
+)" + colScaleStore("%cqe") + R"(      }
       gpu.barrier
       %mg = arith.muli %grp, %c128 : index
       %mi = arith.addi %mg, %c : index
