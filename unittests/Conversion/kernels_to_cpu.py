@@ -2,6 +2,7 @@
 """Turns the NVFP4 data kernels of convert-teq-to-gpu output into CPU code.
 
 Usage: kernels_to_cpu.py GPU.mlir CPU.mlir
+       kernels_to_cpu.py --tiles GPU.mlir CPU.mlir CASES.inc  (see tiles())
 
 Each `gpu.func @<prefix>_nvfp4_row|col(args) kernel` becomes
 `func.func @<prefix>_nvfp4_row|col(args, %emu_bid: index, %emu_tid: index)`
@@ -64,5 +65,143 @@ def main(src, dst):
     open(dst, 'w').write('\n'.join(out) + '\n')
 
 
+# --tiles: the block FP8 / MXFP8 tile kernels (gpu.barrier, gpu.shuffle,
+# workgroup memory), run by TileKernelEmulationTest as one fiber per thread.
+TILE_FUNC = re.compile(r'\s*gpu\.func @(\w+_(?:block|mxfp8))\((.*?)\)'
+                       r'(?: workgroup\((.*?)\))? kernel attributes')
+CVT8 = re.compile(r'(\s*)(%\S+) = nvvm\.convert\.f32x2\.to\.f8x2 (%\S+), (%\S+) '
+                  r'\{.*\} : i16\s*\((f8E4M3FN|f8E5M2)\)')
+SHFL = re.compile(r'(\s*)(%\S+), (%\S+) = gpu\.shuffle\s+xor (%\S+), (%\S+), (%\S+) : f32$')
+WG = ', #gpu.address_space<workgroup>'
+ELEM_BYTES = {'f32': 4, 'i32': 4, 'i8': 1, 'bf16': 2, 'f16': 2, 'i16': 2, 'i64': 8}
+
+
+def decode_mlir_string(s):
+    return re.sub(r'\\(\\|[0-9A-Fa-f]{2})',
+                  lambda m: '\\' if m.group(1) == '\\' else chr(int(m.group(1), 16)), s)
+
+
+def rename(line, ids):
+    for name, arg in ids.items():
+        line = re.sub(re.escape(name) + r'(?![\w.$-])', arg, line)
+    return line
+
+
+def tiles(src, dst, inc):
+    import json
+    text = open(src).read()
+    lines = text.split('\n')
+    man = re.search(r'teq\.manifest = "((?:[^"\\]|\\.)*)"', text)
+    manifest = json.loads(decode_mlir_string(man.group(1)))
+    out = ['module {', '  func.func private @emu_e4m3(f32, f32) -> i16',
+           '  func.func private @emu_e5m2(f32, f32) -> i16',
+           '  func.func private @emu_barrier()',
+           '  func.func private @emu_shfl_xor(f32, i32, i32) -> f32']
+    kernels = {}
+    i = 0
+    while i < len(lines):
+        m = TILE_FUNC.match(lines[i])
+        i += 1
+        if not m:
+            continue
+        name, args, wg = m.group(1), m.group(2), m.group(3) or ''
+        wgs = []
+        for w in re.findall(r'(%[\w.$-]+) : memref<([^,>]*)', wg):
+            wm = re.fullmatch(r'(\d+)x(\w+)', w[1])
+            if not wm:
+                sys.exit(f'kernels_to_cpu.py: workgroup buffer not rank 1: {w}')
+            wgs.append((w[0], int(wm.group(1)), wm.group(2)))
+        nargs = len(args.split(': memref')) - 1
+        params = args + ''.join(f', {n}: memref<{c}x{t}>' for n, c, t in wgs)
+        out.append(f'  func.func @{name}({params}, %emu_dyn: memref<?xi8>, '
+                   '%emu_bx: index, %emu_by: index, %emu_tid: index) '
+                   'attributes {llvm.emit_c_interface} {')
+        kernels[name] = (nargs, [c * ELEM_BYTES[t] for _, c, t in wgs])
+        ids = {}
+        while lines[i].strip() != 'gpu.return':
+            line = lines[i].replace(WG, '')
+            i += 1
+            idm = re.match(r'\s*(%\S+) = gpu\.(thread_id|block_id)\s+(x|y)$', line)
+            if idm:
+                ids[idm.group(1)] = {'thread_id': '%emu_tid', 'block_id': '%emu_b'}[
+                    idm.group(2)] + ('' if idm.group(2) == 'thread_id' else idm.group(3))
+                continue
+            dm = re.match(r'\s*(%\S+) = gpu\.dynamic_shared_memory', line)
+            if dm:
+                ids[dm.group(1)] = '%emu_dyn'
+                continue
+            line = rename(line, ids)
+            cvt = CVT8.match(line)
+            if cvt:
+                fn = 'emu_e4m3' if cvt.group(5) == 'f8E4M3FN' else 'emu_e5m2'
+                line = (f'{cvt.group(1)}{cvt.group(2)} = func.call @{fn}('
+                        f'{cvt.group(3)}, {cvt.group(4)}) : (f32, f32) -> i16')
+            sh = SHFL.match(line)
+            if sh:
+                ind = sh.group(1)
+                out.append(f'{ind}{sh.group(2)} = func.call @emu_shfl_xor({sh.group(4)}, '
+                           f'{sh.group(5)}, {sh.group(6)}) : (f32, i32, i32) -> f32')
+                line = f'{ind}{sh.group(3)} = arith.constant true'
+            if line.strip() == 'gpu.barrier':
+                line = line.replace('gpu.barrier', 'func.call @emu_barrier() : () -> ()')
+            if 'nvvm.' in line or 'gpu.' in line:
+                sys.exit(f'kernels_to_cpu.py: cannot run on the CPU: {line.strip()}')
+            out.append(line)
+        i += 1
+        out.append('    return')
+        out.append('  }')
+    out.append('}')
+    open(dst, 'w').write('\n'.join(out) + '\n')
+
+    # Which kernels each entry launches.
+    launches = {}
+    cur = None
+    for line in lines:
+        fm = re.match(r'\s*func\.func @(\w+)\(', line)
+        if fm:
+            cur = fm.group(1)
+        lm = re.search(r'@teq_kernels::@(\w+)', line)
+        if lm and cur:
+            launches.setdefault(cur, []).append(lm.group(1))
+    dtypes = {'bf16': 'BF16', 'f16': 'F16', 'f32': 'F32'}
+    decls, rows = [], []
+    for entry in manifest['entries']:
+        launched = launches.get(entry['name'], [])
+        tile = [k for k in launched if k in kernels]
+        if len(tile) != 1:
+            continue
+        kname = tile[0]
+        out_arg = [a for a in entry['args'] if a['kind'] == 'output'][0]
+        proto = out_arg['proto']
+        q = proto['quantizer']
+        if q['kind'] == 'float8_block':
+            fmt = 'BlockFP8_2D' if q.get('block_scaling_dim', 2) == 2 else 'BlockFP8_1D'
+            twod = False
+        else:
+            fmt = 'MXFP8'
+            twod = bool(q.get('with_2d_quantization', False))
+        usage = proto['usage']
+        nargs, wg = kernels[kname]
+        decls.append(f'TEQ_TILE_KERNEL({kname})')
+        shape = ', '.join(str(d) for d in proto['shape'])
+        rows.append(
+            f'  {{"{entry["name"]}: {proto["text"]}", _mlir_ciface_{kname}, {nargs}, '
+            f'{{{", ".join(map(str, wg))}}}, {{{shape}}}, DType::{dtypes[proto["dtype"]]}, '
+            f'layout::Format::{fmt}, {"true" if q["fp8_dtype"] == "e5m2" else "false"}, '
+            f'{"true" if "rowwise" in usage else "false"}, '
+            f'{"true" if "columnwise" in usage else "false"}, '
+            f'{"true" if proto.get("scale_layout") == "gemm_swizzled" else "false"}, '
+            f'{"true" if q.get("force_pow_2_scales", True) else "false"}, '
+            f'{float(q.get("amax_epsilon", 0.0))!r}f, {"true" if twod else "false"}, '
+            f'{"true" if any(k.endswith("_zero_rs") for k in launched) else "false"}, '
+            f'{"true" if any(k.endswith("_zero_cs") for k in launched) else "false"}}},')
+    with open(inc, 'w') as f:
+        f.write('// Generated by kernels_to_cpu.py --tiles.\n#ifdef TEQ_TILE_KERNEL\n')
+        f.write('\n'.join(decls) + '\n#else\n' + '\n'.join(rows) + '\n#endif\n')
+
+
 if __name__ == '__main__':
-    main(sys.argv[1], sys.argv[2])
+    if sys.argv[1] == '--tiles':
+        tiles(sys.argv[2], sys.argv[3], sys.argv[4])
+    else:
+        main(sys.argv[1], sys.argv[2])

@@ -801,119 +801,277 @@ std::string columnPartialStores(const std::string &vec, const std::string &base,
   return s;
 }
 
-/// Unrolled gather of the 16 tile values of column %kc, rows %mr0.. +15,
-/// into %vf (vector<16xf32>), with `ext` converting %ts<e> to %tf<e>.
-std::string columnGather(bool f32) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  for (int e = 0; e < 16; ++e) {
-    std::string n = std::to_string(e);
-    os << "        %gk" << n << " = arith.constant " << e << " : index\n"
-       << "        %gr" << n << " = arith.addi %mr0, %gk" << n << " : index\n"
-       << "        %gt" << n << " = arith.muli %gr" << n << ", %c128 : index\n"
-       << "        %gi" << n << " = arith.addi %gt" << n << ", %kc : index\n"
-       << "        %gs" << n << " = memref.load %tile[%gi" << n
-       << "] : memref<16384x$T, $SHM>\n";
-    if (f32)
-      os << "        %gf" << n << " = arith.addf %gs" << n << ", %fnz : f32\n";
-    else
-      os << "        %gf" << n << " = arith.extf %gs" << n << " : $T to f32\n";
-  }
-  os << "        %vf = vector.from_elements ";
-  for (int e = 0; e < 16; ++e)
-    os << (e ? ", " : "") << "%gf" << e;
-  os << " : vector<16xf32>\n";
-  return s;
-}
 } // namespace
 
+int64_t mlir::teq::kernels::tileSharedBytes(InputType input) {
+  (void)input;
+  return 0;
+}
+
+int64_t mlir::teq::kernels::blockFP8SharedBytes(const BlockFP8Spec &spec) {
+  (void)spec;
+  return 0;
+}
+
 namespace {
-/// Start of the kernels that work on one 128x128 tile per block (block
-/// scaling, MXFP8): constants, the tile in dynamic shared memory, and the
-/// thread's place: 16 columns from %c (%gk globally) of rows %i + 32p.
-const char *kTilePrologue = R"(      %c0 = arith.constant 0 : index
+
+/// `text` four times, once per row step p of the register-resident tile
+/// kernels, with `@P` replaced by p and `@R` by 4p (the row offset).
+std::string perRow(const std::string &text) {
+  std::string out;
+  for (int p = 0; p < 4; ++p) {
+    std::string t = text;
+    for (size_t at; (at = t.find("@R")) != std::string::npos;)
+      t.replace(at, 2, std::to_string(4 * p));
+    for (size_t at; (at = t.find("@Q")) != std::string::npos;)
+      t.replace(at, 2, p ? std::to_string(p - 1) : std::string("init"));
+    for (size_t at; (at = t.find("@P")) != std::string::npos;)
+      t.replace(at, 2, std::to_string(p));
+    out += t;
+  }
+  return out;
+}
+
+/// Lines converting the f32 lanes of vector<16xf32> `in` into `out`
+/// (vector<16xi8>), RNE + satfinite; `tag` keeps the names apart.
+std::string packFP8Tagged(const std::string &in, const std::string &out,
+                          const std::string &tag, bool e5m2) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  const char *ty = e5m2 ? "f8E5M2" : "f8E4M3FN";
+  for (int j = 0; j < 16; j += 2) {
+    os << "      %" << tag << "e" << j << " = vector.extract " << in << "["
+       << j << "] : f32 from vector<16xf32>\n";
+    os << "      %" << tag << "e" << j + 1 << " = vector.extract " << in
+       << "[" << j + 1 << "] : f32 from vector<16xf32>\n";
+    os << "      %" << tag << "h" << j / 2 << " = nvvm.convert.f32x2.to.f8x2 %"
+       << tag << "e" << j + 1 << ", %" << tag << "e" << j
+       << " {rnd = #nvvm.fp_rnd_mode<rn>, sat = #nvvm.sat_mode<satfinite>} : i16 ("
+       << ty << ")\n";
+  }
+  os << "      %" << tag << "hv = vector.from_elements ";
+  for (int j = 0; j < 8; ++j)
+    os << (j ? ", " : "") << "%" << tag << "h" << j;
+  os << " : vector<8xi16>\n";
+  os << "      " << out << " = vector.bitcast %" << tag
+     << "hv : vector<8xi16> to vector<16xi8>\n";
+  return s;
+}
+
+/// Start of the register-resident 128x128-tile kernels (block FP8, MXFP8):
+/// warp w owns tile rows 16w..16w+15; lane l holds the 16 columns from
+/// %c = 16 (l % 8) of rows %rbase + 4p, p = 0..3 (%rbase = 16w + l / 8).
+/// The four rows are loaded at once (8 or 16 independent 16-byte loads a
+/// thread) into %v0..%v3 (f32, zeros outside the tensor).
+const char *kRegTilePrologue = R"(      %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
       %c4 = arith.constant 4 : index
       %c8 = arith.constant 8 : index
+      %c12 = arith.constant 12 : index
       %c16 = arith.constant 16 : index
       %c32 = arith.constant 32 : index
       %c64 = arith.constant 64 : index
       %c128 = arith.constant 128 : index
       %c256 = arith.constant 256 : index
-      %c512 = arith.constant 512 : index
-      %c1024 = arith.constant 1024 : index
       %cm = arith.constant $M : index
       %ck = arith.constant $K : index
       %fz = arith.constant 0.0 : f32
       %fnz = arith.constant -0.0 : f32
       %vzero = arith.constant dense<0.0> : vector<16xf32>
       %vnz = arith.constant dense<-0.0> : vector<16xf32>
+      %rzero = arith.constant dense<0> : vector<16xi16>
+      %cmaxinit = arith.constant dense<0.0> : vector<16xf32>
+      %i16z = arith.constant 0 : i16
+      %sh16 = arith.constant dense<16> : vector<8xi32>
+      %sh16x16 = arith.constant dense<16> : vector<16xi32>
+      %mhi = arith.constant dense<-65536> : vector<8xi32>
       %w32 = arith.constant 32 : i32
       %o1 = arith.constant 1 : i32
       %o2 = arith.constant 2 : i32
       %o4 = arith.constant 4 : i32
       %o8 = arith.constant 8 : i32
       %o16 = arith.constant 16 : i32
-      %dyn = gpu.dynamic_shared_memory : memref<?xi8, $SHM>
-      %tile = memref.view %dyn[%c0][] : memref<?xi8, $SHM> to memref<16384x$T, $SHM>
       %tid = gpu.thread_id x
       %bx = gpu.block_id x
       %by = gpu.block_id y
       %k0 = arith.muli %bx, %c128 : index
       %m0 = arith.muli %by, %c128 : index
-      %j = arith.remui %tid, %c8 : index
-      %i = arith.divui %tid, %c8 : index
+      %lane = arith.remui %tid, %c32 : index
+      %warp = arith.divui %tid, %c32 : index
+      %j = arith.remui %lane, %c8 : index
+      %rl = arith.divui %lane, %c8 : index
       %c = arith.muli %j, %c16 : index
       %gk = arith.addi %k0, %c : index
       %kend = arith.addi %gk, %c16 : index
       %fullk = arith.cmpi ule, %kend, %ck : index
       %vecin = arith.constant $VECIN
+      %w16 = arith.muli %warp, %c16 : index
+      %rbase = arith.addi %w16, %rl : index
+      %writer = arith.cmpi ult, %lane, %c8 : index
+      %j0 = arith.cmpi eq, %j, %c0 : index
+      %wbase = arith.muli %warp, %c128 : index
 )";
 
-/// Inside a row loop (%r, %gm, %rowok defined): the thread's 16 elements of
-/// row %gm in %vals (f32; zeros outside the tensor, 16-byte loads where the
-/// chunk is whole and aligned), staged in the tile in the input type.
-const char *kTileLoadRow = R"(        %vok0 = arith.andi %rowok, %fullk : i1
-        %vok = arith.andi %vok0, %vecin : i1
-        %rowbase = arith.muli %gm, %ck : index
-        %vals = scf.if %vok -> vector<16xf32> {
-          %off = arith.addi %rowbase, %gk : index
-          %v = vector.load %x[%off] {alignment = 16} : memref<$Nx$T>, vector<16x$T>
-          $EXT16
-          scf.yield %vf : vector<16xf32>
-        } else {
-          %sv = scf.for %e = %c0 to %c16 step %c1 iter_args(%acc = %vzero) -> vector<16xf32> {
+/// Per row step: %r@P (tile row), %gm@P, %rowok@P, %rowbase@P, %goff@P.
+const char *kRegTileRowVars = R"(      %cr@P = arith.constant @R : index
+      %r@P = arith.addi %rbase, %cr@P : index
+      %gm@P = arith.addi %m0, %r@P : index
+      %rowok@P = arith.cmpi ult, %gm@P, %cm : index
+      %rowbase@P = arith.muli %gm@P, %ck : index
+      %goff@P = arith.addi %rowbase@P, %gk : index
+)";
+
+/// The f32 values of row step @P for a phase after a barrier: %w@P widened
+/// again from the raw bf16 bits (exact: bf16 -> f32 is a 16-bit shift), or
+/// %v@P itself for other inputs. Returns the lines; `name` gets the value.
+std::string regTileWide(InputType input, std::string &name,
+                        const std::string &tag = "") {
+  if (input != InputType::BF16) {
+    name = "%v@P";
+    return "";
+  }
+  name = "%w" + tag + "@P";
+  if (!tag.empty())
+    // A third form (16-bit lanes, zero-extended, shifted): LLVM would merge
+    // an identical expression with the one after the barriers.
+    return "      %w" + tag + "h@P = vector.bitcast %u@P : vector<8xi32> to vector<16xi16>\n"
+           "      %w" + tag + "x@P = arith.extui %w" + tag + "h@P : vector<16xi16> to vector<16xi32>\n"
+           "      %w" + tag + "s@P = arith.shli %w" + tag + "x@P, %sh16x16 : vector<16xi32>\n"
+           "      %w" + tag + "@P = arith.bitcast %w" + tag + "s@P : vector<16xi32> to vector<16xf32>\n";
+  std::string s = R"(      %wlo@P = arith.shli %u@P, %sh16 : vector<8xi32>
+      %whi@P = arith.andi %u@P, %mhi : vector<8xi32>
+      %wl@P = arith.bitcast %wlo@P : vector<8xi32> to vector<8xf32>
+      %wh@P = arith.bitcast %whi@P : vector<8xi32> to vector<8xf32>
+      %w@P = vector.shuffle %wl@P, %wh@P [0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15] : vector<8xf32>, vector<8xf32>
+)";
+  for (size_t at = 0; (at = s.find("%w", at)) != std::string::npos; at += 2 + tag.size())
+    s.replace(at, 2, "%w" + tag);
+  return s;
+}
+
+/// The four rows' loads: one branch with all 16-byte loads where the
+/// thread's four chunks are whole and aligned, else element by element.
+/// bf16 inputs also keep the raw bits (%u0..%u3, vector<8xi32>): the phases
+/// after a barrier widen them again (regTileWide) so that only 32 registers,
+/// not 64, of tile data live across barriers.
+std::string regTileLoads(InputType input) {
+  bool f32 = input == InputType::F32, bf16 = input == InputType::BF16;
+  std::string ext = f32 ? "arith.addf %l@P, %vnz : vector<16xf32>"
+                        : "arith.extf %l@P : vector<16x$T> to vector<16xf32>";
+  std::string types = "vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>";
+  std::string rawTypes = "vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>";
+  std::string s = perRow(kRegTileRowVars) + R"(      %fast0 = arith.andi %rowok3, %fullk : i1
+      %fast = arith.andi %fast0, %vecin : i1
+)";
+  if (bf16) {
+    s += "      %u0, %u1, %u2, %u3 = scf.if %fast -> (" + rawTypes + ") {\n" +
+         perRow("        %l@P = vector.load %x[%goff@P] {alignment = 16} : memref<$Nx$T>, vector<16x$T>\n") +
+         perRow("        %fu@P = vector.bitcast %l@P : vector<16xbf16> to vector<8xi32>\n") +
+         "        scf.yield %fu0, %fu1, %fu2, %fu3 : " + rawTypes + "\n      } else {\n" +
+         perRow(R"(        %sr@P = scf.for %e = %c0 to %c16 step %c1 iter_args(%racc = %rzero) -> vector<16xi16> {
+          %kk = arith.addi %gk, %e : index
+          %kin = arith.cmpi ult, %kk, %ck : index
+          %ok = arith.andi %rowok@P, %kin : i1
+          %raw = scf.if %ok -> i16 {
+            %go = arith.addi %rowbase@P, %kk : index
+            %xs = memref.load %x[%go] : memref<$Nx$T>
+            %xr = arith.bitcast %xs : bf16 to i16
+            scf.yield %xr : i16
+          } else {
+            scf.yield %i16z : i16
+          }
+          %rins = vector.insert %raw, %racc[%e] : i16 into vector<16xi16>
+          scf.yield %rins : vector<16xi16>
+        }
+        %su@P = vector.bitcast %sr@P : vector<16xi16> to vector<8xi32>
+)") + "        scf.yield %su0, %su1, %su2, %su3 : " + rawTypes + "\n      }\n";
+  } else {
+    s += "      %v0, %v1, %v2, %v3 = scf.if %fast -> (" + types + ") {\n" +
+         perRow("        %l@P = vector.load %x[%goff@P] {alignment = 16} : memref<$Nx$T>, vector<16x$T>\n") +
+         perRow("        %f@P = " + ext + "\n") +
+         "        scf.yield %f0, %f1, %f2, %f3 : " + types + "\n      } else {\n" +
+         perRow(R"(        %s@P = scf.for %e = %c0 to %c16 step %c1 iter_args(%acc = %vzero) -> vector<16xf32> {
+          %kk = arith.addi %gk, %e : index
+          %kin = arith.cmpi ult, %kk, %ck : index
+          %ok = arith.andi %rowok@P, %kin : i1
+          %val = scf.if %ok -> f32 {
+            %go = arith.addi %rowbase@P, %kk : index
+            %xs = memref.load %x[%go] : memref<$Nx$T>
+            $SEXT
+            scf.yield %xf : f32
+          } else {
+            scf.yield %fz : f32
+          }
+          %ins = vector.insert %val, %acc[%e] : f32 into vector<16xf32>
+          scf.yield %ins : vector<16xf32>
+        }
+)") + "        scf.yield %s0, %s1, %s2, %s3 : " + types + "\n      }\n";
+  }
+  return s;
+}
+
+/// Per row step, before the barriers: %v@P (f32), %ab@P = |%v@P| and the
+/// running column maximum %cmax@P (%cmax3 covers the thread's four rows).
+/// Emitted row by row with the phase that uses %v@P, so that one row's f32
+/// values are live at a time. bf16 widens with fpext here (a form LLVM does
+/// not merge with regTileWide's shifts after the barriers).
+std::string rowPrep(InputType input) {
+  std::string s;
+  if (input == InputType::BF16)
+    s = "      %vb@P = vector.bitcast %u@P : vector<8xi32> to vector<16xbf16>\n"
+        "      %v@P = arith.extf %vb@P : vector<16xbf16> to vector<16xf32>\n";
+  return s + "      %ab@P = math.absf %v@P : vector<16xf32>\n"
+             "      %cmax@P = arith.maxnumf %cmax@Q, %ab@P : vector<16xf32>\n";
+}
+
+
+/// Stores the bytes `bytes` (vector<16xi8>) of row step @P at `buf`[%goff@P]
+/// (16 bytes where whole and `vec`, else byte by byte inside the tensor).
+std::string regTileRowStore(const std::string &bytes, const std::string &buf,
+                            const std::string &vec) {
+  return R"(      %sv0_)" + buf + R"(@P = arith.andi %rowok@P, %fullk : i1
+      %sok_)" + buf + R"(@P = arith.andi %sv0_)" + buf + R"(@P, )" + vec + R"( : i1
+      scf.if %sok_)" + buf + R"(@P {
+        vector.store )" + bytes + ", %" + buf + R"([%goff@P] {alignment = 16} : memref<$Nxi8>, vector<16xi8>
+      } else {
+        scf.if %rowok@P {
+          scf.for %e = %c0 to %c16 step %c1 {
             %kk = arith.addi %gk, %e : index
             %kin = arith.cmpi ult, %kk, %ck : index
-            %ok = arith.andi %rowok, %kin : i1
-            %val = scf.if %ok -> f32 {
-              %go = arith.addi %rowbase, %kk : index
-              %xs = memref.load %x[%go] : memref<$Nx$T>
-              $SEXT
-              scf.yield %xf : f32
-            } else {
-              scf.yield %fz : f32
+            scf.if %kin {
+              %b = vector.extract )" + bytes + R"([%e] : i8 from vector<16xi8>
+              %go = arith.addi %rowbase@P, %kk : index
+              memref.store %b, %)" + buf + R"([%go] : memref<$Nxi8>
             }
-            %ins = vector.insert %val, %acc[%e] : f32 into vector<16xf32>
-            scf.yield %ins : vector<16xf32>
           }
-          scf.yield %sv : vector<16xf32>
         }
-        $TRUNC16
-        %trow = arith.muli %r, %c128 : index
-        %toff = arith.addi %trow, %c : index
-        vector.store %tv, %tile[%toff] : memref<16384x$T, $SHM>, vector<16x$T>
+      }
 )";
+}
+
+/// Shuffle-xor max of the f32 `in` over `offsets`; the result is `out`.
+std::string shuffleMax(const std::string &in, const std::string &out,
+                       const std::string &tag,
+                       std::initializer_list<int> offsets) {
+  std::string s, cur = in;
+  int n = 0;
+  for (int o : offsets) {
+    std::string x = "%" + tag + "x" + std::to_string(n),
+                q = "%" + tag + "q" + std::to_string(n),
+                m = ++n == static_cast<int>(offsets.size())
+                        ? out
+                        : "%" + tag + "m" + std::to_string(n);
+    s += "      " + x + ", " + q + " = gpu.shuffle xor " + cur + ", %o" +
+         std::to_string(o) + ", %w32 : f32\n";
+    s += "      " + m + " = arith.maxnumf " + cur + ", " + x + " : f32\n";
+    cur = m;
+  }
+  return s;
+}
+
+
 } // namespace
-
-int64_t mlir::teq::kernels::tileSharedBytes(InputType input) {
-  return 128 * 128 * typeBytes(input);
-}
-
-int64_t mlir::teq::kernels::blockFP8SharedBytes(const BlockFP8Spec &spec) {
-  return tileSharedBytes(spec.input);
-}
 
 std::string mlir::teq::kernels::blockFP8Kernel(const BlockFP8Spec &spec) {
   int64_t m = spec.rows, k = spec.cols;
@@ -940,169 +1098,83 @@ std::string mlir::teq::kernels::blockFP8Kernel(const BlockFP8Spec &spec) {
       {"VECIN", k % 8 == 0 ? "true" : "false"},
       {"VECROW", k % 16 == 0 ? "true" : "false"},
       {"VECCOL", m % 16 == 0 ? "true" : "false"},
-      {"EXT16", f32 ? "%vf = arith.addf %v, %vnz : vector<16xf32>"
-                    : "%vf = arith.extf %v : vector<16x$T> to vector<16xf32>"},
-      {"TRUNC16", f32 ? "%tv = arith.addf %vals, %vnz : vector<16xf32>"
-                      : "%tv = arith.truncf %vals : vector<16xf32> to vector<16x$T>"},
       {"SEXT", f32 ? "%xf = arith.addf %xs, %fnz : f32"
                    : "%xf = arith.extf %xs : $T to f32"},
-      {"TEXT", f32 ? "%tf = arith.addf %ts, %fnz : f32"
-                   : "%tf = arith.extf %ts : $T to f32"},
       {"SHM", "#gpu.address_space<workgroup>"},
+      // bf16 tiles fit 80 registers (tile data as raw bits; 64 for 2D):
+      // three (four) blocks per SM instead of two.
+      {"MINCTA", spec.input != InputType::BF16 ? ""
+                 : spec.twoD                    ? ", nvvm.minctasm = 4 : i32"
+                                                : ", nvvm.minctasm = 3 : i32"},
   };
   std::string args = "%x: memref<$Nx$T>";
   if (spec.rowwise)
     args += ", %rdata: memref<$Nxi8>, %rscale: memref<$RSRxf32>";
   if (spec.columnwise)
     args += ", %cdata: memref<$Nxi8>, %cscale: memref<$CSRxf32>";
-  std::string pack16 = packFP8(16, spec.e5m2);
-  std::string scalarCvt = scalarFP8(spec.e5m2);
+  std::string wide, wideText = regTileWide(spec.input, wide);
+  std::vector<std::string> wg;
+  if (spec.twoD)
+    wg.push_back("%wamax: memref<8xf32, $SHM> {llvm.align = 16 : i64}");
+  else if (spec.columnwise)
+    wg.insert(wg.end(), {"%colpart: memref<1024xf32, $SHM> {llvm.align = 16 : i64}",
+                         "%colsc: memref<128xf32, $SHM> {llvm.align = 16 : i64}"});
+  if (spec.columnwise)
+    wg.push_back("%qt: memref<16384xi8, $SHM> {llvm.align = 16 : i64}");
+  std::string wgText;
+  for (const std::string &w : wg)
+    wgText += (wgText.empty() ? "" : ", ") + w;
 
+  // Layout (per 128x128 tile, one 256-thread block): the input is read once
+  // into registers (kRegTilePrologue); rowwise data goes straight from
+  // registers to global memory (16-byte stores); the columnwise copy is
+  // quantized in registers, staged as FP8 bytes in %qt (16 KiB, 16-byte
+  // chunks XOR-swizzled by row / 16 so that both the row stores and the
+  // column gathers are free of bank conflicts), then gathered along columns
+  // and written as 16-byte rows of the transposed copy.
   std::string text = R"(
-    gpu.func @$NAME()" + args + R"()
-        workgroup(%colpart: memref<1024xf32, $SHM>, %colamax: memref<128xf32, $SHM>,
-                  %rowamax: memref<128xf32, $SHM>, %tamax: memref<1xf32, $SHM>)
-        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
-)" + std::string(kTilePrologue) + R"(      %j0 = arith.cmpi eq, %j, %c0 : index
-      // Phase 1: stage the tile; row amaxes; per-thread column maxima.
-      %colacc = scf.for %p = %c0 to %c4 step %c1 iter_args(%ca = %vzero) -> vector<16xf32> {
-        %r0 = arith.muli %p, %c32 : index
-        %r = arith.addi %i, %r0 : index
-        %gm = arith.addi %m0, %r : index
-        %rowok = arith.cmpi ult, %gm, %cm : index
-)" + std::string(kTileLoadRow) + R"(        %absv = math.absf %vals : vector<16xf32>
-        %rm = vector.reduction <maxnumf>, %absv : vector<16xf32> into f32
-        %x1, %q1 = gpu.shuffle xor %rm, %o1, %w32 : f32
-        %m1 = arith.maxnumf %rm, %x1 : f32
-        %x2, %q2 = gpu.shuffle xor %m1, %o2, %w32 : f32
-        %m2 = arith.maxnumf %m1, %x2 : f32
-        %x4, %q4 = gpu.shuffle xor %m2, %o4, %w32 : f32
-        %m4 = arith.maxnumf %m2, %x4 : f32
-        scf.if %j0 {
-          memref.store %m4, %rowamax[%r] : memref<128xf32, $SHM>
-        }
-        %ca2 = arith.maxnumf %ca, %absv : vector<16xf32>
-        scf.yield %ca2 : vector<16xf32>
-      }
-      %lane = arith.remui %tid, %c32 : index
-      %warp = arith.divui %tid, %c32 : index
-      %writer = arith.cmpi ult, %lane, %c8 : index
-      %wbase = arith.muli %warp, %c128 : index
-)" + columnPartialStores("%colacc", "%wbase", "%colpart",
-                          "memref<1024xf32, $SHM>") + R"(
-      gpu.barrier
-      %tc = arith.cmpi ult, %tid, %c128 : index
-      scf.if %tc {
-        %cmx = scf.for %w = %c0 to %c8 step %c1 iter_args(%mm = %fz) -> f32 {
-          %wb = arith.muli %w, %c128 : index
-          %wi = arith.addi %wb, %tid : index
-          %pv = memref.load %colpart[%wi] : memref<1024xf32, $SHM>
-          %mx = arith.maxnumf %mm, %pv : f32
-          scf.yield %mx : f32
-        }
-        memref.store %cmx, %colamax[%tid] : memref<128xf32, $SHM>
-      }
-      %t0 = arith.cmpi eq, %tid, %c0 : index
-      scf.if %t0 {
-        %tmx = scf.for %rr = %c0 to %c128 step %c1 iter_args(%mm = %fz) -> f32 {
-          %rv = memref.load %rowamax[%rr] : memref<128xf32, $SHM>
-          %mx = arith.maxnumf %mm, %rv : f32
-          scf.yield %mx : f32
-        }
-        memref.store %tmx, %tamax[%c0] : memref<1xf32, $SHM>
-      }
-      gpu.barrier
+    gpu.func @$NAME()" + args + ")" +
+                     (wgText.empty() ? "" : "\n        workgroup(" + wgText + ")") + R"(
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>$MINCTA} {
+)" + std::string(kRegTilePrologue) + regTileLoads(spec.input) + R"(      %t0 = arith.cmpi eq, %tid, %c0 : index
 )";
 
-  if (spec.rowwise) {
-    std::string amaxRow = spec.twoD
-        ? "      %rsin = memref.load %tamax[%c0] : memref<1xf32, $SHM>\n"
-        : "      %rsin = memref.load %rowamax[%r] : memref<128xf32, $SHM>\n";
-    std::string scaleStore = spec.twoD ? R"(
-        %first = arith.cmpi eq, %p, %c0 : index
-        %st0 = arith.andi %first, %t0 : i1
-        scf.if %st0 {
-          %sb = arith.muli %by, %rsc : index
-          %si = arith.addi %sb, %bx : index
-          memref.store %rsinv, %rscale[%si] : memref<$RSRxf32>
-          // Zero the padding columns of this block row (last K-block only).
-          %lastk = arith.cmpi eq, %bx, %nkbm1 : index
-          scf.if %lastk {
-            scf.for %pc = %nkb to %nkbpad step %c1 {
-              %pi = arith.addi %sb, %pc : index
-              memref.store %fz, %rscale[%pi] : memref<$RSRxf32>
-            }
+  if (spec.twoD) {
+    // The tile amax: thread, warp (shuffles), block (8 warp maxima).
+    text += perRow(rowPrep(spec.input)) + R"(      %tmr = vector.reduction <maxnumf>, %cmax3 : vector<16xf32> into f32
+)" + shuffleMax("%tmr", "%tmw", "tw", {1, 2, 4, 8, 16}) + R"(      %lane0 = arith.cmpi eq, %lane, %c0 : index
+      scf.if %lane0 {
+        memref.store %tmw, %wamax[%warp] : memref<8xf32, $SHM>
+      }
+      gpu.barrier
+      %wav = vector.load %wamax[%c0] {alignment = 16} : memref<8xf32, $SHM>, vector<8xf32>
+      %tsin = vector.reduction <maxnumf>, %wav : vector<8xf32> into f32
+)" + scaleFromAmax("ts", fp8Max, spec.epsilon, spec.forcePow2, vfi) + R"(
+      %tsb = vector.broadcast %tssc : f32 to vector<16xf32>
+)" + perRow(wideText + "      %qs@P = arith.mulf " + wide + ", %tsb : vector<16xf32>\n" +
+            packFP8Tagged("%qs@P", "%qb@P", "pq@P", spec.e5m2));
+    if (spec.rowwise) {
+      text += perRow(regTileRowStore("%qb@P", "rdata", "%vecrow")) + R"(
+      scf.if %t0 {
+        %sb = arith.muli %by, %rsc : index
+        %si = arith.addi %sb, %bx : index
+        memref.store %tsinv, %rscale[%si] : memref<$RSRxf32>
+        // Zero the padding columns of this block row (last K-block only).
+        %lastk = arith.cmpi eq, %bx, %nkbm1 : index
+        scf.if %lastk {
+          scf.for %pc = %nkb to %nkbpad step %c1 {
+            %pi = arith.addi %sb, %pc : index
+            memref.store %fz, %rscale[%pi] : memref<$RSRxf32>
           }
-        })"
-        : R"(
-        %sbase = arith.muli %bx, %rsc : index
-        %si = arith.addi %sbase, %gm : index
-        %wscale = arith.andi %j0, %rowok : i1
-        scf.if %wscale {
-          memref.store %rsinv, %rscale[%si] : memref<$RSRxf32>
         }
-        %inpad0 = arith.cmpi uge, %gm, %cm : index
-        %inpad1 = arith.cmpi ult, %gm, %cmpad : index
-        %inpad2 = arith.andi %inpad0, %inpad1 : i1
-        %inpad = arith.andi %inpad2, %j0 : i1
-        scf.if %inpad {
-          memref.store %fz, %rscale[%si] : memref<$RSRxf32>
-        })";
-    text += R"(
-      // Phase 2: rowwise data and scales.
-      %rsc = arith.constant $RSC : index
-      %cmpad = arith.constant $MPAD : index
-      %nkb = arith.constant $NKB : index
-      %nkbpad = arith.constant $NKBPAD : index
-      %nkbm1 = arith.subi %nkb, %c1 : index
-      %vecrow = arith.constant $VECROW
-      scf.for %p = %c0 to %c4 step %c1 {
-        %r0 = arith.muli %p, %c32 : index
-        %r = arith.addi %i, %r0 : index
-        %gm = arith.addi %m0, %r : index
-        %rowok = arith.cmpi ult, %gm, %cm : index
-)" + amaxRow + scaleFromAmax("rs", fp8Max, spec.epsilon, spec.forcePow2, vfi) +
-            R"(
-        %trow = arith.muli %r, %c128 : index
-        %toff = arith.addi %trow, %c : index
-        %v = vector.load %tile[%toff] : memref<16384x$T, $SHM>, vector<16x$T>
-        $EXT16
-        %sb0 = vector.broadcast %rssc : f32 to vector<16xf32>
-        %sv = arith.mulf %vf, %sb0 : vector<16xf32>
-)" + pack16 + R"(
-        %rowbase = arith.muli %gm, %ck : index
-        %goff = arith.addi %rowbase, %gk : index
-        %vok0 = arith.andi %rowok, %fullk : i1
-        %vok = arith.andi %vok0, %vecrow : i1
-        scf.if %vok {
-          vector.store %bytes, %rdata[%goff] {alignment = 16} : memref<$Nxi8>, vector<16xi8>
-        } else {
-          scf.if %rowok {
-            scf.for %e = %c0 to %c16 step %c1 {
-              %kk = arith.addi %gk, %e : index
-              %kin = arith.cmpi ult, %kk, %ck : index
-              scf.if %kin {
-                %b = vector.extract %bytes[%e] : i8 from vector<16xi8>
-                %go = arith.addi %rowbase, %kk : index
-                memref.store %b, %rdata[%go] : memref<$Nxi8>
-              }
-            }
-          }
-        })" +
-            scaleStore + R"(
       }
 )";
-  }
-
-  if (spec.columnwise) {
-    std::string amaxCol = spec.twoD
-        ? "      %csin = memref.load %tamax[%c0] : memref<1xf32, $SHM>\n"
-        : "      %csin = memref.load %colamax[%kc] : memref<128xf32, $SHM>\n";
-    std::string scaleStore = spec.twoD ? R"(
-      scf.if %t0 {
+    }
+    if (spec.columnwise)
+      text += R"(      scf.if %t0 {
         %sb = arith.muli %bx, %csc : index
         %si = arith.addi %sb, %by : index
-        memref.store %csinv, %cscale[%si] : memref<$CSRxf32>
+        memref.store %tsinv, %cscale[%si] : memref<$CSRxf32>
         %lastm = arith.cmpi eq, %by, %nmbm1 : index
         scf.if %lastm {
           scf.for %pc = %nmb to %nmbpad step %c1 {
@@ -1110,73 +1182,161 @@ std::string mlir::teq::kernels::blockFP8Kernel(const BlockFP8Spec &spec) {
             memref.store %fz, %cscale[%pi] : memref<$CSRxf32>
           }
         }
-      })"
-        : R"(
-      %h0 = arith.cmpi eq, %half, %c0 : index
-      %sbase = arith.muli %by, %csc : index
-      %si = arith.addi %sbase, %gkc : index
-      %wcs = arith.andi %h0, %colok : i1
-      scf.if %wcs {
-        memref.store %csinv, %cscale[%si] : memref<$CSRxf32>
       }
-      %kp0 = arith.cmpi uge, %gkc, %ck : index
-      %kp1 = arith.cmpi ult, %gkc, %ckpad : index
-      %kp2 = arith.andi %kp0, %kp1 : i1
-      %kpad = arith.andi %kp2, %h0 : i1
-      scf.if %kpad {
-        memref.store %fz, %cscale[%si] : memref<$CSRxf32>
-      })";
-    text += R"(
-      // Phase 3: columnwise (transposed) data and scales.
-      %csc = arith.constant $CSC : index
-      %ckpad = arith.constant $KPAD : index
-      %nmb = arith.constant $NMB : index
-      %nmbpad = arith.constant $NMBPAD : index
-      %nmbm1 = arith.subi %nmb, %c1 : index
+)";
+  } else {
+    // Before the barrier: the column maxima first, then the rowwise data
+    // (the row phase widens the raw bits again), one row at a time each.
+    std::string rowText, rwide, rwideText = regTileWide(spec.input, rwide, "r");
+    if (spec.rowwise) {
+      // 1x128 blocks: a row's 8 threads are lanes 8q..8q+7 of one warp.
+      rowText = perRow(rwideText + "      %rab@P = math.absf " + rwide + R"( : vector<16xf32>
+      %rm@P = vector.reduction <maxnumf>, %rab@P : vector<16xf32> into f32
+)" + shuffleMax("%rm@P", "%rs@Pin", "rr@P", {1, 2, 4}) +
+                     scaleFromAmax("rs@P", fp8Max, spec.epsilon,
+                                   spec.forcePow2, vfi) +
+                     R"(      %rsb@P = vector.broadcast %rs@Psc : f32 to vector<16xf32>
+      %rq@P = arith.mulf )" + rwide + R"(, %rsb@P : vector<16xf32>
+)" + packFP8Tagged("%rq@P", "%rb@P", "pr@P", spec.e5m2) +
+                     regTileRowStore("%rb@P", "rdata", "%vecrow") + R"(      %si@P = arith.addi %sbase, %gm@P : index
+      %wscale@P = arith.andi %j0, %rowok@P : i1
+      scf.if %wscale@P {
+        memref.store %rs@Pinv, %rscale[%si@P] : memref<$RSRxf32>
+      }
+      %inpad0_@P = arith.cmpi uge, %gm@P, %cm : index
+      %inpad1_@P = arith.cmpi ult, %gm@P, %cmpad : index
+      %inpad2_@P = arith.andi %inpad0_@P, %inpad1_@P : i1
+      %inpad@P = arith.andi %inpad2_@P, %j0 : i1
+      scf.if %inpad@P {
+        memref.store %fz, %rscale[%si@P] : memref<$RSRxf32>
+      }
+)");
+    }
+    // 128x1 blocks: column maxima over the warp's 16 rows (shuffles), then
+    // over the 8 warps (colpart) by one thread per column, which computes
+    // the column's scale once.
+    text += perRow(rowPrep(spec.input));
+    if (spec.columnwise)
+      text += columnPartialStores("%cmax3", "%wbase", "%colpart",
+                                  "memref<1024xf32, $SHM>");
+    text += rowText;
+    if (spec.columnwise) {
+      text += R"(      gpu.barrier
+      %tc = arith.cmpi ult, %tid, %c128 : index
+      scf.if %tc {
+        %csin = scf.for %w = %c0 to %c8 step %c1 iter_args(%mm = %fz) -> f32 {
+          %wb = arith.muli %w, %c128 : index
+          %wi = arith.addi %wb, %tid : index
+          %pv = memref.load %colpart[%wi] : memref<1024xf32, $SHM>
+          %mx = arith.maxnumf %mm, %pv : f32
+          scf.yield %mx : f32
+        }
+)" + scaleFromAmax("cs", fp8Max, spec.epsilon, spec.forcePow2, vfi) + R"(
+        memref.store %cssc, %colsc[%tid] : memref<128xf32, $SHM>
+        %gkc = arith.addi %k0, %tid : index
+        %colok = arith.cmpi ult, %gkc, %ck : index
+        %sbase2 = arith.muli %by, %csc : index
+        %si = arith.addi %sbase2, %gkc : index
+        scf.if %colok {
+          memref.store %csinv, %cscale[%si] : memref<$CSRxf32>
+        }
+        %kp0 = arith.cmpi uge, %gkc, %ck : index
+        %kp1 = arith.cmpi ult, %gkc, %ckpad : index
+        %kpad = arith.andi %kp0, %kp1 : i1
+        scf.if %kpad {
+          memref.store %fz, %cscale[%si] : memref<$CSRxf32>
+        }
+      }
+      gpu.barrier
+      %csv = vector.load %colsc[%c] {alignment = 16} : memref<128xf32, $SHM>, vector<16xf32>
+)" + perRow(wideText + "      %qs@P = arith.mulf " + wide + ", %csv : vector<16xf32>\n" +
+            packFP8Tagged("%qs@P", "%qb@P", "pq@P", spec.e5m2));
+    }
+  }
+
+  if (spec.columnwise) {
+    // Stage the columnwise bytes: row r, 16-byte chunk j at chunk j ^ (r/16)
+    // (r / 16 is the warp).
+    text += R"(      %jx = arith.xori %j, %warp : index
+      %jxo = arith.muli %jx, %c16 : index
+)" + perRow(R"(      %qr@P = arith.muli %r@P, %c128 : index
+      %qo@P = arith.addi %qr@P, %jxo : index
+      vector.store %qb@P, %qt[%qo@P] {alignment = 16} : memref<16384xi8, $SHM>, vector<16xi8>
+)") + R"(      gpu.barrier
+      // Transposed copy: 1024 runs of 16 bytes (output row kt, tile rows
+      // 16q..16q+15), 8 threads (one warp quarter) per output row.
       %veccol = arith.constant $VECCOL
-      %kc = arith.remui %tid, %c128 : index
-      %half = arith.divui %tid, %c128 : index
-      %gkc = arith.addi %k0, %kc : index
-      %colok = arith.cmpi ult, %gkc, %ck : index
-)" + amaxCol + scaleFromAmax("cs", fp8Max, spec.epsilon, spec.forcePow2, vfi) +
-            R"(
-      %csb = vector.broadcast %cssc : f32 to vector<16xf32>
-      %hb = arith.muli %half, %c64 : index
-      %crow = arith.muli %gkc, %cm : index
-      scf.for %g = %c0 to %c4 step %c1 {
-        %g16 = arith.muli %g, %c16 : index
-        %mr0 = arith.addi %hb, %g16 : index
-        %gm0 = arith.addi %m0, %mr0 : index
-)" + columnGather(f32) + R"(        %sv = arith.mulf %vf, %csb : vector<16xf32>
-)" + pack16 + R"(
-        %mend = arith.addi %gm0, %c16 : index
+      scf.for %s = %c0 to %c4 step %c1 {
+        %s256 = arith.muli %s, %c256 : index
+        %idx = arith.addi %s256, %tid : index
+        %kt = arith.divui %idx, %c8 : index
+        %q = arith.remui %idx, %c8 : index
+        %m16 = arith.muli %q, %c16 : index
+        %kw = arith.divui %kt, %c16 : index
+        %kl = arith.remui %kt, %c16 : index
+        %kx = arith.xori %kw, %q : index
+        %kxo = arith.muli %kx, %c16 : index
+        %colb = arith.addi %kxo, %kl : index
+        %gbase0 = arith.muli %m16, %c128 : index
+        %gbase = arith.addi %gbase0, %colb : index
+)";
+    for (int e = 0; e < 16; ++e) {
+      std::string n = std::to_string(e);
+      text += "        %go" + n + " = arith.constant " + std::to_string(e * 128) +
+              " : index\n        %ga" + n + " = arith.addi %gbase, %go" + n +
+              " : index\n        %gv" + n + " = memref.load %qt[%ga" + n +
+              "] : memref<16384xi8, $SHM>\n";
+    }
+    text += "        %col = vector.from_elements ";
+    for (int e = 0; e < 16; ++e)
+      text += (e ? ", %gv" : "%gv") + std::to_string(e);
+    text += R"( : vector<16xi8>
+        %gkt = arith.addi %k0, %kt : index
+        %kok = arith.cmpi ult, %gkt, %ck : index
+        %gmt = arith.addi %m0, %m16 : index
+        %mend = arith.addi %gmt, %c16 : index
         %fullm = arith.cmpi ule, %mend, %cm : index
-        %cv0 = arith.andi %colok, %fullm : i1
+        %cv0 = arith.andi %kok, %fullm : i1
         %cv = arith.andi %cv0, %veccol : i1
-        %coff = arith.addi %crow, %gm0 : index
+        %crow = arith.muli %gkt, %cm : index
+        %coff = arith.addi %crow, %gmt : index
         scf.if %cv {
-          vector.store %bytes, %cdata[%coff] {alignment = 16} : memref<$Nxi8>, vector<16xi8>
+          vector.store %col, %cdata[%coff] {alignment = 16} : memref<$Nxi8>, vector<16xi8>
         } else {
-          scf.if %colok {
+          scf.if %kok {
             scf.for %e = %c0 to %c16 step %c1 {
-              %mm2 = arith.addi %gm0, %e : index
+              %mm2 = arith.addi %gmt, %e : index
               %min = arith.cmpi ult, %mm2, %cm : index
               scf.if %min {
-                %b = vector.extract %bytes[%e] : i8 from vector<16xi8>
+                %b = vector.extract %col[%e] : i8 from vector<16xi8>
                 %co = arith.addi %crow, %mm2 : index
                 memref.store %b, %cdata[%co] : memref<$Nxi8>
               }
             }
           }
         }
-      })" +
-            scaleStore + "\n";
+      }
+)";
   }
-  text += R"(
-      gpu.return
+  text += R"(      gpu.return
     }
 )";
-  (void)scalarCvt;
+  // Constants the phases above share.
+  std::string consts = R"(      %rsc = arith.constant $RSC : index
+      %csc = arith.constant $CSC : index
+      %cmpad = arith.constant $MPAD : index
+      %ckpad = arith.constant $KPAD : index
+      %nkb = arith.constant $NKB : index
+      %nkbpad = arith.constant $NKBPAD : index
+      %nkbm1 = arith.subi %nkb, %c1 : index
+      %nmb = arith.constant $NMB : index
+      %nmbpad = arith.constant $NMBPAD : index
+      %nmbm1 = arith.subi %nmb, %c1 : index
+      %vecrow = arith.constant $VECROW
+      %sbase = arith.muli %bx, %rsc : index
+)";
+  size_t at = text.find("      %t0 = arith.cmpi eq, %tid, %c0 : index\n");
+  text.insert(at, consts);
   return substitute(substitute(text, vars), vars);
 }
 
@@ -1316,216 +1476,175 @@ std::string mlir::teq::kernels::mxfp8Kernel(const MXFP8Spec &spec) {
       {"CS", std::to_string(spec.colScaleRows * spec.colScaleCols)},
       {"VECIN", k % 8 == 0 ? "true" : "false"},
       {"VECOUT", k % 16 == 0 ? "true" : "false"},
-      {"EXT16", f32 ? "%vf = arith.addf %v, %vnz : vector<16xf32>"
-                    : "%vf = arith.extf %v : vector<16x$T> to vector<16xf32>"},
-      {"TRUNC16", f32 ? "%tv = arith.addf %vals, %vnz : vector<16xf32>"
-                      : "%tv = arith.truncf %vals : vector<16xf32> to vector<16x$T>"},
       {"SEXT", f32 ? "%xf = arith.addf %xs, %fnz : f32"
                    : "%xf = arith.extf %xs : $T to f32"},
       {"SHM", "#gpu.address_space<workgroup>"},
+      // bf16 tiles fit 80 registers (tile data as raw bits): three blocks
+      // (768 threads) per SM instead of two.
+      {"MINCTA", spec.input == InputType::BF16 ? ", nvvm.minctasm = 3 : i32" : ""},
   };
   std::string args = "%x: memref<$Nx$T>";
   if (spec.rowwise)
     args += ", %rdata: memref<$Nxi8>, %rscale: memref<$RSxi8>";
   if (spec.columnwise)
     args += ", %cdata: memref<$Nxi8>, %cscale: memref<$CSxi8>";
-  std::string pack16 = packFP8(16, spec.e5m2);
+  std::string wide, wideText = regTileWide(spec.input, wide);
+  std::string wg;
+  if (spec.twoD)
+    wg = "%tpart: memref<32xf32, $SHM> {llvm.align = 16 : i64}";
+  else if (spec.columnwise)
+    wg = "%colpart: memref<1024xf32, $SHM> {llvm.align = 16 : i64}, "
+         "%colmul: memref<512xf32, $SHM> {llvm.align = 16 : i64}";
 
-  // Phase 1 is the block-scaling one: stage the tile and record, per 32-row
-  // group p and column, the max over the group's rows (colpart, then
-  // colamax[p][col]).
+  // The columnwise scale byte of column %<p>k (global) and 32-row group
+  // starting at global row %cgm: S[m/32][k] compact, or the swizzle with
+  // the column as the row index (as the reference lays it out); 0 in the
+  // padding (%wc false). The tiles cover the padded scale buffers exactly,
+  // so the kernel writes every scale byte: no zero-fill kernels.
+  auto colScaleStore = [&](const std::string &e) {
+    std::string s = R"(          %csi = arith.divui %cgm, %c32 : index
+          %csj = arith.addi %cgk, %c0 : index
+)";
+    if (spec.swizzled)
+      s += "          %csti = arith.addi %csj, %c0 : index\n"
+           "          %cstj = arith.addi %csi, %c0 : index\n" +
+           scaleIndex("cst", true, 0, spec.colScaleRows / 4) +
+           "          %ceb0 = arith.trunci " + e + " : i32 to i8\n"
+           "          %ceb = arith.select %wc, %ceb0, %i8z : i8\n"
+           "          memref.store %ceb, %cscale[%cstidx] : memref<$CSxi8>\n";
+    else
+      s += scaleIndex("cs", false, spec.colScaleCols, 0) +
+           "          %ceb0 = arith.trunci " + e + " : i32 to i8\n"
+           "          %ceb = arith.select %wc, %ceb0, %i8z : i8\n"
+           "          memref.store %ceb, %cscale[%csidx] : memref<$CSxi8>\n";
+    return s;
+  };
+
+  // Layout (per 128x128 tile, one 256-thread block): the input is read once
+  // into registers (kRegTilePrologue: warp w owns rows 16w..16w+15, so the
+  // 32-row group of its rows is w / 2); both copies ([M,K]) are written
+  // from registers with 16-byte stores. 1x32 blocks are two neighbouring
+  // lanes (shuffle xor 1); 32x1 blocks are the 16 rows of a warp (shuffles
+  // xor 8, 16) and its partner warp w ^ 1 (shared memory); 32x32 tiles both.
   std::string text = R"(
-    gpu.func @$NAME()" + args + R"()
-        workgroup(%colpart: memref<4096xf32, $SHM>, %colamax: memref<512xf32, $SHM>,
-                  %colmul: memref<512xf32, $SHM>, %colexp: memref<512xi32, $SHM>)
-        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
-)" + std::string(kTilePrologue) + R"(      %vecout = arith.constant $VECOUT
-      %lane = arith.remui %tid, %c32 : index
-      %warp = arith.divui %tid, %c32 : index
-      %writer = arith.cmpi ult, %lane, %c8 : index
+    gpu.func @$NAME()" + args + ")" +
+                     (wg.empty() ? "" : "\n        workgroup(" + wg + ")") + R"(
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>$MINCTA} {
+)" + std::string(kRegTilePrologue) + regTileLoads(spec.input) + R"(      %vecout = arith.constant $VECOUT
+      %i8z = arith.constant 0 : i8
       %jpar = arith.remui %j, %c2 : index
       %jeven = arith.cmpi eq, %jpar, %c0 : index
-      scf.for %p = %c0 to %c4 step %c1 {
-        %r0 = arith.muli %p, %c32 : index
-        %r = arith.addi %i, %r0 : index
-        %gm = arith.addi %m0, %r : index
-        %rowok = arith.cmpi ult, %gm, %cm : index
-)" + std::string(kTileLoadRow) + R"(        %absv = math.absf %vals : vector<16xf32>
-        %pb = arith.muli %p, %c1024 : index
-        %wb = arith.muli %warp, %c128 : index
-        %pwb = arith.addi %pb, %wb : index
-)" + columnPartialStores("%absv", "%pwb", "%colpart",
-                          "memref<4096xf32, $SHM>") + R"(
-      }
-      gpu.barrier
-      // colamax[p*128 + col] = max over the 8 warps (two entries a thread).
-      %q0 = arith.addi %tid, %c0 : index
-      scf.for %qq = %c0 to %c2 step %c1 {
-        %qo = arith.muli %qq, %c256 : index
-        %qi = arith.addi %q0, %qo : index
-        %qp = arith.divui %qi, %c128 : index
-        %qc = arith.remui %qi, %c128 : index
-        %qpb = arith.muli %qp, %c1024 : index
-        %cmx = scf.for %w = %c0 to %c8 step %c1 iter_args(%mm = %fz) -> f32 {
-          %wbb = arith.muli %w, %c128 : index
-          %wo = arith.addi %qpb, %wbb : index
-          %wi = arith.addi %wo, %qc : index
-          %pv = memref.load %colpart[%wi] : memref<4096xf32, $SHM>
-          %mx = arith.maxnumf %mm, %pv : f32
-          scf.yield %mx : f32
-        }
-        memref.store %cmx, %colamax[%qi] : memref<512xf32, $SHM>
-      }
-      gpu.barrier
-      // Exponent and multiplier per (32-row group, column): per column for
-      // 32x1 blocks, per 32x32 tile for 2D; computed once, shared by all.
-      scf.for %qq = %c0 to %c2 step %c1 {
-        %qo = arith.muli %qq, %c256 : index
-        %qi = arith.addi %q0, %qo : index
-        %qp = arith.divui %qi, %c128 : index
-        %qc = arith.remui %qi, %c128 : index
-        %pcol = arith.muli %qp, %c128 : index
-)" + std::string(spec.twoD ? R"(        %qkb = arith.divui %qc, %c32 : index
-        %qk0 = arith.muli %qkb, %c32 : index
-        %cqamax = scf.for %tc = %c0 to %c32 step %c1 iter_args(%tm = %fz) -> f32 {
-          %tcc = arith.addi %qk0, %tc : index
-          %tpi = arith.addi %pcol, %tcc : index
-          %tv2 = memref.load %colamax[%tpi] : memref<512xf32, $SHM>
-          %tmx = arith.maxnumf %tm, %tv2 : f32
-          scf.yield %tmx : f32
-        }
-)" : R"(        %cqamax = memref.load %colamax[%qi] : memref<512xf32, $SHM>
-)") + e8m0Code("cq", rcp) + R"(
-        memref.store %cqmul, %colmul[%qi] : memref<512xf32, $SHM>
-        memref.store %cqe, %colexp[%qi] : memref<512xi32, $SHM>
-)" + (spec.columnwise ? std::string(R"(        // The columnwise exponent of this column and row group.
-        %gkc = arith.addi %k0, %qc : index
-        %r32 = arith.muli %qp, %c32 : index
-        %gmb = arith.addi %m0, %r32 : index
-        %kin = arith.cmpi ult, %gkc, %ck : index
-        %gok = arith.cmpi ult, %gmb, %cm : index
-        %wc = arith.andi %kin, %gok : i1
-        scf.if %wc {
-          %csi = arith.divui %gmb, %c32 : index
-          %csj = arith.addi %gkc, %c0 : index
-)") + (spec.swizzled
-          ? std::string("          %csti = arith.addi %csj, %c0 : index\n"
-                        "          %cstj = arith.addi %csi, %c0 : index\n") +
-                scaleIndex("cst", true, 0, spec.colScaleRows / 4) +
-                "          %ceb = arith.trunci %cqe : i32 to i8\n"
-                "          memref.store %ceb, %cscale[%cstidx] : memref<$CSxi8>\n"
-          : scaleIndex("cs", false, spec.colScaleCols, 0) +
-                "          %ceb = arith.trunci %cqe : i32 to i8\n"
-                "          memref.store %ceb, %cscale[%csidx] : memref<$CSxi8>\n") +
-            "        }\n" : std::string()) + R"(      }
-      gpu.barrier
+      %kin0 = arith.cmpi ult, %gk, %ck : index
+      %grp = arith.divui %warp, %c2 : index
+      %wpar = arith.remui %warp, %c2 : index
+      %weven = arith.cmpi eq, %wpar, %c0 : index
+      %partner = arith.xori %warp, %c1 : index
 )";
 
+  if (spec.twoD) {
+    // The 32x32 tile amax: thread (4 rows x 16 columns), lane pair (xor 1),
+    // the warp's 16 rows (xor 8, 16), then the partner warp.
+    text += perRow(rowPrep(spec.input)) + R"(      %tmr = vector.reduction <maxnumf>, %cmax3 : vector<16xf32> into f32
+)" + shuffleMax("%tmr", "%tmw", "tw", {1, 8, 16}) + R"(      %jh = arith.divui %j, %c2 : index
+      %tslot0 = arith.muli %warp, %c4 : index
+      %tslot = arith.addi %tslot0, %jh : index
+      %tw0 = arith.andi %writer, %jeven : i1
+      scf.if %tw0 {
+        memref.store %tmw, %tpart[%tslot] : memref<32xf32, $SHM>
+      }
+      gpu.barrier
+      %pslot0 = arith.muli %partner, %c4 : index
+      %pslot = arith.addi %pslot0, %jh : index
+      %tmp = memref.load %tpart[%pslot] : memref<32xf32, $SHM>
+      %txamax = arith.maxnumf %tmw, %tmp : f32
+)" + e8m0Code("tx", rcp) + R"(
+      %txb = vector.broadcast %txmul : f32 to vector<16xf32>
+)" + perRow(wideText + "      %qs@P = arith.mulf " + wide + ", %txb : vector<16xf32>\n" +
+            packFP8Tagged("%qs@P", "%qb@P", "pq@P", spec.e5m2));
+  }
+
+  if (!spec.twoD) {
+    // Before the barrier: the column maxima first, then the rowwise data
+    // (the row phase widens the raw bits again), one row at a time each.
+    text += perRow(rowPrep(spec.input));
+    if (spec.columnwise)
+      text += columnPartialStores("%cmax3", "%wbase", "%colpart",
+                                  "memref<1024xf32, $SHM>");
+  }
   if (spec.rowwise) {
-    std::string amax;
-    if (spec.twoD) {
-      // The tile's exponent was computed with the column ones.
-      amax = "      %tpi0 = arith.addi %pcol, %c : index\n"
-             "      %rxmul = memref.load %colmul[%tpi0] : memref<512xf32, $SHM>\n"
-             "      %rxe = memref.load %colexp[%tpi0] : memref<512xi32, $SHM>\n";
-    } else {
-      amax = "      %absr = math.absf %vf : vector<16xf32>\n"
-             "      %hm = vector.reduction <maxnumf>, %absr : vector<16xf32> into f32\n"
-             "      %hx, %hq = gpu.shuffle xor %hm, %o1, %w32 : f32\n"
-             "      %rxamax = arith.maxnumf %hm, %hx : f32\n";
+    std::string rowCode;
+    std::string bytes = "%qb@P", e = "%txe";
+    if (!spec.twoD) {
+      std::string rwide, rwideText = regTileWide(spec.input, rwide, "r");
+      rowCode = rwideText + "      %rab@P = math.absf " + rwide + R"( : vector<16xf32>
+      %hm@P = vector.reduction <maxnumf>, %rab@P : vector<16xf32> into f32
+)" + shuffleMax("%hm@P", "%rx@Pamax", "rh@P", {1}) + e8m0Code("rx@P", rcp) +
+                R"(      %rxb@P = vector.broadcast %rx@Pmul : f32 to vector<16xf32>
+      %rq@P = arith.mulf )" + rwide + R"(, %rxb@P : vector<16xf32>
+)" + packFP8Tagged("%rq@P", "%rb@P", "pr@P", spec.e5m2);
+      bytes = "%rb@P";
+      e = "%rx@Pe";
     }
-    text += R"(
-      // Phase 2: rowwise data, 1x32 blocks (two threads per block).
-      scf.for %p = %c0 to %c4 step %c1 {
-        %r0 = arith.muli %p, %c32 : index
-        %r = arith.addi %i, %r0 : index
-        %gm = arith.addi %m0, %r : index
-        %rowok = arith.cmpi ult, %gm, %cm : index
-        %pcol = arith.muli %p, %c128 : index
-        %trow = arith.muli %r, %c128 : index
-        %toff = arith.addi %trow, %c : index
-        %v = vector.load %tile[%toff] : memref<16384x$T, $SHM>, vector<16x$T>
-        $EXT16
-)" + amax + (spec.twoD ? std::string() : e8m0Code("rx", rcp)) + R"(
-        %mb = vector.broadcast %rxmul : f32 to vector<16xf32>
-        %sv = arith.mulf %vf, %mb : vector<16xf32>
-)" + pack16 + R"(
-        %rowbase = arith.muli %gm, %ck : index
-        %goff = arith.addi %rowbase, %gk : index
-        %vok0 = arith.andi %rowok, %fullk : i1
-        %vok = arith.andi %vok0, %vecout : i1
-        scf.if %vok {
-          vector.store %bytes, %rdata[%goff] {alignment = 16} : memref<$Nxi8>, vector<16xi8>
-        } else {
-          scf.if %rowok {
-            scf.for %e = %c0 to %c16 step %c1 {
-              %kk = arith.addi %gk, %e : index
-              %kin = arith.cmpi ult, %kk, %ck : index
-              scf.if %kin {
-                %b = vector.extract %bytes[%e] : i8 from vector<16xi8>
-                %go = arith.addi %rowbase, %kk : index
-                memref.store %b, %rdata[%go] : memref<$Nxi8>
-              }
-            }
-          }
-        }
-        %kin0 = arith.cmpi ult, %gk, %ck : index
-        %ws0 = arith.andi %rowok, %jeven : i1
-        %ws = arith.andi %ws0, %kin0 : i1
-        scf.if %ws {
-          %rsi = arith.addi %gm, %c0 : index
-          %rsj = arith.divui %gk, %c32 : index
-)" + scaleIndex("rs", spec.swizzled, spec.rowScaleCols,
-                spec.rowScaleCols / 4) +
-            R"(
-          %eb = arith.trunci %rxe : i32 to i8
-          memref.store %eb, %rscale[%rsidx] : memref<$RSxi8>
-        }
+    // Every even lane writes its row's scale byte (0 in the padding).
+    rowCode += regTileRowStore(bytes, "rdata", "%vecout") + R"(      %ws@P = arith.andi %rowok@P, %kin0 : i1
+      scf.if %jeven {
+        %rsi = arith.addi %gm@P, %c0 : index
+        %rsj = arith.divui %gk, %c32 : index
+)" + scaleIndex("rs", spec.swizzled, spec.rowScaleCols, spec.rowScaleCols / 4) +
+               R"(
+        %eb0 = arith.trunci )" + e + R"( : i32 to i8
+        %eb = arith.select %ws@P, %eb0, %i8z : i8
+        memref.store %eb, %rscale[%rsidx] : memref<$RSxi8>
       }
 )";
+    text += perRow(rowCode);
   }
 
-  if (spec.columnwise) {
-    text += R"(
-      // Phase 3: columnwise data ([M,K], 32x1 blocks): per-column exponents.
-      scf.for %p = %c0 to %c4 step %c1 {
-        %r0 = arith.muli %p, %c32 : index
-        %r = arith.addi %i, %r0 : index
-        %gm = arith.addi %m0, %r : index
-        %rowok = arith.cmpi ult, %gm, %cm : index
-        %pcol = arith.muli %p, %c128 : index
-        %trow = arith.muli %r, %c128 : index
-        %toff = arith.addi %trow, %c : index
-        %v = vector.load %tile[%toff] : memref<16384x$T, $SHM>, vector<16x$T>
-        $EXT16
-        %mi = arith.addi %pcol, %c : index
-        %mulv = vector.load %colmul[%mi] : memref<512xf32, $SHM>, vector<16xf32>
-        %sv = arith.mulf %vf, %mulv : vector<16xf32>
-)" + pack16 + R"(
-        %rowbase = arith.muli %gm, %ck : index
-        %goff = arith.addi %rowbase, %gk : index
-        %vok0 = arith.andi %rowok, %fullk : i1
-        %vok = arith.andi %vok0, %vecout : i1
-        scf.if %vok {
-          vector.store %bytes, %cdata[%goff] {alignment = 16} : memref<$Nxi8>, vector<16xi8>
-        } else {
-          scf.if %rowok {
-            scf.for %e = %c0 to %c16 step %c1 {
-              %kk = arith.addi %gk, %e : index
-              %kin = arith.cmpi ult, %kk, %ck : index
-              scf.if %kin {
-                %b = vector.extract %bytes[%e] : i8 from vector<16xi8>
-                %go = arith.addi %rowbase, %kk : index
-                memref.store %b, %cdata[%go] : memref<$Nxi8>
-              }
-            }
-          }
-        }
+  if (spec.columnwise && spec.twoD) {
+    text += perRow(regTileRowStore("%qb@P", "cdata", "%vecout")) + R"(      %cw = arith.andi %writer, %weven : i1
+      scf.if %cw {
+        %g32 = arith.muli %grp, %c32 : index
+        %cgm = arith.addi %m0, %g32 : index
+        %gok = arith.cmpi ult, %cgm, %cm : index
+        scf.for %e = %c0 to %c16 step %c1 {
+          %cgk = arith.addi %gk, %e : index
+          %kin = arith.cmpi ult, %cgk, %ck : index
+          %wc = arith.andi %kin, %gok : i1
+)" + colScaleStore("%txe") + R"(        }
       }
 )";
+  } else if (spec.columnwise) {
+    text += R"(      gpu.barrier
+      // Exponent and multiplier of each (32-row group, column): two a thread.
+      scf.for %qq = %c0 to %c2 step %c1 {
+        %qo = arith.muli %qq, %c256 : index
+        %qi = arith.addi %tid, %qo : index
+        %qp = arith.divui %qi, %c128 : index
+        %qc = arith.remui %qi, %c128 : index
+        %qw0 = arith.muli %qp, %c256 : index
+        %qa = arith.addi %qw0, %qc : index
+        %qb = arith.addi %qa, %c128 : index
+        %pa = memref.load %colpart[%qa] : memref<1024xf32, $SHM>
+        %pb = memref.load %colpart[%qb] : memref<1024xf32, $SHM>
+        %cqamax = arith.maxnumf %pa, %pb : f32
+)" + e8m0Code("cq", rcp) + R"(
+        memref.store %cqmul, %colmul[%qi] : memref<512xf32, $SHM>
+        %cgk = arith.addi %k0, %qc : index
+        %r32 = arith.muli %qp, %c32 : index
+        %cgm = arith.addi %m0, %r32 : index
+        %kin = arith.cmpi ult, %cgk, %ck : index
+        %gok = arith.cmpi ult, %cgm, %cm : index
+        %wc = arith.andi %kin, %gok : i1
+)" + colScaleStore("%cqe") + R"(      }
+      gpu.barrier
+      %mg = arith.muli %grp, %c128 : index
+      %mi = arith.addi %mg, %c : index
+      %mulv = vector.load %colmul[%mi] {alignment = 16} : memref<512xf32, $SHM>, vector<16xf32>
+)" + perRow(wideText + "      %cq@P = arith.mulf " + wide + ", %mulv : vector<16xf32>\n" +
+            packFP8Tagged("%cq@P", "%cb@P", "pc@P", spec.e5m2) +
+            regTileRowStore("%cb@P", "cdata", "%vecout"));
   }
-  text += R"(
-      gpu.return
+  text += R"(      gpu.return
     }
 )";
   return substitute(substitute(text, vars), vars);

@@ -94,15 +94,19 @@ struct BlockFP8Spec {
 };
 
 /// `gpu.func @<prefix>_block(%x, [%rdata, %rscale], [%cdata, %cscale])`:
-/// one 128x128 tile per block (grid ceil(K/128) x ceil(M/128)); the tile is
-/// staged in dynamic shared memory (`blockFP8SharedBytes`), block amaxes are
-/// reduced over the valid elements, scales follow compute_scale_from_amax
-/// with value_for_inf = the input type's max, scale padding is zero-filled.
+/// one 128x128 tile per 256-thread block (grid ceil(K/128) x ceil(M/128));
+/// the input is read once into registers (16-byte loads), block amaxes are
+/// reduced over the valid elements (shuffles, small workgroup buffers),
+/// scales follow compute_scale_from_amax with value_for_inf = the input
+/// type's max, rowwise data is stored from registers and the transposed copy
+/// goes through a 16 KiB FP8 byte tile (16-byte stores both); scale padding
+/// is zero-filled. No dynamic shared memory (`blockFP8SharedBytes` is 0).
 std::string blockFP8Kernel(const BlockFP8Spec &spec);
 int64_t blockFP8SharedBytes(const BlockFP8Spec &spec);
 
 /// Dynamic shared memory of the 128x128-tile kernels (block FP8, MXFP8):
-/// the tile in the input type.
+/// none since they keep the tile in registers (their few KiB of workgroup
+/// buffers are static).
 int64_t tileSharedBytes(InputType input);
 
 /// Description of an MXFP8 quantization (te-semantics.md §5.4, §4.2).

@@ -552,12 +552,10 @@ LogicalResult EntryLowering::lowerMXFP8Quantize(OpBuilder &b, QuantizeOp op,
   llvm::StringMap<NamedBuffer> named = buffersByName(proto, target, outputs);
   BlockScaledOutputs outs(named);
   outs.describeInto(spec);
-  if (failed(emitKernels(kernels::mxfp8Kernel(spec) +
-                             outs.zeroKernels(spec.prefix),
-                         op.getLoc())))
+  // The kernel writes every scale byte, padding included: no zero-fill.
+  if (failed(emitKernels(kernels::mxfp8Kernel(spec), op.getLoc())))
     return failure();
   Location loc = op.getLoc();
-  zeroScales(b, loc, spec.prefix, outs, token);
   SmallVector<Value> args =
       outs.tileKernelArgs(buffersOfValue.lookup(op.getInput()).front());
   launch(b, loc, spec.prefix + "_mxfp8", (flat.k + 127) / 128,
