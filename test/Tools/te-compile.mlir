@@ -10,17 +10,30 @@ module attributes {teq.target = #teq.target<sm_90>} {
     %q = teq.quantize %x : tensor<128x256xbf16> -> !teq.proto<128x256xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>
     return %q : !teq.proto<128x256xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>
   }
+  // Above 2^22 elements the scale has a one-block kernel of its own; below,
+  // the cast computes it from the amax partials (one launch fewer).
+  func.func @large(%x: tensor<4096x2048xbf16>) -> !teq.proto<4096x2048xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise> {
+    %q = teq.quantize %x : tensor<4096x2048xbf16> -> !teq.proto<4096x2048xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise>
+    return %q : !teq.proto<4096x2048xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise>
+  }
 }
 
 // MLIR: gpu.module @teq_kernels [#nvvm.target<chip = "sm_90", features = "+ptx80">]
 // MLIR-DAG: gpu.func @q0_amax(
-// MLIR-DAG: gpu.func @q0_scale(
-// MLIR-DAG: gpu.func @q0_cast(
+// MLIR-DAG: gpu.func @q0_cast(%{{.*}}: memref<32768xbf16>, %{{.*}}: memref<32768xi8>, %{{.*}}: memref<32768xi8>, %{{.*}}: memref<1xf32>)
+// MLIR-DAG: gpu.func @q1_amax(
+// MLIR-DAG: gpu.func @q1_scale(
+// MLIR-DAG: gpu.func @q1_cast(
+// MLIR-NOT: gpu.func @q0_scale(
 // MLIR-LABEL: func.func @quantize(
 // MLIR-SAME: memref<32768xbf16>, %{{.*}}: memref<32768xi8>, %{{.*}}: memref<32768xi8>, %{{.*}}: memref<1xf32>) attributes {teq.entry}
 // MLIR: gpu.launch_func async {{.*}} @teq_kernels::@q0_amax blocks in
-// MLIR: gpu.launch_func async {{.*}} @teq_kernels::@q0_scale
+// MLIR-NOT: q0_scale
 // MLIR: gpu.launch_func async {{.*}} @teq_kernels::@q0_cast
+// MLIR-LABEL: func.func @large(
+// MLIR: gpu.launch_func async {{.*}} @teq_kernels::@q1_amax blocks in
+// MLIR: gpu.launch_func async {{.*}} @teq_kernels::@q1_scale
+// MLIR: gpu.launch_func async {{.*}} @teq_kernels::@q1_cast
 
 // The amax reads 16-byte vectors; the scale divides with IEEE rounding; the
 // cast converts pairs with the hardware RNE + satfinite instruction and
@@ -32,7 +45,7 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // PTX-LABEL: .visible .entry q0_amax(
 // PTX: ld.global.v4.b32
 // PTX: shfl.sync.bfly.b32
-// PTX-LABEL: .visible .entry q0_scale(
+// PTX-LABEL: .visible .entry q1_scale(
 // PTX: div.rn.f32
 
 // LLVM: @teq_manifest_text = internal constant

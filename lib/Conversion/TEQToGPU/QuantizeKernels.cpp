@@ -270,6 +270,103 @@ mlir::teq::kernels::perTensorAmaxKernel(const PerTensorFP8Spec &spec) {
   return substitute(substitute(text, vars), vars);
 }
 
+namespace {
+/// Lines of TE's compute_scale_from_amax (te-semantics.md §5.1) from the f32
+/// `%<amax>`: define `%<scale>` and `%<inv>` (1 / scale), every other name
+/// prefixed with `p`. Needs $EPS, $FP8MAX and $POW2MASK.
+std::string scaleFromAmaxLines(const std::string &p, const std::string &amax,
+                               const std::string &scale,
+                               const std::string &inv) {
+  std::map<std::string, std::string> names = {
+      {"PFX", p}, {"AMAX", amax}, {"SCALE_OUT", scale}, {"INV_OUT", inv}};
+  return substituteVars(R"(
+        // compute_scale_from_amax (te-semantics.md 5.1)
+        %$PFXeps = arith.constant $EPS : f32
+        %$PFXfp8max = arith.constant $FP8MAX : f32
+        %$PFXone = arith.constant 1.0 : f32
+        %$PFXinf = arith.constant 0x7F800000 : f32
+        %$PFXfltmax = arith.constant 0x7F7FFFFF : f32
+        %$PFXzeroc = arith.constant 0.0 : f32
+        %$PFXbelow = arith.cmpf olt, %$AMAX, %$PFXeps : f32
+        %$PFXamax = arith.select %$PFXbelow, %$PFXeps, %$AMAX : f32
+        %$PFXabsamax = math.absf %$PFXamax : f32
+        %$PFXisinf = arith.cmpf oeq, %$PFXabsamax, %$PFXinf : f32
+        %$PFXiszero = arith.cmpf oeq, %$PFXamax, %$PFXzeroc : f32
+        %$PFXisnan = arith.cmpf uno, %$PFXamax, %$PFXamax : f32
+        %$PFXsp0 = arith.ori %$PFXisinf, %$PFXiszero : i1
+        %$PFXspecial = arith.ori %$PFXsp0, %$PFXisnan : i1
+        %$PFXq = arith.divf %$PFXfp8max, %$PFXamax : f32
+        %$PFXqinf = arith.cmpf oeq, %$PFXq, %$PFXinf : f32
+        %$PFXq1 = arith.select %$PFXqinf, %$PFXfltmax, %$PFXq : f32
+        %$PFXbits = arith.bitcast %$PFXq1 : f32 to i32
+        %$PFXmask = arith.constant $POW2MASK : i32
+        %$PFXmbits = arith.andi %$PFXbits, %$PFXmask : i32
+        %$PFXq2 = arith.bitcast %$PFXmbits : i32 to f32
+        %$SCALE_OUT = arith.select %$PFXspecial, %$PFXone, %$PFXq2 : f32
+        %$INV_OUT = arith.divf %$PFXone, %$SCALE_OUT : f32)",
+                        names);
+}
+
+/// The cast kernel's `%s` from the amax partials (PerTensorFP8Spec::
+/// fusedScale): every thread reduces them as the scale kernel does (same
+/// maxnumf tree, so the same value), then applies compute_scale_from_amax;
+/// block (0, 0) thread 0 stores scale_inv. Names are f-prefixed to stay
+/// clear of the cast kernel's; needs workgroup %smem (8 x f32).
+std::string fusedScaleLines() {
+  return std::string(R"(
+      %fpart = memref.get_global @$PARTIALS : memref<$Pxf32, #gpu.address_space<global>>
+      %ftid = gpu.thread_id x
+      %fc0 = arith.constant 0 : index
+      %fc1 = arith.constant 1 : index
+      %fc8 = arith.constant 8 : index
+      %fc32 = arith.constant 32 : index
+      %fc256 = arith.constant 256 : index
+      %fcp = arith.constant $P : index
+      %fzr = arith.constant 0.0 : f32
+      %facc = scf.for %fi = %ftid to %fcp step %fc256 iter_args(%fm = %fzr) -> f32 {
+        %fp = memref.load %fpart[%fi] : memref<$Pxf32, #gpu.address_space<global>>
+        %fm2 = arith.maxnumf %fm, %fp : f32
+        scf.yield %fm2 : f32
+      }
+      %fw32 = arith.constant 32 : i32
+      %fo16 = arith.constant 16 : i32
+      %fo8 = arith.constant 8 : i32
+      %fo4 = arith.constant 4 : i32
+      %fo2 = arith.constant 2 : i32
+      %fo1 = arith.constant 1 : i32
+      %fs16, %fp16 = gpu.shuffle xor %facc, %fo16, %fw32 : f32
+      %fa16 = arith.maxnumf %facc, %fs16 : f32
+      %fs8, %fp8 = gpu.shuffle xor %fa16, %fo8, %fw32 : f32
+      %fa8 = arith.maxnumf %fa16, %fs8 : f32
+      %fs4, %fp4 = gpu.shuffle xor %fa8, %fo4, %fw32 : f32
+      %fa4 = arith.maxnumf %fa8, %fs4 : f32
+      %fs2, %fp2 = gpu.shuffle xor %fa4, %fo2, %fw32 : f32
+      %fa2 = arith.maxnumf %fa4, %fs2 : f32
+      %fs1, %fp1 = gpu.shuffle xor %fa2, %fo1, %fw32 : f32
+      %fa1 = arith.maxnumf %fa2, %fs1 : f32
+      %flane = arith.remui %ftid, %fc32 : index
+      %fwarp = arith.divui %ftid, %fc32 : index
+      %flane0 = arith.cmpi eq, %flane, %fc0 : index
+      scf.if %flane0 {
+        memref.store %fa1, %smem[%fwarp] : memref<8xf32, #gpu.address_space<workgroup>>
+      }
+      gpu.barrier
+      %famax0 = scf.for %fj = %fc0 to %fc8 step %fc1 iter_args(%fmm = %fzr) -> f32 {
+        %fe = memref.load %smem[%fj] : memref<8xf32, #gpu.address_space<workgroup>>
+        %fn = arith.maxnumf %fmm, %fe : f32
+        scf.yield %fn : f32
+      })") + scaleFromAmaxLines("f", "famax0", "s", "finv") + R"(
+      %fbx = gpu.block_id x
+      %fby = gpu.block_id y
+      %fbsum = arith.addi %fbx, %fby : index
+      %fsum = arith.addi %fbsum, %ftid : index
+      %ffirst = arith.cmpi eq, %fsum, %fc0 : index
+      scf.if %ffirst {
+        memref.store %finv, %scale_inv[%fc0] : memref<1xf32>
+      })";
+}
+} // namespace
+
 std::string
 mlir::teq::kernels::currentScalingScaleKernel(const PerTensorFP8Spec &spec) {
   int64_t grid = amaxGridSize(spec.rows * spec.cols, spec.input);
@@ -288,29 +385,7 @@ mlir::teq::kernels::currentScalingScaleKernel(const PerTensorFP8Spec &spec) {
         kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
       %scale = memref.get_global @$SCALE : memref<1xf32, #gpu.address_space<global>>)" +
                      partialsMaxLines("amax0") + R"(
-        // compute_scale_from_amax (te-semantics.md 5.1)
-        %eps = arith.constant $EPS : f32
-        %fp8max = arith.constant $FP8MAX : f32
-        %one = arith.constant 1.0 : f32
-        %inf = arith.constant 0x7F800000 : f32
-        %fltmax = arith.constant 0x7F7FFFFF : f32
-        %below = arith.cmpf olt, %amax0, %eps : f32
-        %amax = arith.select %below, %eps, %amax0 : f32
-        %absamax = math.absf %amax : f32
-        %isinf = arith.cmpf oeq, %absamax, %inf : f32
-        %iszero = arith.cmpf oeq, %amax, %zero : f32
-        %isnan = arith.cmpf uno, %amax, %amax : f32
-        %sp0 = arith.ori %isinf, %iszero : i1
-        %special = arith.ori %sp0, %isnan : i1
-        %q = arith.divf %fp8max, %amax : f32
-        %qinf = arith.cmpf oeq, %q, %inf : f32
-        %q1 = arith.select %qinf, %fltmax, %q : f32
-        %bits = arith.bitcast %q1 : f32 to i32
-        %mask = arith.constant $POW2MASK : i32
-        %mbits = arith.andi %bits, %mask : i32
-        %q2 = arith.bitcast %mbits : i32 to f32
-        %s = arith.select %special, %one, %q2 : f32
-        %inv = arith.divf %one, %s : f32
+)" + scaleFromAmaxLines("", "amax0", "s", "inv") + R"(
         memref.store %s, %scale[%c0] : memref<1xf32, #gpu.address_space<global>>
         memref.store %inv, %scale_inv[%c0] : memref<1xf32>
       }
@@ -381,11 +456,14 @@ mlir::teq::kernels::perTensorCastKernel(const PerTensorFP8Spec &spec) {
       {"PARTIALS", spec.prefix + "_partials"},
       {"P", std::to_string(amaxPartialsCount(spec))},
       {"LOADSCALE",
-       spec.delayed
-           ? "%s = memref.load %scale_in[%c0] : memref<1xf32>"
-           : "%scale = memref.get_global @$SCALE : memref<1xf32, "
-             "#gpu.address_space<global>>\n      %s = memref.load "
-             "%scale[%c0] : memref<1xf32, #gpu.address_space<global>>"},
+       spec.delayed      ? "%s = memref.load %scale_in[%c0] : memref<1xf32>"
+       : spec.fusedScale ? fusedScaleLines()
+                         : "%scale = memref.get_global @$SCALE : memref<1xf32, "
+                           "#gpu.address_space<global>>\n      %s = memref.load "
+                           "%scale[%c0] : memref<1xf32, #gpu.address_space<global>>"},
+      {"FP8MAX", floatLiteral(spec.e5m2 ? 57344.0f : 448.0f)},
+      {"EPS", floatLiteral(spec.epsilon)},
+      {"POW2MASK", spec.forcePow2 ? "-8388608" : "-1"}, // 0xFF800000
       {"N", std::to_string(n)},
       {"M", std::to_string(m)},
       {"K", std::to_string(k)},
@@ -422,6 +500,8 @@ mlir::teq::kernels::perTensorCastKernel(const PerTensorFP8Spec &spec) {
     args += ", %data: memref<$Nxi8>";
   if (spec.transpose)
     args += ", %tdata: memref<$Nxi8>";
+  if (spec.fusedScale)
+    args += ", %scale_inv: memref<1xf32>";
 
   std::string text;
   if (!spec.transpose) {

@@ -38,7 +38,15 @@ struct PerTensorFP8Spec {
   /// and records max|x| in the same pass (one read of the input).
   bool delayed = false;
   int64_t historyLength = 1;
+  /// Current scaling of a small tensor: the cast reduces the amax partials
+  /// and computes the scale itself (every block, identically; block (0, 0)
+  /// writes scale_inv, an extra last argument), saving the one-block scale
+  /// kernel's launch where launches dominate.
+  bool fusedScale = false;
 };
+
+/// Current-scaling tensors up to this many elements use fusedScale.
+constexpr int64_t kFusedScaleMaxElements = int64_t(1) << 22;
 
 /// Amax partials a quantization produces: one per amax block (current
 /// scaling) or per cast block (delayed scaling, fused into the cast).

@@ -647,6 +647,7 @@ LogicalResult EntryLowering::lowerQuantize(OpBuilder &b, QuantizeOp op,
           proto.getQuantizer())) {
     spec.forcePow2 = cs.getForcePow_2Scales();
     spec.epsilon = static_cast<float>(cs.getAmaxEpsilon().convertToDouble());
+    spec.fusedScale = flat.m * flat.k <= kernels::kFusedScaleMaxElements;
   } else {
     spec.delayed = true;
     spec.historyLength =
@@ -670,6 +671,8 @@ LogicalResult EntryLowering::lowerQuantize(OpBuilder &b, QuantizeOp op,
                      kernels::perTensorCastKernel(spec);
   if (spec.delayed)
     text += kernels::delayedScalingRecordKernel(spec);
+  else if (spec.fusedScale)
+    text += kernels::perTensorAmaxKernel(spec);
   else
     text += kernels::perTensorAmaxKernel(spec) +
             kernels::currentScalingScaleKernel(spec);
@@ -704,7 +707,11 @@ LogicalResult EntryLowering::lowerQuantize(OpBuilder &b, QuantizeOp op,
   }
   int64_t grid = kernels::amaxGridSize(flat.m * flat.k, spec.input);
   launchKernel(spec.prefix + "_amax", grid, 1, {x});
-  launchKernel(spec.prefix + "_scale", 1, 1, {scaleInv});
+  if (spec.fusedScale) {
+    castArgs.push_back(scaleInv);
+  } else {
+    launchKernel(spec.prefix + "_scale", 1, 1, {scaleInv});
+  }
   launchKernel(spec.prefix + "_cast", gx, gy, castArgs);
   return success();
 }
