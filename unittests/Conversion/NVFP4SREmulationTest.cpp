@@ -1,16 +1,19 @@
 //===- NVFP4SREmulationTest.cpp - NVFP4 kernels on the CPU vs reference ---===//
 //
 // The GPU tests (test/GPU) need a GPU; this runs the very IR of the NVFP4
-// row and column kernels that convert-teq-to-gpu generates for
-// NVFP4SRKernels.mlir, lowered for the host (kernels_to_cpu.py, then
-// mlir-opt / mlir-translate / llc: see CMakeLists.txt), over every
-// (block, thread) of their launch, and compares the data and scale buffers
-// with the CPU reference byte for byte. It checks the kernels' stochastic
-// rounding: Philox4x32-10 evaluated in the kernel (Random.h), the element
-// index in the stored orientation, the columnwise stream and
-// floatToE2M1Stochastic's rule, on each data path (vector rowwise, RHT,
-// per-pair, 2D; bf16, f16, f32). The global amax comes from the reference
-// (its kernels are the round-to-nearest ones) and the hardware E4M3
+// data kernels (one 64x64 tile a block, staged in workgroup memory) that
+// convert-teq-to-gpu generates for NVFP4SRKernels.mlir, lowered for the
+// host (kernels_to_cpu.py: a block's threads one after another, phase by
+// phase between barriers; then mlir-opt / mlir-translate / llc: see
+// CMakeLists.txt), over every block of their launch, and compares the data
+// and scale buffers with the CPU reference byte for byte. It checks the
+// tiling (staging loads, partial tiles, 2D tile amaxes, the columnwise
+// copy read from the tile, 8-byte data stores), round to nearest and the
+// kernels' stochastic rounding: Philox4x32-10 evaluated in the kernel
+// (Random.h), the element index in the stored orientation, the columnwise
+// stream and floatToE2M1Stochastic's rule, on each data path (whole
+// blocks, RHT, per-pair, 2D; bf16, f16, f32). The global amax comes from
+// the reference (the amax kernels are separate) and the hardware E4M3
 // conversion of the block scale is the reference's (kernels_to_cpu.py).
 //
 //===----------------------------------------------------------------------===//
@@ -54,22 +57,23 @@ int16_t emu_e4m3(float a, float b) {
 }
 uint16_t teq_emu_float_to_bf16(float value) { return floatToBF16(value); }
 
-/// (x, amax, data, scale, rng, block, thread).
-using Kernel = void (*)(MemRef1D *, MemRef1D *, MemRef1D *, MemRef1D *,
-                        MemRef1D *, int64_t, int64_t);
-#define TEQ_KERNEL(name)                                                       \
-  void _mlir_ciface_##name(MemRef1D *, MemRef1D *, MemRef1D *, MemRef1D *,     \
-                           MemRef1D *, int64_t, int64_t);
+/// One block (bx, by) of a data kernel: (x, [amax, data, scale] per copy,
+/// [rng], bx, by).
+#define M1 MemRef1D *
+using Both = void (*)(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
+using BothSR = void (*)(M1, M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
+using OneSR = void (*)(M1, M1, M1, M1, M1, int64_t, int64_t);
 // Kernel prefixes follow the entries of NVFP4SRKernels.mlir in order.
-TEQ_KERNEL(q0_nvfp4_row)
-TEQ_KERNEL(q0_nvfp4_col)
-TEQ_KERNEL(q1_nvfp4_row)
-TEQ_KERNEL(q1_nvfp4_col)
-TEQ_KERNEL(q2_nvfp4_row)
-TEQ_KERNEL(q2_nvfp4_col)
-TEQ_KERNEL(q3_nvfp4_row)
-TEQ_KERNEL(q4_nvfp4_col)
-#undef TEQ_KERNEL
+void _mlir_ciface_q0_nvfp4(M1, M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q1_nvfp4(M1, M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q2_nvfp4(M1, M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q3_nvfp4_row(M1, M1, M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q4_nvfp4_col(M1, M1, M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q5_nvfp4(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q6_nvfp4(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q7_nvfp4(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q8_nvfp4(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
+#undef M1
 }
 
 namespace {
@@ -78,22 +82,50 @@ struct Case {
   const char *name;
   int64_t m, k;
   DType dtype;
-  bool rht, twoD, swizzled;
-  Kernel row, col; ///< Null where the entry lacks that usage.
+  bool rht, twoD, swizzled, stochastic;
+  bool row, col;  ///< The usages of the entry.
+  Both both;      ///< Round to nearest, both usages.
+  BothSR bothSR;  ///< Stochastic, both usages.
+  OneSR one;      ///< Stochastic, one usage.
 };
 
 const Case kCases[] = {
-    {"rht", 64, 128, DType::BF16, true, false, true, _mlir_ciface_q0_nvfp4_row,
-     _mlir_ciface_q0_nvfp4_col},
-    {"ragged", 34, 40, DType::BF16, false, false, false,
-     _mlir_ciface_q1_nvfp4_row, _mlir_ciface_q1_nvfp4_col},
-    {"twod", 50, 72, DType::BF16, false, true, false, _mlir_ciface_q2_nvfp4_row,
-     _mlir_ciface_q2_nvfp4_col},
-    {"f32_row", 32, 64, DType::F32, false, false, true,
-     _mlir_ciface_q3_nvfp4_row, nullptr},
-    {"f16_col", 32, 48, DType::F16, false, false, false, nullptr,
-     _mlir_ciface_q4_nvfp4_col},
+    {"rht", 64, 128, DType::BF16, true, false, true, true, true, true, nullptr,
+     _mlir_ciface_q0_nvfp4, nullptr},
+    {"ragged", 34, 40, DType::BF16, false, false, false, true, true, true,
+     nullptr, _mlir_ciface_q1_nvfp4, nullptr},
+    {"twod", 50, 72, DType::BF16, false, true, false, true, true, true, nullptr,
+     _mlir_ciface_q2_nvfp4, nullptr},
+    {"f32_row", 32, 64, DType::F32, false, false, true, true, true, false,
+     nullptr, nullptr, _mlir_ciface_q3_nvfp4_row},
+    {"f16_col", 32, 48, DType::F16, false, false, false, true, false, true,
+     nullptr, nullptr, _mlir_ciface_q4_nvfp4_col},
+    {"rn_1d", 192, 128, DType::BF16, false, false, false, false, true, true,
+     _mlir_ciface_q5_nvfp4, nullptr, nullptr},
+    {"rn_twod", 96, 80, DType::BF16, false, true, true, false, true, true,
+     _mlir_ciface_q6_nvfp4, nullptr, nullptr},
+    {"rn_rht", 128, 128, DType::BF16, true, false, false, false, true, true,
+     _mlir_ciface_q7_nvfp4, nullptr, nullptr},
+    {"rn_f16_ragged", 36, 42, DType::F16, false, true, false, false, true, true,
+     _mlir_ciface_q8_nvfp4, nullptr, nullptr},
 };
+
+/// Runs every 64x64 tile (block) of the case's data kernel.
+void runKernel(const Case &c, MemRef1D *x, MemRef1D *ra, MemRef1D *rd,
+               MemRef1D *rs, MemRef1D *ca, MemRef1D *cd, MemRef1D *cs,
+               MemRef1D *rng) {
+  for (int64_t by = 0; by * 64 < c.m; ++by)
+    for (int64_t bx = 0; bx * 64 < c.k; ++bx) {
+      if (c.both)
+        c.both(x, ra, rd, rs, ca, cd, cs, bx, by);
+      else if (c.bothSR)
+        c.bothSR(x, ra, rd, rs, ca, cd, cs, rng, bx, by);
+      else if (c.row)
+        c.one(x, ra, rd, rs, rng, bx, by);
+      else
+        c.one(x, ca, cd, cs, rng, bx, by);
+    }
+}
 
 enum class Fill { Normal, Special, Tiny, Grid };
 
@@ -169,7 +201,7 @@ void runCase(const Case &c, Fill fill, uint64_t seed, uint64_t offset,
   NVFP4Options options;
   options.rht = c.rht;
   options.twoD = c.twoD;
-  options.stochasticRounding = true;
+  options.stochasticRounding = c.stochastic;
   options.seed = seed;
   options.offset = offset;
   auto expected =
@@ -178,38 +210,42 @@ void runCase(const Case &c, Fill fill, uint64_t seed, uint64_t offset,
 
   std::vector<uint8_t> input = inputBytes(x);
   uint64_t rng[2] = {seed, offset};
-  for (bool columnwise : {false, true}) {
-    Kernel kernel = columnwise ? c.col : c.row;
-    if (!kernel)
+  // Per copy: amax, data (garbage at first: every byte must be written),
+  // scales (zeros: the zero-fill kernel runs first).
+  float amax[2] = {0, 0};
+  std::vector<uint8_t> got[2][2];
+  MemRef1D mem[2][3];
+  const char *copies[2] = {"rowwise", "columnwise"};
+  for (int cw = 0; cw < 2; ++cw) {
+    if (!(cw ? c.col : c.row))
       continue;
-    const std::string copy = columnwise ? "columnwise" : "rowwise";
+    const std::string copy = copies[cw];
+    amax[cw] = expected->find("amax_" + copy)->f32(0);
+    got[cw][0].assign(expected->find(copy + "_data")->bytes.size(), 0xA5);
+    got[cw][1].assign(expected->find(copy + "_scale_inv")->bytes.size(), 0);
+    mem[cw][0] = memref(&amax[cw], 1);
+    mem[cw][1] = memref(got[cw][0].data(), got[cw][0].size());
+    mem[cw][2] = memref(got[cw][1].data(), got[cw][1].size());
+  }
+  MemRef1D mx = memref(input.data(), c.m * c.k);
+  MemRef1D mr = memref(rng, 2);
+  runKernel(c, &mx, &mem[0][0], &mem[0][1], &mem[0][2], &mem[1][0],
+            &mem[1][1], &mem[1][2], &mr);
+  for (int cw = 0; cw < 2; ++cw) {
+    if (!(cw ? c.col : c.row))
+      continue;
+    const std::string copy = copies[cw];
     const Buffer &data = *expected->find(copy + "_data");
     const Buffer &scale = *expected->find(copy + "_scale_inv");
-    float amax = expected->find("amax_" + copy)->f32(0);
-    // Data starts as garbage (every byte must be written), scales as zeros
-    // (the zero-fill kernel runs first).
-    std::vector<uint8_t> gotData(data.bytes.size(), 0xA5);
-    std::vector<uint8_t> gotScale(scale.bytes.size(), 0);
-    MemRef1D mx = memref(input.data(), c.m * c.k);
-    MemRef1D ma = memref(&amax, 1);
-    MemRef1D md = memref(gotData.data(), gotData.size());
-    MemRef1D ms = memref(gotScale.data(), gotScale.size());
-    MemRef1D mr = memref(rng, 2);
-    // One thread per 16-element block of the copy's rows, 256 a block.
-    const int64_t rows = columnwise ? c.k : c.m, len = columnwise ? c.m : c.k;
-    const int64_t threads = rows * ((len + 15) / 16);
-    for (int64_t block = 0; block * 256 < threads; ++block)
-      for (int64_t thread = 0; thread < 256; ++thread)
-        kernel(&mx, &ma, &md, &ms, &mr, block, thread);
     const std::string what = std::string(c.name) + " " + copy + " fill " +
                              std::to_string(static_cast<int>(fill)) +
                              " seed " + std::to_string(seed) + " offset " +
                              std::to_string(offset);
-    int64_t at = firstDifference(data.bytes, gotData);
+    int64_t at = firstDifference(data.bytes, got[cw][0]);
     EXPECT_EQ(at, -1) << what << ": data byte " << at << ": reference 0x"
                       << std::hex << int(data.bytes[at]) << ", kernel 0x"
-                      << int(gotData[at]);
-    at = firstDifference(scale.bytes, gotScale);
+                      << int(got[cw][0][at]);
+    at = firstDifference(scale.bytes, got[cw][1]);
     EXPECT_EQ(at, -1) << what << ": scale byte " << at;
   }
 }
@@ -228,7 +264,7 @@ TEST(NVFP4SRKernels, MatchReferenceBitForBit) {
 
 TEST(NVFP4SRKernels, OtherStateOtherBits) {
   // The check above is not vacuous: the kernel's bits follow the state.
-  const Case &c = kCases[0];
+  const Case &c = kCases[3]; // f32_row
   Input x = Input::rounded(c.dtype, {c.m, c.k},
                            makeValues(c.m * c.k, Fill::Normal, 5));
   layout::TensorDesc desc;
@@ -253,9 +289,7 @@ TEST(NVFP4SRKernels, OtherStateOtherBits) {
   MemRef1D mx = memref(input.data(), c.m * c.k), ma = memref(&amax, 1),
            md = memref(got.data(), got.size()),
            ms = memref(scale.data(), scale.size()), mr = memref(rng, 2);
-  for (int64_t block = 0; block * 256 < c.m * c.k / 16; ++block)
-    for (int64_t thread = 0; thread < 256; ++thread)
-      c.row(&mx, &ma, &md, &ms, &mr, block, thread);
+  runKernel(c, &mx, &ma, &md, &ms, nullptr, nullptr, nullptr, &mr);
   EXPECT_NE(firstDifference(data.bytes, got), -1);
 }
 

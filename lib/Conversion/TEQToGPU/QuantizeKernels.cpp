@@ -1633,6 +1633,33 @@ std::string nvfp4Load(const std::string &p, const std::string &row,
   return s;
 }
 
+/// Side of the square tile of the NVFP4 data kernels (one a block).
+constexpr int64_t kNVFP4Tile = 64;
+
+/// Lines loading element `elem` of copy row `row` (both local to the tile
+/// staged in workgroup memory `%tile`, x[m0 + i][k0 + j] at i * 64 + j) as
+/// f32 `%<p>v`: the rowwise copy's rows are tile rows, the columnwise
+/// copy's rows tile columns.
+std::string tileLoad(const std::string &p, const std::string &row,
+                     const std::string &elem, bool columnwise, bool f32) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  auto v = [&](const char *n) { return "%" + p + n; };
+  if (columnwise)
+    os << "          " << v("a0") << " = arith.muli " << elem << ", %c64 : index\n"
+       << "          " << v("ad") << " = arith.addi " << v("a0") << ", " << row << " : index\n";
+  else
+    os << "          " << v("a0") << " = arith.muli " << row << ", %c64 : index\n"
+       << "          " << v("ad") << " = arith.addi " << v("a0") << ", " << elem << " : index\n";
+  os << "          " << v("x") << " = memref.load %tile[" << v("ad")
+     << "] : memref<4096x$T, #gpu.address_space<workgroup>>\n";
+  if (f32)
+    os << "          " << v("v") << " = arith.addf " << v("x") << ", %fnz : f32\n";
+  else
+    os << "          " << v("v") << " = arith.extf " << v("x") << " : $T to f32\n";
+  return s;
+}
+
 /// Lines rounding f32 `%<p>s` to the E2M1 nibble `%<p>n` (i32): RNE with
 /// saturation to ±6 (te-semantics.md §3), NaN to 0x7. Ties go to the even
 /// code, hence the alternating strict and non-strict comparisons.
@@ -1803,14 +1830,17 @@ std::string e2m1StochasticCode(const std::string &p, const std::string &random) 
 /// RHT needs M % 16 == 0) and applying the random Hadamard transform in the
 /// exact order of Hadamard.h: `%<p>t<i>` (f32, BF16-rounded) and their amax
 /// `%<p>amax`. Needs %rc0..%rc15 (index) and %fz, %fq (0.25).
-std::string rhtLines(const std::string &p, const std::string &row, bool f32) {
+std::string rhtLines(const std::string &p, const std::string &row, bool f32,
+                     bool tile = false) {
   std::string s;
   llvm::raw_string_ostream os(s);
   std::vector<std::string> a(mlir::teq::reference::kRHTSize);
   for (int i = 0; i < mlir::teq::reference::kRHTSize; ++i) {
     std::string li = p + "l" + std::to_string(i);
-    os << "          %" << li << "e = arith.addi %b16, %rc" << i << " : index\n"
-       << nvfp4Load(li, row, "%" + li + "e", /*columnwise=*/true, f32);
+    os << "          %" << li << "e = arith.addi " << (tile ? "%lb16" : "%b16")
+       << ", %rc" << i << " : index\n"
+       << (tile ? tileLoad(li, row, "%" + li + "e", /*columnwise=*/true, f32)
+                : nvfp4Load(li, row, "%" + li + "e", /*columnwise=*/true, f32));
     // (s[i] * v[i]) * 0.25: the sign is a negation.
     std::string v = "%" + li + "v";
     std::string sv = v;
@@ -1864,7 +1894,13 @@ std::string registerBlockConstants() {
   return s;
 }
 
-std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
+/// The lines of one copy's phase of the NVFP4 tile kernel, all inside
+/// `scf.if %ract {` (rowwise) or `scf.if %cact {` (columnwise): the thread's
+/// 16-element block of the copy (copy row %sr, block %b), read from the
+/// staged tile, its E4M3 scale and its eight E2M1 bytes (one 8-byte vector
+/// store when the copy's rows are whole blocks). The arithmetic is the
+/// per-block one of te-semantics.md §5.5, in the reference's order.
+std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
   int64_t m = spec.rows, k = spec.cols;
   bool f32 = spec.input == InputType::F32;
   // The copy being quantized: rows of 16-element blocks.
@@ -1874,95 +1910,114 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
                                   : spec.rowScaleRows * spec.rowScaleCols;
   int64_t scaleCols = columnwise ? spec.colScaleCols : spec.rowScaleCols;
   std::map<std::string, std::string> vars = {
-      {"NAME", spec.prefix + (columnwise ? "_nvfp4_col" : "_nvfp4_row")},
       {"N", std::to_string(m * k)},
       {"DB", std::to_string(m * k / 2)},
       {"SB", std::to_string(scaleBytes)},
-      {"M", std::to_string(m)},
-      {"K", std::to_string(k)},
       {"T", typeName(spec.input)},
       {"NB", std::to_string(blocks)},
       {"ROWS", std::to_string(copyRows)},
       {"LEN", std::to_string(rowLen)},
       {"HALF", std::to_string(rowLen / 2)},
-      {"TOTAL", std::to_string(copyRows * blocks)},
       {"SIXTH", floatLiteral(1.0f / 6.0f)},
-      {"RNGARG", spec.stochastic ? ", %rng: memref<2xi64>" : ""},
+      {"SHM", "#gpu.address_space<workgroup>"},
   };
   // Stochastic rounding: element i of the copy (row-major in the stored
   // orientation, i = %sr * LEN + e) rounds with Philox word i % 4 of block
   // i / 4 (Random.h).
   const bool stochastic = spec.stochastic;
-  // Thread t owns block b of copy row sr; consecutive threads take
-  // consecutive copy rows for the columnwise copy so loads coalesce.
-  std::string rowMap =
-      columnwise ? "        %sr = arith.remui %t, %crows : index\n"
-                   "        %b = arith.divui %t, %crows : index\n"
-                 : "        %sr = arith.divui %t, %cnb : index\n"
-                   "        %b = arith.remui %t, %cnb : index\n";
   bool rht = columnwise && spec.rht;
-  // Rowwise 1D blocks of full, 16-element-aligned rows: one vector load.
-  bool vectorRow = !columnwise && !spec.twoD && k % 16 == 0;
-  // Both keep the block's 16 values in registers (%rt0..%rt15).
-  bool inRegisters = rht || vectorRow;
+  // Blocks are whole (and 8-byte aligned in the data) when the copy's rows
+  // are whole blocks: the 16 values are then kept in registers.
+  bool inRegisters = rowLen % 16 == 0;
+  // The thread's place. %lrow / %lb16: copy row and block start in the
+  // tile; %ebase: the tile's first element of a copy row; (%prb, %pcc): the
+  // 16x16 tile of the block (row, column of 16x16 tiles in the 64x64 one).
+  std::string place =
+      columnwise ? "        %sr = arith.addi %cgk, %c0 : index\n"
+                   "        %b16 = arith.addi %cgm, %c0 : index\n"
+                   "        %b = arith.divui %cgm, %c16 : index\n"
+                   "        %lrow = arith.addi %ci, %c0 : index\n"
+                   "        %lb16 = arith.muli %cb, %c16 : index\n"
+                   "        %ebase = arith.addi %m0, %c0 : index\n"
+                   "        %prb = arith.addi %cb, %c0 : index\n"
+                   "        %pcc = arith.divui %ci, %c16 : index\n"
+                 : "        %sr = arith.addi %gm, %c0 : index\n"
+                   "        %b16 = arith.addi %gk, %c0 : index\n"
+                   "        %b = arith.divui %gk, %c16 : index\n"
+                   "        %lrow = arith.addi %li, %c0 : index\n"
+                   "        %lb16 = arith.addi %lc, %c0 : index\n"
+                   "        %ebase = arith.addi %k0, %c0 : index\n"
+                   "        %prb = arith.divui %li, %c16 : index\n"
+                   "        %pcc = arith.addi %lj, %c0 : index\n";
+  // The name of the block's value i (f32) when in registers.
+  auto val = [&](int i) {
+    return (rht || !columnwise ? "%rt" : "%cl") + std::to_string(i) +
+           (rht || !columnwise ? "" : "v");
+  };
   std::string amax;
   if (rht) {
-    amax = rhtLines("r", "%sr", f32) +
+    amax = rhtLines("r", "%lrow", f32, /*tile=*/true) +
            "        %bamax = arith.addf %ramax, %fz : f32\n";
-  } else if (vectorRow) {
-    amax = std::string(
-               "        %vrow = arith.muli %sr, %ck : index\n"
-               "        %voff = arith.addi %vrow, %b16 : index\n"
-               "        %vx = vector.load %x[%voff] {alignment = 16} : "
-               "memref<$Nx$T>, vector<16x$T>\n") +
-           (f32 ? "        %vnz = arith.constant dense<-0.0> : vector<16xf32>\n"
-                  "        %vxf = arith.addf %vx, %vnz : vector<16xf32>\n"
-                : "        %vxf = arith.extf %vx : vector<16x$T> to "
-                  "vector<16xf32>\n") +
-           // max(0, .) as the reference's fmaxf chain from 0: a block of
-           // NaNs has amax 0.
-           "        %vabs = math.absf %vxf : vector<16xf32>\n"
-           "        %vmax = vector.reduction <maxnumf>, %vabs : vector<16xf32> "
-           "into f32\n"
-           "        %bamax = arith.maxnumf %fz, %vmax : f32\n";
-    for (int i = 0; i < 16; ++i)
-      amax += "        %rt" + std::to_string(i) + " = vector.extract %vxf[" +
-              std::to_string(i) + "] : f32 from vector<16xf32>\n";
-  } else if (spec.twoD) {
-    // The 16x16 tile (in copy coordinates; amax is transpose-invariant).
-    amax = R"(        %tr0a = arith.divui %sr, %c16 : index
-        %tr0 = arith.muli %tr0a, %c16 : index
+  } else {
+    if (inRegisters && !columnwise) {
+      amax = std::string(
+                 "        %vrow = arith.muli %lrow, %c64 : index\n"
+                 "        %voff = arith.addi %vrow, %lb16 : index\n"
+                 "        %vx = vector.load %tile[%voff] : "
+                 "memref<4096x$T, $SHM>, vector<16x$T>\n") +
+             (f32 ? "        %vxf = arith.addf %vx, %vnz : vector<16xf32>\n"
+                  : "        %vxf = arith.extf %vx : vector<16x$T> to "
+                    "vector<16xf32>\n");
+      for (int i = 0; i < 16; ++i)
+        amax += "        %rt" + std::to_string(i) + " = vector.extract %vxf[" +
+                std::to_string(i) + "] : f32 from vector<16xf32>\n";
+    } else if (inRegisters) {
+      for (int i = 0; i < 16; ++i) {
+        std::string li = "cl" + std::to_string(i);
+        amax += "          %" + li + "e = arith.addi %lb16, %rc" +
+                std::to_string(i) + " : index\n" +
+                tileLoad(li, "%lrow", "%" + li + "e", columnwise, f32);
+      }
+    }
+    if (spec.twoD) {
+      // The 16x16 tile's amax: the max of its 16 row partials (each the
+      // max of |x| over 16 elements, from 0; NaN-ignoring max is order
+      // free, and the zeros outside the tensor do not change it).
+      amax += R"(        %tpr0 = arith.muli %prb, %c16 : index
         %bamax = scf.for %u = %c0 to %c16 step %c1 iter_args(%mu = %fz) -> f32 {
-          %ur = arith.addi %tr0, %u : index
-          %urok = arith.cmpi ult, %ur, %crows : index
-          %mrow = scf.if %urok -> f32 {
-            %mr = scf.for %w = %c0 to %c16 step %c1 iter_args(%mw = %mu) -> f32 {
-              %we = arith.addi %b16, %w : index
-              %weok = arith.cmpi ult, %we, %clen : index
-              %mw2 = scf.if %weok -> f32 {
-)" + nvfp4Load("ta", "%ur", "%we", columnwise, f32) +
-           R"(          %taabs = math.absf %tav : f32
-          %tamx = arith.maxnumf %mw, %taabs : f32
-                scf.yield %tamx : f32
-              } else {
-                scf.yield %mw : f32
-              }
-              scf.yield %mw2 : f32
-            }
-            scf.yield %mr : f32
-          } else {
-            scf.yield %mu : f32
-          }
-          scf.yield %mrow : f32
+          %tpur = arith.addi %tpr0, %u : index
+          %tpu4 = arith.muli %tpur, %c4 : index
+          %tpui = arith.addi %tpu4, %pcc : index
+          %tpv = memref.load %part[%tpui] : memref<256xf32, $SHM>
+          %tpm = arith.maxnumf %mu, %tpv : f32
+          scf.yield %tpm : f32
         }
 )";
-  } else {
-    amax = R"(        %bamax = scf.for %w = %c0 to %c16 step %c1 iter_args(%mw = %fz) -> f32 {
+    } else if (inRegisters && !columnwise) {
+      // max(0, .) as the reference's fmaxf chain from 0: a block of NaNs
+      // has amax 0.
+      amax += "        %vabs = math.absf %vxf : vector<16xf32>\n"
+              "        %vmax = vector.reduction <maxnumf>, %vabs : "
+              "vector<16xf32> into f32\n"
+              "        %bamax = arith.maxnumf %fz, %vmax : f32\n";
+    } else if (inRegisters) {
+      std::string acc = "%fz";
+      for (int i = 0; i < 16; ++i) {
+        std::string n = std::to_string(i);
+        amax += "        %cab" + n + " = math.absf " + val(i) + " : f32\n";
+        std::string res = i == 15 ? "%bamax" : "%cam" + n;
+        amax += "        " + res + " = arith.maxnumf " + acc + ", %cab" + n +
+                " : f32\n";
+        acc = res;
+      }
+    } else {
+      amax = R"(        %bamax = scf.for %w = %c0 to %c16 step %c1 iter_args(%mw = %fz) -> f32 {
           %we = arith.addi %b16, %w : index
+          %wl = arith.addi %lb16, %w : index
           %weok = arith.cmpi ult, %we, %clen : index
           %mw2 = scf.if %weok -> f32 {
-)" + nvfp4Load("ta", "%sr", "%we", columnwise, f32) +
-           R"(          %taabs = math.absf %tav : f32
+)" + tileLoad("ta", "%lrow", "%wl", columnwise, f32) +
+             R"(          %taabs = math.absf %tav : f32
           %tamx = arith.maxnumf %mw, %taabs : f32
             scf.yield %tamx : f32
           } else {
@@ -1971,54 +2026,15 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
           scf.yield %mw2 : f32
         }
 )";
+    }
   }
 
-  std::string text = R"(
-    gpu.func @$NAME(%x: memref<$Nx$T>, %amaxbuf: memref<1xf32>, %data: memref<$DBxi8>, %scale: memref<$SBxi8>$RNGARG)
-        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %c2 = arith.constant 2 : index
-      %c8 = arith.constant 8 : index
-      %c16 = arith.constant 16 : index
-      %c256 = arith.constant 256 : index
-      %ck = arith.constant $K : index
-      %cnb = arith.constant $NB : index
-      %crows = arith.constant $ROWS : index
-      %clen = arith.constant $LEN : index
-      %chalf = arith.constant $HALF : index
-      %ctotal = arith.constant $TOTAL : index
-      %fz = arith.constant 0.0 : f32
-      %fnz = arith.constant -0.0 : f32
-      %fone = arith.constant 1.0 : f32
-      %fltmax = arith.constant 0x7F7FFFFF : f32
-      %i0 = arith.constant 0 : i32
-      %i3 = arith.constant 3 : i32
-      %i4 = arith.constant 4 : i32
-      %i7 = arith.constant 7 : i32
-      %i15 = arith.constant 15 : i32
-      %i20 = arith.constant 20 : i32
-      %i23 = arith.constant 23 : i32
-      %i31 = arith.constant 31 : i32
-      %i120 = arith.constant 120 : i32
-      %e2m1b0 = arith.constant 0.25 : f32
-      %e2m1b1 = arith.constant 0.75 : f32
-      %e2m1b2 = arith.constant 1.25 : f32
-      %e2m1b3 = arith.constant 1.75 : f32
-      %e2m1b4 = arith.constant 2.5 : f32
-      %e2m1b5 = arith.constant 3.5 : f32
-      %e2m1b6 = arith.constant 5.0 : f32
-)" + (inRegisters ? registerBlockConstants() : std::string()) +
-                     (stochastic ? philoxSetupLines(columnwise)
-                                 : std::string()) +
-                     R"(      %tid = gpu.thread_id x
-      %bid = gpu.block_id x
-      %bbase = arith.muli %bid, %c256 : index
-      %t = arith.addi %bbase, %tid : index
-      %active = arith.cmpi ult, %t, %ctotal : index
-      scf.if %active {
-)" + rowMap + R"(        %b16 = arith.muli %b, %c16 : index
-        // S_enc = fminf(2688 / amax, FLT_MAX), 1 when amax or S_enc is 0.
+  std::string text = place + R"(        %cnb = arith.constant $NB : index
+        %crows = arith.constant $ROWS : index
+        %clen = arith.constant $LEN : index
+        %chalf = arith.constant $HALF : index
+)" + (stochastic ? philoxSetupLines(columnwise) : std::string()) +
+                     R"(        // S_enc = fminf(2688 / amax, FLT_MAX), 1 when amax or S_enc is 0.
         %gamax = memref.load %amaxbuf[%c0] : memref<1xf32>
         %c2688 = arith.constant 2688.0 : f32
         %q = arith.divf %c2688, %gamax : f32
@@ -2081,6 +2097,7 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
         text += philoxLines("ph" + std::to_string(j),
                             "%srblk" + std::to_string(j));
     }
+    std::string bytes;
     for (int pp = 0; pp < 8; ++pp) {
       std::string n = std::to_string(pp);
       std::string q0 = "u" + n + "q0", q1 = "u" + n + "q1";
@@ -2088,24 +2105,26 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
       std::string rounding =
           stochastic
               ? e2m1StochasticCode(q0, word + std::to_string(2 * (pp % 2))) +
-                   e2m1StochasticCode(q1,
-                                      word + std::to_string(2 * (pp % 2) + 1))
-             : e2m1Code(q0) + e2m1Code(q1);
+                    e2m1StochasticCode(q1,
+                                       word + std::to_string(2 * (pp % 2) + 1))
+              : e2m1Code(q0) + e2m1Code(q1);
       std::string n0 = "%" + q0 + (stochastic ? "rn" : "n");
       std::string n1 = "%" + q1 + (stochastic ? "rn" : "n");
-      text += "            %u" + n + "q0s = arith.mulf %rt" +
-              std::to_string(2 * pp) + ", %enc : f32\n" +
-              "            %u" + n + "q1s = arith.mulf %rt" +
-              std::to_string(2 * pp + 1) + ", %enc : f32\n" + rounding +
+      text += "            %u" + n + "q0s = arith.mulf " + val(2 * pp) +
+              ", %enc : f32\n" + "            %u" + n + "q1s = arith.mulf " +
+              val(2 * pp + 1) + ", %enc : f32\n" + rounding +
               "            %u" + n + "hi = arith.shli " + n1 +
               ", %i4 : i32\n" + "            %u" + n +
               "b32 = arith.ori " + n0 + ", %u" + n + "hi : i32\n" +
               "            %u" + n + "b = arith.trunci %u" + n +
-              "b32 : i32 to i8\n" + "            %u" + n +
-              "di = arith.addi %dbase2, %rc" + n + " : index\n" +
-              "            memref.store %u" + n + "b, %data[%u" + n +
-              "di] : memref<$DBxi8>\n";
+              "b32 : i32 to i8\n";
+      bytes += (pp ? ", %u" : "%u") + n + "b";
     }
+    // One 8-byte store: %dbase2 = sr * LEN/2 + b * 8 is a multiple of 8.
+    text += "        %ubytes = vector.from_elements " + bytes +
+            " : vector<8xi8>\n"
+            "        vector.store %ubytes, %data[%dbase2] {alignment = 8} : "
+            "memref<$DBxi8>, vector<8xi8>\n";
   } else {
     text += R"(        scf.for %pp = %c0 to %c8 step %c1 {
           %pp2 = arith.muli %pp, %c2 : index
@@ -2113,8 +2132,10 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
           %pin = arith.cmpi ult, %e0, %clen : index
           scf.if %pin {
             %e1 = arith.addi %e0, %c1 : index
-)" + nvfp4Load("l0", "%sr", "%e0", columnwise, f32) +
-            nvfp4Load("l1", "%sr", "%e1", columnwise, f32) + R"(
+            %le0 = arith.addi %lb16, %pp2 : index
+            %le1 = arith.addi %le0, %c1 : index
+)" + tileLoad("l0", "%lrow", "%le0", columnwise, f32) +
+            tileLoad("l1", "%lrow", "%le1", columnwise, f32) + R"(
             %q0s = arith.mulf %l0v, %enc : f32
             %q1s = arith.mulf %l1v, %enc : f32
 )" + (stochastic ? std::string(
@@ -2142,8 +2163,165 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
         }
 )";
   }
-  text += R"(      }
-      gpu.return
+  std::string out = substitute(substitute(text, vars), vars);
+  // This copy's buffers.
+  const std::string a = columnwise ? "%c" : "%r";
+  for (auto [from, to] :
+       {std::pair<std::string, std::string>{"%amaxbuf[", a + "amax["},
+        {"%data[", a + "data["},
+        {"%scale[", a + "scale["}}) {
+    for (size_t at = out.find(from); at != std::string::npos;
+         at = out.find(from, at + to.size()))
+      out.replace(at, from.size(), to);
+  }
+  return out;
+}
+
+/// The NVFP4 data kernel: one 64x64 tile of x a block (grid
+/// nvfp4TileGrid). Phase 1 stages the tile in workgroup memory with 16-byte
+/// loads (zeros outside x; with 2D scaling also the max |x| of each
+/// thread's 16 elements, the 16x16 tiles' row partials); after one barrier
+/// each thread quantizes one rowwise 1x16 block (tile row tid / 4, block
+/// tid % 4) and one columnwise 16x1 block (tile column tid % 64, block
+/// tid / 64: consecutive threads read consecutive shared addresses) from
+/// the tile, writing its 8 data bytes with one store where blocks are whole.
+std::string nvfp4TileKernel(const NVFP4Spec &spec) {
+  int64_t m = spec.rows, k = spec.cols;
+  bool f32 = spec.input == InputType::F32;
+  bool both = spec.rowwise && spec.columnwise;
+  std::map<std::string, std::string> vars = {
+      {"NAME", spec.prefix + (both            ? "_nvfp4"
+                              : spec.rowwise ? "_nvfp4_row"
+                                             : "_nvfp4_col")},
+      {"N", std::to_string(m * k)},
+      {"DB", std::to_string(m * k / 2)},
+      {"RSB", std::to_string(spec.rowScaleRows * spec.rowScaleCols)},
+      {"CSB", std::to_string(spec.colScaleRows * spec.colScaleCols)},
+      {"M", std::to_string(m)},
+      {"K", std::to_string(k)},
+      {"T", typeName(spec.input)},
+      {"VECIN", k % 8 == 0 ? "true" : "false"},
+      {"SHM", "#gpu.address_space<workgroup>"},
+  };
+  std::string args = "%x: memref<$Nx$T>";
+  if (spec.rowwise)
+    args += ", %ramax: memref<1xf32>, %rdata: memref<$DBxi8>, %rscale: "
+            "memref<$RSBxi8>";
+  if (spec.columnwise)
+    args += ", %camax: memref<1xf32>, %cdata: memref<$DBxi8>, %cscale: "
+            "memref<$CSBxi8>";
+  if (spec.stochastic)
+    args += ", %rng: memref<2xi64>";
+  std::string text = R"(
+    gpu.func @$NAME()" + args + R"()
+        workgroup(%tile: memref<4096x$T, $SHM>, %part: memref<256xf32, $SHM>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c16 = arith.constant 16 : index
+      %c64 = arith.constant 64 : index
+      %c256 = arith.constant 256 : index
+      %cm = arith.constant $M : index
+      %ck = arith.constant $K : index
+      %fz = arith.constant 0.0 : f32
+      %fnz = arith.constant -0.0 : f32
+      %vnz = arith.constant dense<-0.0> : vector<16xf32>
+      %fone = arith.constant 1.0 : f32
+      %fltmax = arith.constant 0x7F7FFFFF : f32
+      %tz = arith.constant 0.0 : $T
+      %tzero = arith.constant dense<0.0> : vector<16x$T>
+      %i0 = arith.constant 0 : i32
+      %i3 = arith.constant 3 : i32
+      %i4 = arith.constant 4 : i32
+      %i7 = arith.constant 7 : i32
+      %i15 = arith.constant 15 : i32
+      %i20 = arith.constant 20 : i32
+      %i23 = arith.constant 23 : i32
+      %i31 = arith.constant 31 : i32
+      %i120 = arith.constant 120 : i32
+      %e2m1b0 = arith.constant 0.25 : f32
+      %e2m1b1 = arith.constant 0.75 : f32
+      %e2m1b2 = arith.constant 1.25 : f32
+      %e2m1b3 = arith.constant 1.75 : f32
+      %e2m1b4 = arith.constant 2.5 : f32
+      %e2m1b5 = arith.constant 3.5 : f32
+      %e2m1b6 = arith.constant 5.0 : f32
+)" + registerBlockConstants() +
+                     R"(      %tid = gpu.thread_id x
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %k0 = arith.muli %bx, %c64 : index
+      %m0 = arith.muli %by, %c64 : index
+      // Staging: thread tid loads 16 elements of tile row tid / 4.
+      %li = arith.divui %tid, %c4 : index
+      %lj = arith.remui %tid, %c4 : index
+      %lc = arith.muli %lj, %c16 : index
+      %gm = arith.addi %m0, %li : index
+      %gk = arith.addi %k0, %lc : index
+      %rowok = arith.cmpi ult, %gm, %cm : index
+      %kin = arith.cmpi ult, %gk, %ck : index
+      %kend = arith.addi %gk, %c16 : index
+      %fullk = arith.cmpi ule, %kend, %ck : index
+      %vecin = arith.constant $VECIN
+      %vok0 = arith.andi %rowok, %fullk : i1
+      %vok = arith.andi %vok0, %vecin : i1
+      %rowbase = arith.muli %gm, %ck : index
+      %vals = scf.if %vok -> vector<16x$T> {
+        %off = arith.addi %rowbase, %gk : index
+        %v = vector.load %x[%off] {alignment = 16} : memref<$Nx$T>, vector<16x$T>
+        scf.yield %v : vector<16x$T>
+      } else {
+        %sv = scf.for %e = %c0 to %c16 step %c1 iter_args(%acc = %tzero) -> vector<16x$T> {
+          %kk = arith.addi %gk, %e : index
+          %kin2 = arith.cmpi ult, %kk, %ck : index
+          %ok = arith.andi %rowok, %kin2 : i1
+          %val = scf.if %ok -> $T {
+            %go = arith.addi %rowbase, %kk : index
+            %xs = memref.load %x[%go] : memref<$Nx$T>
+            scf.yield %xs : $T
+          } else {
+            scf.yield %tz : $T
+          }
+          %ins = vector.insert %val, %acc[%e] : $T into vector<16x$T>
+          scf.yield %ins : vector<16x$T>
+        }
+        scf.yield %sv : vector<16x$T>
+      }
+      %trow = arith.muli %li, %c64 : index
+      %toff = arith.addi %trow, %lc : index
+      vector.store %vals, %tile[%toff] : memref<4096x$T, $SHM>, vector<16x$T>
+)";
+  if (spec.twoD)
+    text += std::string(f32 ? "      %pf = arith.addf %vals, %vnz : vector<16xf32>\n"
+                            : "      %pf = arith.extf %vals : vector<16x$T> to vector<16xf32>\n") +
+            R"(      %pa = math.absf %pf : vector<16xf32>
+      %pmx = vector.reduction <maxnumf>, %pa : vector<16xf32> into f32
+      %pmz = arith.maxnumf %fz, %pmx : f32
+      memref.store %pmz, %part[%tid] : memref<256xf32, $SHM>
+)";
+  text += "      gpu.barrier\n";
+  if (spec.rowwise)
+    text += "      // Rowwise 1x16 blocks: tile row tid / 4, block tid % 4.\n"
+            "      %ract = arith.andi %rowok, %kin : i1\n"
+            "      scf.if %ract {\n" +
+            nvfp4PhaseLines(spec, /*columnwise=*/false) + "      }\n";
+  if (spec.columnwise)
+    text += R"(      // Columnwise 16x1 blocks: tile column tid % 64, block tid / 64.
+      %ci = arith.remui %tid, %c64 : index
+      %cb = arith.divui %tid, %c64 : index
+      %cgk = arith.addi %k0, %ci : index
+      %cb16 = arith.muli %cb, %c16 : index
+      %cgm = arith.addi %m0, %cb16 : index
+      %cko = arith.cmpi ult, %cgk, %ck : index
+      %cmo = arith.cmpi ult, %cgm, %cm : index
+      %cact = arith.andi %cko, %cmo : i1
+      scf.if %cact {
+)" + nvfp4PhaseLines(spec, /*columnwise=*/true) +
+            "      }\n";
+  text += R"(      gpu.return
     }
 )";
   return substitute(substitute(text, vars), vars);
@@ -2151,14 +2329,10 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
 
 } // namespace
 
-int64_t mlir::teq::kernels::nvfp4RowGrid(const NVFP4Spec &spec) {
-  int64_t threads = spec.rows * ((spec.cols + 15) / 16);
-  return std::max<int64_t>(1, (threads + kBlockSize - 1) / kBlockSize);
-}
-
-int64_t mlir::teq::kernels::nvfp4ColGrid(const NVFP4Spec &spec) {
-  int64_t threads = spec.cols * ((spec.rows + 15) / 16);
-  return std::max<int64_t>(1, (threads + kBlockSize - 1) / kBlockSize);
+void mlir::teq::kernels::nvfp4TileGrid(const NVFP4Spec &spec, int64_t &gridX,
+                                       int64_t &gridY) {
+  gridX = std::max<int64_t>(1, (spec.cols + kNVFP4Tile - 1) / kNVFP4Tile);
+  gridY = std::max<int64_t>(1, (spec.rows + kNVFP4Tile - 1) / kNVFP4Tile);
 }
 
 namespace {
@@ -2277,10 +2451,8 @@ std::string mlir::teq::kernels::nvfp4Kernels(const NVFP4Spec &spec) {
             amaxFinalizeKernel(spec.prefix + "_rht_amax_final",
                                spec.prefix + "_rht_partials",
                                nvfp4RhtAmaxGrid(spec), {"amax_c"});
-  if (spec.rowwise)
-    text += nvfp4BlockKernel(spec, /*columnwise=*/false);
-  if (spec.columnwise)
-    text += nvfp4BlockKernel(spec, /*columnwise=*/true);
+  if (spec.rowwise || spec.columnwise)
+    text += nvfp4TileKernel(spec);
   return text;
 }
 
