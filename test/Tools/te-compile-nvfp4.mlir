@@ -40,10 +40,11 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // goes to the rowwise buffer only.
 // MLIR-LABEL: func.func @quantize_rht(
 // MLIR-SAME: %[[X:.*]]: memref<8192xbf16>, %{{.*}}: memref<4096xi8>, %{{.*}}: memref<1024xi8>, %{{.*}}: memref<4096xi8>, %{{.*}}: memref<512xi8>, %[[RA:.*]]: memref<1xf32>, %[[CA:.*]]: memref<1xf32>) attributes {teq.entry}
-// MLIR: @teq_kernels::@q1_amax {{.*}} args(%[[X]] : memref<8192xbf16>)
-// MLIR: @teq_kernels::@q1_nvfp4_amax {{.*}} args(%[[RA]] : memref<1xf32>)
+// One pass over x computes both (the plain amax into partials of its own).
+// MLIR-NOT: @teq_kernels::@q1_amax
 // MLIR: @teq_kernels::@q1_rht_amax {{.*}} args(%[[X]] : memref<8192xbf16>)
 // MLIR: @teq_kernels::@q1_rht_amax_final {{.*}} args(%[[CA]] : memref<1xf32>)
+// MLIR: @teq_kernels::@q1_nvfp4_amax {{.*}} args(%[[RA]] : memref<1xf32>)
 // MLIR: @teq_kernels::@q1_nvfp4 {{.*}} args(%[[X]] : memref<8192xbf16>, %[[RA]] : memref<1xf32>, %{{.*}}, %{{.*}}, %[[CA]] : memref<1xf32>
 
 // Stochastic rounding: the data kernel reads the rng_state buffer.

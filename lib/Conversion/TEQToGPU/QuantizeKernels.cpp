@@ -195,6 +195,15 @@ mlir::teq::kernels::perTensorAmaxKernel(const PerTensorFP8Spec &spec) {
   int64_t n = spec.rows * spec.cols;
   int64_t perVector = 16 / typeBytes(spec.input);
   int64_t grid = amaxGridSize(n, spec.input);
+  std::string uext;
+  for (int u = 0; u < 4; ++u) {
+    std::string i = std::to_string(u);
+    uext += spec.input == InputType::F32
+                ? "%uf" + i + " = arith.addf %u" + i + ", %unz : vector<$Vxf32>\n        "
+                : "%uf" + i + " = arith.extf %u" + i + " : vector<$Vx$T> to vector<$Vxf32>\n        ";
+  }
+  if (spec.input == InputType::F32)
+    uext = "%unz = arith.constant dense<-0.0> : vector<$Vxf32>\n        " + uext;
   std::map<std::string, std::string> vars = {
       {"NAME", spec.prefix + "_amax"},
       {"PARTIALS", spec.prefix + "_partials"},
@@ -205,6 +214,10 @@ mlir::teq::kernels::perTensorAmaxKernel(const PerTensorFP8Spec &spec) {
       {"NVEC", std::to_string(n / perVector)},
       {"NTAIL", std::to_string(n % perVector)},
       {"STRIDE", std::to_string(grid * kBlockSize)},
+      {"STRIDE4", std::to_string(4 * grid * kBlockSize)},
+      {"NFULL", std::to_string((n / perVector) / (4 * grid * kBlockSize) *
+                               (4 * grid * kBlockSize))},
+      {"UEXT", uext},
       {"EXT", spec.input == InputType::F32
                   ? "%vnz = arith.constant dense<-0.0> : vector<$Vxf32>\n        %vf = arith.addf %v, %vnz : vector<$Vxf32>"
                   : "%vf = arith.extf %v : vector<$Vx$T> to vector<$Vxf32>"},
@@ -232,7 +245,40 @@ mlir::teq::kernels::perTensorAmaxKernel(const PerTensorFP8Spec &spec) {
       %bid = gpu.block_id x
       %base = arith.muli %bid, %c256 : index
       %start = arith.addi %base, %tid : index
-      %vacc = scf.for %i = %start to %nvec step %stride iter_args(%m = %zero) -> f32 {
+      // Four independent 16-byte loads in flight a thread (each coalesced
+      // across the warp), then the rest one at a time. The max is order
+      // free (NaN-ignoring), so the grouping does not change it.
+      %stride4 = arith.constant $STRIDE4 : index
+      %nfull = arith.constant $NFULL : index
+      %uacc = scf.for %i = %start to %nfull step %stride4 iter_args(%m = %zero) -> f32 {
+        %i1 = arith.addi %i, %stride : index
+        %i2 = arith.addi %i1, %stride : index
+        %i3 = arith.addi %i2, %stride : index
+        %off0 = arith.muli %i, %cv : index
+        %off1 = arith.muli %i1, %cv : index
+        %off2 = arith.muli %i2, %cv : index
+        %off3 = arith.muli %i3, %cv : index
+        %u0 = vector.load %x[%off0] {alignment = 16} : memref<$Nx$T>, vector<$Vx$T>
+        %u1 = vector.load %x[%off1] {alignment = 16} : memref<$Nx$T>, vector<$Vx$T>
+        %u2 = vector.load %x[%off2] {alignment = 16} : memref<$Nx$T>, vector<$Vx$T>
+        %u3 = vector.load %x[%off3] {alignment = 16} : memref<$Nx$T>, vector<$Vx$T>
+        $UEXT
+        %ua0 = math.absf %uf0 : vector<$Vxf32>
+        %ua1 = math.absf %uf1 : vector<$Vxf32>
+        %ua2 = math.absf %uf2 : vector<$Vxf32>
+        %ua3 = math.absf %uf3 : vector<$Vxf32>
+        %ur0 = vector.reduction <maxnumf>, %ua0 : vector<$Vxf32> into f32
+        %ur1 = vector.reduction <maxnumf>, %ua1 : vector<$Vxf32> into f32
+        %ur2 = vector.reduction <maxnumf>, %ua2 : vector<$Vxf32> into f32
+        %ur3 = vector.reduction <maxnumf>, %ua3 : vector<$Vxf32> into f32
+        %um0 = arith.maxnumf %m, %ur0 : f32
+        %um1 = arith.maxnumf %um0, %ur1 : f32
+        %um2 = arith.maxnumf %um1, %ur2 : f32
+        %um3 = arith.maxnumf %um2, %ur3 : f32
+        scf.yield %um3 : f32
+      }
+      %rstart = arith.addi %nfull, %start : index
+      %vacc = scf.for %i = %rstart to %nvec step %stride iter_args(%m = %uacc) -> f32 {
         %off = arith.muli %i, %cv : index
         %v = vector.load %x[%off] {alignment = 16} : memref<$Nx$T>, vector<$Vx$T>
         $EXT
@@ -2362,13 +2408,16 @@ std::string amaxFinalizeKernel(const std::string &name,
 
 /// `gpu.func @<prefix>_rht_amax(%x)`: per-block amax of the RHT-transformed
 /// columnwise copy into `@<prefix>_rht_partials` (grid-stride over the
-/// K * M/16 groups, one a thread).
-std::string rhtAmaxKernel(const NVFP4Spec &spec) {
+/// K * M/16 groups, one a thread), and with `plain` (the rowwise copy needs
+/// the plain amax) in the same read of x the per-block max |x| into
+/// `@<prefix>_rht_plain_partials`.
+std::string rhtAmaxKernel(const NVFP4Spec &spec, bool plain) {
   int64_t groups = spec.cols * (spec.rows / 16);
   int64_t grid = nvfp4RhtAmaxGrid(spec);
   std::map<std::string, std::string> vars = {
       {"NAME", spec.prefix + "_rht_amax"},
       {"PARTIALS", spec.prefix + "_rht_partials"},
+      {"PLAIN", spec.prefix + "_rht_plain_partials"},
       {"N", std::to_string(spec.rows * spec.cols)},
       {"T", typeName(spec.input)},
       {"K", std::to_string(spec.cols)},
@@ -2376,10 +2425,24 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec) {
       {"GROUPS", std::to_string(groups)},
       {"STRIDE", std::to_string(grid * kBlockSize)},
   };
-  std::string text = R"(
+  std::string plainMax;
+  if (plain) {
+    // max |x| over the group's 16 loaded values (order free).
+    std::string acc = "%pm";
+    for (int i = 0; i < mlir::teq::reference::kRHTSize; ++i) {
+      std::string n = std::to_string(i);
+      plainMax += "        %pab" + n + " = math.absf %rl" + n + "v : f32\n"
+                  "        %pmx" + n + " = arith.maxnumf " + acc + ", %pab" + n +
+                  " : f32\n";
+      acc = "%pmx" + n;
+    }
+    plainMax += "        %pm2 = arith.maxnumf " + acc + ", %fz : f32\n";
+  }
+  std::string text = std::string(R"(
     memref.global "private" @$PARTIALS : memref<$Gxf32, #gpu.address_space<global>>
-    gpu.func @$NAME(%x: memref<$Nx$T>)
-        workgroup(%smem: memref<8xf32, #gpu.address_space<workgroup>>)
+)") + (plain ? R"(    memref.global "private" @$PLAIN : memref<$Gxf32, #gpu.address_space<global>>
+)" : "") + R"(    gpu.func @$NAME(%x: memref<$Nx$T>)
+        workgroup(%smem: memref<16xf32, #gpu.address_space<workgroup>>)
         kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
       %partials = memref.get_global @$PARTIALS : memref<$Gxf32, #gpu.address_space<global>>
       %c0 = arith.constant 0 : index
@@ -2398,22 +2461,46 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec) {
       %bid = gpu.block_id x
       %base = arith.muli %bid, %c256 : index
       %start = arith.addi %base, %tid : index
-      %acc = scf.for %t = %start to %cgroups step %stride iter_args(%m = %fz) -> f32 {
+      %acc, %pacc = scf.for %t = %start to %cgroups step %stride iter_args(%m = %fz, %pm = %fz) -> (f32, f32) {
         %sr = arith.remui %t, %ck : index
         %b = arith.divui %t, %ck : index
         %b16 = arith.muli %b, %c16 : index
-)" + rhtLines("r", "%sr", spec.input == InputType::F32) + R"(
+)" + rhtLines("r", "%sr", spec.input == InputType::F32) + plainMax + R"(
         %m2 = arith.maxnumf %m, %ramax : f32
-        scf.yield %m2 : f32
-      })" + std::string(kBlockMaxReduce) + R"(
+        scf.yield %m2, )" + (plain ? "%pm2" : "%pm") + R"( : f32, f32
+      })" + std::regex_replace(std::string(kBlockMaxReduce), std::regex("memref<8xf32"), "memref<16xf32") + (plain ? R"(
+      // The plain amax the same way, in %smem[8 + warp].
+      %q16, %qp16 = gpu.shuffle xor %pacc, %o16, %w32 : f32
+      %b16m = arith.maxnumf %pacc, %q16 : f32
+      %q8, %qp8 = gpu.shuffle xor %b16m, %o8, %w32 : f32
+      %b8m = arith.maxnumf %b16m, %q8 : f32
+      %q4, %qp4 = gpu.shuffle xor %b8m, %o4, %w32 : f32
+      %b4m = arith.maxnumf %b8m, %q4 : f32
+      %q2, %qp2 = gpu.shuffle xor %b4m, %o2, %w32 : f32
+      %b2m = arith.maxnumf %b4m, %q2 : f32
+      %q1, %qp1 = gpu.shuffle xor %b2m, %o1, %w32 : f32
+      %b1m = arith.maxnumf %b2m, %q1 : f32
+      scf.if %lane0 {
+        %pw = arith.addi %warp, %c8 : index
+        memref.store %b1m, %smem[%pw] : memref<16xf32, #gpu.address_space<workgroup>>
+      }
+      gpu.barrier
+)" : "") + R"(
       scf.if %t0 {
         %bm = scf.for %j = %c0 to %c8 step %c1 iter_args(%mm = %zero) -> f32 {
-          %e = memref.load %smem[%j] : memref<8xf32, #gpu.address_space<workgroup>>
+          %e = memref.load %smem[%j] : memref<16xf32, #gpu.address_space<workgroup>>
           %n = arith.maxnumf %mm, %e : f32
           scf.yield %n : f32
         }
         memref.store %bm, %partials[%bid] : memref<$Gxf32, #gpu.address_space<global>>
-      }
+)" + (plain ? R"(        %plainp = memref.get_global @$PLAIN : memref<$Gxf32, #gpu.address_space<global>>
+        %pbm = scf.for %j = %c8 to %c16 step %c1 iter_args(%mm = %zero) -> f32 {
+          %e = memref.load %smem[%j] : memref<16xf32, #gpu.address_space<workgroup>>
+          %n = arith.maxnumf %mm, %e : f32
+          scf.yield %n : f32
+        }
+        memref.store %pbm, %plainp[%bid] : memref<$Gxf32, #gpu.address_space<global>>
+)" : "") + R"(      }
       gpu.return
     }
 )";
@@ -2442,15 +2529,22 @@ std::string mlir::teq::kernels::nvfp4Kernels(const NVFP4Spec &spec) {
   if (spec.columnwise && !spec.rht)
     plain.push_back("amax_c");
   std::string text;
-  if (!plain.empty())
+  // With RHT the pass over x computing the transformed copy's amax also
+  // computes the plain one (x is read once for both).
+  bool rht = spec.columnwise && spec.rht;
+  if (!plain.empty() && !rht)
     text += perTensorGlobals(amaxSpec) + perTensorAmaxKernel(amaxSpec) +
             amaxFinalizeKernel(spec.prefix + "_nvfp4_amax",
                                spec.prefix + "_partials", grid, plain);
-  if (spec.columnwise && spec.rht)
-    text += rhtAmaxKernel(spec) +
+  if (rht)
+    text += rhtAmaxKernel(spec, /*plain=*/!plain.empty()) +
             amaxFinalizeKernel(spec.prefix + "_rht_amax_final",
                                spec.prefix + "_rht_partials",
                                nvfp4RhtAmaxGrid(spec), {"amax_c"});
+  if (rht && !plain.empty())
+    text += amaxFinalizeKernel(spec.prefix + "_nvfp4_amax",
+                               spec.prefix + "_rht_plain_partials",
+                               nvfp4RhtAmaxGrid(spec), plain);
   if (spec.rowwise || spec.columnwise)
     text += nvfp4TileKernel(spec);
   return text;

@@ -605,7 +605,9 @@ LogicalResult EntryLowering::lowerNVFP4Quantize(OpBuilder &b, QuantizeOp op,
     amaxArgs.push_back(ramax);
   if (camax && !spec.rht)
     amaxArgs.push_back(camax);
-  if (!amaxArgs.empty()) {
+  // With RHT one pass over x computes both amaxes (the plain one into
+  // partials of its own), each then finalized.
+  if (!amaxArgs.empty() && !(camax && spec.rht)) {
     launch(b, loc, spec.prefix + "_amax",
            kernels::amaxGridSize(flat.m * flat.k, spec.input), 1, 0, {x},
            token);
@@ -615,6 +617,8 @@ LogicalResult EntryLowering::lowerNVFP4Quantize(OpBuilder &b, QuantizeOp op,
     launch(b, loc, spec.prefix + "_rht_amax", kernels::nvfp4RhtAmaxGrid(spec),
            1, 0, {x}, token);
     launch(b, loc, spec.prefix + "_rht_amax_final", 1, 1, 0, {camax}, token);
+    if (!amaxArgs.empty())
+      launch(b, loc, spec.prefix + "_nvfp4_amax", 1, 1, 0, amaxArgs, token);
   }
   // The data kernel: one 64x64 tile a block, both copies from one read of
   // x where both usages are asked for.
