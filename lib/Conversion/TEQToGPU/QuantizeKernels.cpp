@@ -2211,11 +2211,11 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
   }
   std::string out = substitute(substitute(text, vars), vars);
   // This copy's buffers.
-  const std::string a = columnwise ? "%c" : "%r";
+  const std::string a = columnwise ? "c[" : "r[";
   for (auto [from, to] :
-       {std::pair<std::string, std::string>{"%amaxbuf[", a + "amax["},
-        {"%data[", a + "data["},
-        {"%scale[", a + "scale["}}) {
+       {std::pair<std::string, std::string>{"%amaxbuf[", "%amax" + a},
+        {"%data[", "%data" + a},
+        {"%scale[", "%scale" + a}}) {
     for (size_t at = out.find(from); at != std::string::npos;
          at = out.find(from, at + to.size()))
       out.replace(at, from.size(), to);
@@ -2251,10 +2251,10 @@ std::string nvfp4TileKernel(const NVFP4Spec &spec) {
   };
   std::string args = "%x: memref<$Nx$T>";
   if (spec.rowwise)
-    args += ", %ramax: memref<1xf32>, %rdata: memref<$DBxi8>, %rscale: "
+    args += ", %amaxr: memref<1xf32>, %datar: memref<$DBxi8>, %scaler: "
             "memref<$RSBxi8>";
   if (spec.columnwise)
-    args += ", %camax: memref<1xf32>, %cdata: memref<$DBxi8>, %cscale: "
+    args += ", %amaxc: memref<1xf32>, %datac: memref<$DBxi8>, %scalec: "
             "memref<$CSBxi8>";
   if (spec.stochastic)
     args += ", %rng: memref<2xi64>";
