@@ -1710,24 +1710,29 @@ std::string tileLoad(const std::string &p, const std::string &row,
 /// saturation to ±6 (te-semantics.md §3), NaN to 0x7. Ties go to the even
 /// code, hence the alternating strict and non-strict comparisons.
 std::string e2m1Code(const std::string &p) {
+  // The code is the number of bounds |s| passes (>, >=, >, >=, ... of
+  // 0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5: increasing, so passing one means
+  // passing all below it), found by a three-step search: >= 1.75 (4), then
+  // >= 3.5 or >= 0.75 (2), then > 5, > 2.5, > 1.25 or > 0.25 (1). The same
+  // comparisons as counting all seven, a third of the instructions.
   std::string s;
   llvm::raw_string_ostream os(s);
   auto v = [&](const std::string &n) { return "%" + p + n; };
-  os << "            " << v("a") << " = math.absf " << v("s") << " : f32\n";
-  const char *preds[] = {"ogt", "oge", "ogt", "oge", "ogt", "oge", "ogt"};
-  const char *bounds[] = {"%e2m1b0", "%e2m1b1", "%e2m1b2", "%e2m1b3",
-                          "%e2m1b4", "%e2m1b5", "%e2m1b6"};
-  std::string sum = "%i0";
-  for (int i = 0; i < 7; ++i) {
-    std::string c = v("c" + std::to_string(i));
-    std::string z = v("z" + std::to_string(i));
-    std::string acc = v("m" + std::to_string(i));
-    os << "            " << c << " = arith.cmpf " << preds[i] << ", " << v("a")
-       << ", " << bounds[i] << " : f32\n"
-       << "            " << z << " = arith.extui " << c << " : i1 to i32\n"
-       << "            " << acc << " = arith.addi " << sum << ", " << z << " : i32\n";
-    sum = acc;
-  }
+  const char *in = "            ";
+  os << in << v("a") << " = math.absf " << v("s") << " : f32\n"
+     << in << v("h") << " = arith.cmpf oge, " << v("a") << ", %e2m1b3 : f32\n"
+     << in << v("t2") << " = arith.select " << v("h") << ", %e2m1b5, %e2m1b1 : f32\n"
+     << in << v("md") << " = arith.cmpf oge, " << v("a") << ", " << v("t2") << " : f32\n"
+     << in << v("t3h") << " = arith.select " << v("md") << ", %e2m1b6, %e2m1b4 : f32\n"
+     << in << v("t3l") << " = arith.select " << v("md") << ", %e2m1b2, %e2m1b0 : f32\n"
+     << in << v("t3") << " = arith.select " << v("h") << ", " << v("t3h") << ", " << v("t3l") << " : f32\n"
+     << in << v("lo") << " = arith.cmpf ogt, " << v("a") << ", " << v("t3") << " : f32\n"
+     << in << v("hv") << " = arith.select " << v("h") << ", %i4, %i0 : i32\n"
+     << in << v("mv") << " = arith.select " << v("md") << ", %i2, %i0 : i32\n"
+     << in << v("lv") << " = arith.extui " << v("lo") << " : i1 to i32\n"
+     << in << v("hm") << " = arith.ori " << v("hv") << ", " << v("mv") << " : i32\n"
+     << in << v("m6") << " = arith.ori " << v("hm") << ", " << v("lv") << " : i32\n";
+  std::string sum = v("m6");
   os << "            " << v("bits") << " = arith.bitcast " << v("s") << " : f32 to i32\n"
      << "            " << v("sh") << " = arith.shrui " << v("bits") << ", %i31 : i32\n"
      << "            " << v("sg") << " = arith.shli " << v("sh") << ", %i3 : i32\n"
@@ -2280,6 +2285,7 @@ std::string nvfp4TileKernel(const NVFP4Spec &spec) {
       %tz = arith.constant 0.0 : $T
       %tzero = arith.constant dense<0.0> : vector<16x$T>
       %i0 = arith.constant 0 : i32
+      %i2 = arith.constant 2 : i32
       %i3 = arith.constant 3 : i32
       %i4 = arith.constant 4 : i32
       %i7 = arith.constant 7 : i32
