@@ -1711,31 +1711,36 @@ std::string tileLoad(const std::string &p, const std::string &row,
 /// code, hence the alternating strict and non-strict comparisons.
 std::string e2m1Code(const std::string &p) {
   // The code is the number of bounds |s| passes (>, >=, >, >=, ... of
-  // 0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5: increasing, so passing one means
-  // passing all below it), found by a three-step search: >= 1.75 (4), then
-  // >= 3.5 or >= 0.75 (2), then > 5, > 2.5, > 1.25 or > 0.25 (1). The same
-  // comparisons as counting all seven, a third of the instructions.
+  // 0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5), computed in two ranges with the
+  // rounding of IEEE arithmetic instead of seven comparisons:
+  //  * |s| < 1: |s| + 2^22 rounds |s| to nearest-even multiples of 0.5 (the
+  //    ulp of 2^22) in one correctly rounded add: codes 0, 1, 2;
+  //  * |s| >= 1: RNE of the f32 pattern to one mantissa bit (add half an
+  //    ulp less one, plus the kept bit; the carry moves into the
+  //    exponent), then exponent and bit as 2 * (e - 126) + m, at most 7.
+  // Checked equal to the seven comparisons for all 2^32 patterns of s.
   std::string s;
   llvm::raw_string_ostream os(s);
   auto v = [&](const std::string &n) { return "%" + p + n; };
   const char *in = "            ";
   os << in << v("a") << " = math.absf " << v("s") << " : f32\n"
-     << in << v("h") << " = arith.cmpf oge, " << v("a") << ", %e2m1b3 : f32\n"
-     << in << v("t2") << " = arith.select " << v("h") << ", %e2m1b5, %e2m1b1 : f32\n"
-     << in << v("md") << " = arith.cmpf oge, " << v("a") << ", " << v("t2") << " : f32\n"
-     << in << v("t3h") << " = arith.select " << v("md") << ", %e2m1b6, %e2m1b4 : f32\n"
-     << in << v("t3l") << " = arith.select " << v("md") << ", %e2m1b2, %e2m1b0 : f32\n"
-     << in << v("t3") << " = arith.select " << v("h") << ", " << v("t3h") << ", " << v("t3l") << " : f32\n"
-     << in << v("lo") << " = arith.cmpf ogt, " << v("a") << ", " << v("t3") << " : f32\n"
-     << in << v("hv") << " = arith.select " << v("h") << ", %i4, %i0 : i32\n"
-     << in << v("mv") << " = arith.select " << v("md") << ", %i2, %i0 : i32\n"
-     << in << v("lv") << " = arith.extui " << v("lo") << " : i1 to i32\n"
-     << in << v("hm") << " = arith.ori " << v("hv") << ", " << v("mv") << " : i32\n"
-     << in << v("m6") << " = arith.ori " << v("hm") << ", " << v("lv") << " : i32\n";
+     << in << v("ua") << " = arith.bitcast " << v("a") << " : f32 to i32\n"
+     << in << v("lt1") << " = arith.cmpf olt, " << v("a") << ", %fone : f32\n"
+     << in << v("fm") << " = arith.addf " << v("a") << ", %e2m1magic : f32\n"
+     << in << v("fmb") << " = arith.bitcast " << v("fm") << " : f32 to i32\n"
+     << in << v("sub") << " = arith.subi " << v("fmb") << ", %e2m1mb : i32\n"
+     << in << v("kb0") << " = arith.shrui " << v("ua") << ", %i22 : i32\n"
+     << in << v("kb") << " = arith.andi " << v("kb0") << ", %i1 : i32\n"
+     << in << v("r0") << " = arith.addi " << v("ua") << ", " << v("kb") << " : i32\n"
+     << in << v("r1") << " = arith.addi " << v("r0") << ", %e2m1c : i32\n"
+     << in << v("r2") << " = arith.shrui " << v("r1") << ", %i22 : i32\n"
+     << in << v("nrm") << " = arith.minui " << v("r2") << ", %i7 : i32\n"
+     << in << v("m6") << " = arith.select " << v("lt1") << ", " << v("sub") << ", " << v("nrm") << " : i32\n";
   std::string sum = v("m6");
+  // The sign as bit 3; NaN is 0x7 whatever its sign.
   os << "            " << v("bits") << " = arith.bitcast " << v("s") << " : f32 to i32\n"
-     << "            " << v("sh") << " = arith.shrui " << v("bits") << ", %i31 : i32\n"
-     << "            " << v("sg") << " = arith.shli " << v("sh") << ", %i3 : i32\n"
+     << "            " << v("sh") << " = arith.shrui " << v("bits") << ", %i28 : i32\n"
+     << "            " << v("sg") << " = arith.andi " << v("sh") << ", %i8 : i32\n"
      << "            " << v("sm") << " = arith.ori " << sum << ", " << v("sg") << " : i32\n"
      << "            " << v("nan") << " = arith.cmpf uno, " << v("s") << ", " << v("s") << " : f32\n"
      << "            " << v("n") << " = arith.select " << v("nan") << ", %i7, " << v("sm") << " : i32\n";
@@ -2285,7 +2290,14 @@ std::string nvfp4TileKernel(const NVFP4Spec &spec) {
       %tz = arith.constant 0.0 : $T
       %tzero = arith.constant dense<0.0> : vector<16x$T>
       %i0 = arith.constant 0 : i32
+      %i1 = arith.constant 1 : i32
       %i2 = arith.constant 2 : i32
+      %i8 = arith.constant 8 : i32
+      %i22 = arith.constant 22 : i32
+      %i28 = arith.constant 28 : i32
+      %e2m1magic = arith.constant 4194304.0 : f32
+      %e2m1mb = arith.constant 1249902592 : i32
+      %e2m1c = arith.constant -1054867457 : i32
       %i3 = arith.constant 3 : i32
       %i4 = arith.constant 4 : i32
       %i7 = arith.constant 7 : i32
