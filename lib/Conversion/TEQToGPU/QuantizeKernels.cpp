@@ -1926,17 +1926,20 @@ std::string rhtLines(const std::string &p, const std::string &row, bool f32,
     }
     a = next;
   }
-  std::string acc = "%fz";
+  // amax: max(0, max |t_i|) (NaN-ignoring, so in any order: a tree).
+  std::string elems;
   for (int i = 0; i < mlir::teq::reference::kRHTSize; ++i) {
     std::string t = "%" + p + "t" + std::to_string(i);
     os << "          " << t << "h = arith.truncf " << a[i] << " : f32 to bf16\n"
        << "          " << t << " = arith.extf " << t << "h : bf16 to f32\n"
-       << "          " << t << "abs = math.absf " << t << " : f32\n"
-       << "          " << t << "mx = arith.maxnumf " << acc << ", " << t
-       << "abs : f32\n";
-    acc = t + "mx";
+       << "          " << t << "abs = math.absf " << t << " : f32\n";
+    elems += (i ? ", " : "") + t + "abs";
   }
-  os << "          %" << p << "amax = arith.addf " << acc << ", %fz : f32\n";
+  os << "          %" << p << "tv = vector.from_elements " << elems
+     << " : vector<16xf32>\n"
+     << "          %" << p << "tr = vector.reduction <maxnumf>, %" << p
+     << "tv : vector<16xf32> into f32\n"
+     << "          %" << p << "amax = arith.maxnumf %fz, %" << p << "tr : f32\n";
   return s;
 }
 
@@ -2036,18 +2039,10 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
       }
     }
     if (spec.twoD) {
-      // The 16x16 tile's amax: the max of its 16 row partials (each the
-      // max of |x| over 16 elements, from 0; NaN-ignoring max is order
-      // free, and the zeros outside the tensor do not change it).
-      amax += R"(        %tpr0 = arith.muli %prb, %c16 : index
-        %bamax = scf.for %u = %c0 to %c16 step %c1 iter_args(%mu = %fz) -> f32 {
-          %tpur = arith.addi %tpr0, %u : index
-          %tpu4 = arith.muli %tpur, %c4 : index
-          %tpui = arith.addi %tpu4, %pcc : index
-          %tpv = memref.load %part[%tpui] : memref<256xf32, $SHM>
-          %tpm = arith.maxnumf %mu, %tpv : f32
-          scf.yield %tpm : f32
-        }
+      // The 16x16 tile's amax, computed once per tile after staging.
+      amax += R"(        %tpr4 = arith.muli %prb, %c4 : index
+        %tpi = arith.addi %tpr4, %pcc : index
+        %bamax = memref.load %tam[%tpi] : memref<16xf32, $SHM>
 )";
     } else if (inRegisters && !columnwise) {
       // max(0, .) as the reference's fmaxf chain from 0: a block of NaNs
@@ -2057,15 +2052,18 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
               "vector<16xf32> into f32\n"
               "        %bamax = arith.maxnumf %fz, %vmax : f32\n";
     } else if (inRegisters) {
-      std::string acc = "%fz";
+      // max(0, max |x_i|): NaN-ignoring, so in any order (a tree).
+      std::string elems;
       for (int i = 0; i < 16; ++i) {
         std::string n = std::to_string(i);
         amax += "        %cab" + n + " = math.absf " + val(i) + " : f32\n";
-        std::string res = i == 15 ? "%bamax" : "%cam" + n;
-        amax += "        " + res + " = arith.maxnumf " + acc + ", %cab" + n +
-                " : f32\n";
-        acc = res;
+        elems += (i ? ", %cab" : "%cab") + n;
       }
+      amax += "        %cabv = vector.from_elements " + elems +
+              " : vector<16xf32>\n"
+              "        %cabr = vector.reduction <maxnumf>, %cabv : "
+              "vector<16xf32> into f32\n"
+              "        %bamax = arith.maxnumf %fz, %cabr : f32\n";
     } else {
       amax = R"(        %bamax = scf.for %w = %c0 to %c16 step %c1 iter_args(%mw = %fz) -> f32 {
           %we = arith.addi %b16, %w : index
@@ -2270,7 +2268,8 @@ std::string nvfp4TileKernel(const NVFP4Spec &spec) {
     args += ", %rng: memref<2xi64>";
   std::string text = R"(
     gpu.func @$NAME()" + args + R"()
-        workgroup(%tile: memref<4096x$T, $SHM>, %part: memref<256xf32, $SHM>)
+        workgroup(%tile: memref<4096x$T, $SHM>, %part: memref<256xf32, $SHM>,
+                  %tam: memref<16xf32, $SHM>)
         kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -2367,6 +2366,28 @@ std::string nvfp4TileKernel(const NVFP4Spec &spec) {
       memref.store %pmz, %part[%tid] : memref<256xf32, $SHM>
 )";
   text += "      gpu.barrier\n";
+  if (spec.twoD)
+    // Thread t < 16: the amax of 16x16 tile (t / 4, t % 4), the max of its
+    // 16 row partials (each the max of |x| over 16 elements from 0;
+    // NaN-ignoring max is order free, and the zeros outside the tensor do
+    // not change it).
+    text += R"(      %tt16 = arith.cmpi ult, %tid, %c16 : index
+      scf.if %tt16 {
+        %ttr = arith.divui %tid, %c4 : index
+        %ttc = arith.remui %tid, %c4 : index
+        %ttr0 = arith.muli %ttr, %c16 : index
+        %ttm = scf.for %u = %c0 to %c16 step %c1 iter_args(%mu = %fz) -> f32 {
+          %tpur = arith.addi %ttr0, %u : index
+          %tpu4 = arith.muli %tpur, %c4 : index
+          %tpui = arith.addi %tpu4, %ttc : index
+          %tpv = memref.load %part[%tpui] : memref<256xf32, $SHM>
+          %tpm = arith.maxnumf %mu, %tpv : f32
+          scf.yield %tpm : f32
+        }
+        memref.store %ttm, %tam[%tid] : memref<16xf32, $SHM>
+      }
+      gpu.barrier
+)";
   if (spec.rowwise)
     text += "      // Rowwise 1x16 blocks: tile row tid / 4, block tid % 4.\n"
             "      %ract = arith.andi %rowok, %kin : i1\n"
@@ -2445,16 +2466,18 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec, bool plain) {
   };
   std::string plainMax;
   if (plain) {
-    // max |x| over the group's 16 loaded values (order free).
-    std::string acc = "%pm";
+    // max |x| over the group's 16 loaded values (order free: a tree).
+    std::string elems;
     for (int i = 0; i < mlir::teq::reference::kRHTSize; ++i) {
       std::string n = std::to_string(i);
-      plainMax += "        %pab" + n + " = math.absf %rl" + n + "v : f32\n"
-                  "        %pmx" + n + " = arith.maxnumf " + acc + ", %pab" + n +
-                  " : f32\n";
-      acc = "%pmx" + n;
+      plainMax += "        %pab" + n + " = math.absf %rl" + n + "v : f32\n";
+      elems += (i ? ", %pab" : "%pab") + n;
     }
-    plainMax += "        %pm2 = arith.maxnumf " + acc + ", %fz : f32\n";
+    plainMax += "        %pabv = vector.from_elements " + elems +
+                " : vector<16xf32>\n"
+                "        %pabr = vector.reduction <maxnumf>, %pabv : "
+                "vector<16xf32> into f32\n"
+                "        %pm2 = arith.maxnumf %pm, %pabr : f32\n";
   }
   std::string text = std::string(R"(
     memref.global "private" @$PARTIALS : memref<$Gxf32, #gpu.address_space<global>>
