@@ -154,6 +154,7 @@ std::vector<float> makeValues(int64_t n, Fill fill, unsigned seed) {
     v[3] = inf;
     v[7] = -inf;
     v[11] = std::numeric_limits<float>::quiet_NaN();
+    v[12] = -std::numeric_limits<float>::quiet_NaN(); // sign bit set
     v[20] = 1e30f;
     v[21] = -0.0f;
     v[v.size() - 1] = -1e-3f;

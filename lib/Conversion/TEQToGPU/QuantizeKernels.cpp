@@ -1709,7 +1709,8 @@ std::string tileLoad(const std::string &p, const std::string &row,
 /// Lines rounding f32 `%<p>s` to the E2M1 nibble `%<p>n` (i32): RNE with
 /// saturation to ±6 (te-semantics.md §3), NaN to 0x7. Ties go to the even
 /// code, hence the alternating strict and non-strict comparisons.
-std::string e2m1Code(const std::string &p) {
+std::string e2m1Code(const std::string &p, const std::string &absValue = "",
+                     const std::string &signSource = "") {
   // The code is the number of bounds |s| passes (>, >=, >, >=, ... of
   // 0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5), computed in two ranges with the
   // rounding of IEEE arithmetic instead of seven comparisons:
@@ -1723,10 +1724,16 @@ std::string e2m1Code(const std::string &p) {
   llvm::raw_string_ostream os(s);
   auto v = [&](const std::string &n) { return "%" + p + n; };
   const char *in = "            ";
-  os << in << v("a") << " = math.absf " << v("s") << " : f32\n"
-     << in << v("ua") << " = arith.bitcast " << v("a") << " : f32 to i32\n"
-     << in << v("lt1") << " = arith.cmpf olt, " << v("a") << ", %fone : f32\n"
-     << in << v("fm") << " = arith.addf " << v("a") << ", %e2m1magic : f32\n"
+  // |s| (given as `absValue` where the caller has it: |x| * enc, exactly
+  // |x * enc| for enc > 0), and the sign of s from `signSource` (x: the
+  // same sign, enc being positive and finite).
+  std::string a = absValue.empty() ? v("a") : absValue;
+  std::string sign = signSource.empty() ? v("s") : signSource;
+  if (absValue.empty())
+    os << in << v("a") << " = math.absf " << v("s") << " : f32\n";
+  os << in << v("ua") << " = arith.bitcast " << a << " : f32 to i32\n"
+     << in << v("lt1") << " = arith.cmpf olt, " << a << ", %fone : f32\n"
+     << in << v("fm") << " = arith.addf " << a << ", %e2m1magic : f32\n"
      << in << v("fmb") << " = arith.bitcast " << v("fm") << " : f32 to i32\n"
      << in << v("sub") << " = arith.subi " << v("fmb") << ", %e2m1mb : i32\n"
      << in << v("kb0") << " = arith.shrui " << v("ua") << ", %i22 : i32\n"
@@ -1738,11 +1745,11 @@ std::string e2m1Code(const std::string &p) {
      << in << v("m6") << " = arith.select " << v("lt1") << ", " << v("sub") << ", " << v("nrm") << " : i32\n";
   std::string sum = v("m6");
   // The sign as bit 3; NaN is 0x7 whatever its sign.
-  os << "            " << v("bits") << " = arith.bitcast " << v("s") << " : f32 to i32\n"
+  os << "            " << v("bits") << " = arith.bitcast " << sign << " : f32 to i32\n"
      << "            " << v("sh") << " = arith.shrui " << v("bits") << ", %i28 : i32\n"
      << "            " << v("sg") << " = arith.andi " << v("sh") << ", %i8 : i32\n"
      << "            " << v("sm") << " = arith.ori " << sum << ", " << v("sg") << " : i32\n"
-     << "            " << v("nan") << " = arith.cmpf uno, " << v("s") << ", " << v("s") << " : f32\n"
+     << "            " << v("nan") << " = arith.cmpf uno, " << a << ", " << a << " : f32\n"
      << "            " << v("n") << " = arith.select " << v("nan") << ", %i7, " << v("sm") << " : i32\n";
   return s;
 }
@@ -2013,6 +2020,11 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
     return (rht || !columnwise ? "%rt" : "%cl") + std::to_string(i) +
            (rht || !columnwise ? "" : "v");
   };
+  // |value i| when in registers.
+  auto absVal = [&](int i) {
+    std::string n = std::to_string(i);
+    return rht ? "%rt" + n + "abs" : columnwise ? "%cab" + n : "%rta" + n;
+  };
   std::string amax;
   if (rht) {
     amax = rhtLines("r", "%lrow", f32, /*tile=*/true) +
@@ -2030,12 +2042,18 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
       for (int i = 0; i < 16; ++i)
         amax += "        %rt" + std::to_string(i) + " = vector.extract %vxf[" +
                 std::to_string(i) + "] : f32 from vector<16xf32>\n";
+      amax += "        %vabs = math.absf %vxf : vector<16xf32>\n";
+      for (int i = 0; i < 16; ++i)
+        amax += "        %rta" + std::to_string(i) + " = vector.extract %vabs[" +
+                std::to_string(i) + "] : f32 from vector<16xf32>\n";
     } else if (inRegisters) {
       for (int i = 0; i < 16; ++i) {
         std::string li = "cl" + std::to_string(i);
         amax += "          %" + li + "e = arith.addi %lb16, %rc" +
                 std::to_string(i) + " : index\n" +
-                tileLoad(li, "%lrow", "%" + li + "e", columnwise, f32);
+                tileLoad(li, "%lrow", "%" + li + "e", columnwise, f32) +
+                "        %cab" + std::to_string(i) + " = math.absf %" + li +
+                "v : f32\n";
       }
     }
     if (spec.twoD) {
@@ -2047,18 +2065,14 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
     } else if (inRegisters && !columnwise) {
       // max(0, .) as the reference's fmaxf chain from 0: a block of NaNs
       // has amax 0.
-      amax += "        %vabs = math.absf %vxf : vector<16xf32>\n"
-              "        %vmax = vector.reduction <maxnumf>, %vabs : "
+      amax += "        %vmax = vector.reduction <maxnumf>, %vabs : "
               "vector<16xf32> into f32\n"
               "        %bamax = arith.maxnumf %fz, %vmax : f32\n";
     } else if (inRegisters) {
       // max(0, max |x_i|): NaN-ignoring, so in any order (a tree).
       std::string elems;
-      for (int i = 0; i < 16; ++i) {
-        std::string n = std::to_string(i);
-        amax += "        %cab" + n + " = math.absf " + val(i) + " : f32\n";
-        elems += (i ? ", %cab" : "%cab") + n;
-      }
+      for (int i = 0; i < 16; ++i)
+        elems += (i ? ", %cab" : "%cab") + std::to_string(i);
       amax += "        %cabv = vector.from_elements " + elems +
               " : vector<16xf32>\n"
               "        %cabr = vector.reduction <maxnumf>, %cabv : "
@@ -2158,15 +2172,21 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
       std::string word = "%ph" + std::to_string(pp / 2) + "w";
       std::string rounding =
           stochastic
-              ? e2m1StochasticCode(q0, word + std::to_string(2 * (pp % 2))) +
+              ? "            %u" + n + "q0s = arith.mulf " + val(2 * pp) +
+                    ", %enc : f32\n" + "            %u" + n +
+                    "q1s = arith.mulf " + val(2 * pp + 1) + ", %enc : f32\n" +
+                    e2m1StochasticCode(q0, word + std::to_string(2 * (pp % 2))) +
                     e2m1StochasticCode(q1,
                                        word + std::to_string(2 * (pp % 2) + 1))
-              : e2m1Code(q0) + e2m1Code(q1);
+              // Round to nearest from |x| * enc (= |x * enc|), x's sign.
+              : "            %u" + n + "q0m = arith.mulf " + absVal(2 * pp) +
+                    ", %enc : f32\n" + "            %u" + n +
+                    "q1m = arith.mulf " + absVal(2 * pp + 1) + ", %enc : f32\n" +
+                    e2m1Code(q0, "%u" + n + "q0m", val(2 * pp)) +
+                    e2m1Code(q1, "%u" + n + "q1m", val(2 * pp + 1));
       std::string n0 = "%" + q0 + (stochastic ? "rn" : "n");
       std::string n1 = "%" + q1 + (stochastic ? "rn" : "n");
-      text += "            %u" + n + "q0s = arith.mulf " + val(2 * pp) +
-              ", %enc : f32\n" + "            %u" + n + "q1s = arith.mulf " +
-              val(2 * pp + 1) + ", %enc : f32\n" + rounding +
+      text += rounding +
               "            %u" + n + "hi = arith.shli " + n1 +
               ", %i4 : i32\n" + "            %u" + n +
               "b32 = arith.ori " + n0 + ", %u" + n + "hi : i32\n" +
