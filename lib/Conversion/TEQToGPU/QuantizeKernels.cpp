@@ -1986,6 +1986,8 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
       {"HALF", std::to_string(rowLen / 2)},
       {"SIXTH", floatLiteral(1.0f / 6.0f)},
       {"SHM", "#gpu.address_space<workgroup>"},
+      {"SI", columnwise ? "%c2" : "%c0"},
+      {"SJ", columnwise ? "%c3" : "%c1"},
   };
   // Stochastic rounding: element i of the copy (row-major in the stored
   // orientation, i = %sr * LEN + e) rounds with Philox word i % 4 of block
@@ -2102,16 +2104,9 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
         %clen = arith.constant $LEN : index
         %chalf = arith.constant $HALF : index
 )" + (stochastic ? philoxSetupLines(columnwise) : std::string()) +
-                     R"(        // S_enc = fminf(2688 / amax, FLT_MAX), 1 when amax or S_enc is 0.
-        %gamax = memref.load %amaxbuf[%c0] : memref<1xf32>
-        %c2688 = arith.constant 2688.0 : f32
-        %q = arith.divf %c2688, %gamax : f32
-        %qlt = arith.cmpf olt, %q, %fltmax : f32
-        %q1 = arith.select %qlt, %q, %fltmax : f32
-        %az = arith.cmpf oeq, %gamax, %fz : f32
-        %qz = arith.cmpf oeq, %q1, %fz : f32
-        %sp = arith.ori %az, %qz : i1
-        %senc = arith.select %sp, %fone, %q1 : f32
+                     R"(        // S_enc and 1 / S_enc of this copy (computed once a block).
+        %senc = memref.load %sencs[$SI] : memref<4xf32, $SHM>
+        %sdec = memref.load %sencs[$SJ] : memref<4xf32, $SHM>
 )" + amax + R"(        // Block scale: e4m3(fminf(amax * (S_enc * (1/6)), FLT_MAX)).
         %sixth = arith.constant $SIXTH : f32
         %k6 = arith.mulf %senc, %sixth : f32
@@ -2136,7 +2131,6 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
         %isub = arith.cmpi eq, %ce, %i0 : i32
         %sf = arith.select %isub, %sval, %nval : f32
         // Encode multiplier: fminf(1 / (scale * (1 / S_enc)), FLT_MAX).
-        %sdec = arith.divf %fone, %senc : f32
         %sd = arith.mulf %sf, %sdec : f32
         %enc0 = arith.divf %fone, %sd : f32
         %elt = arith.cmpf olt, %enc0, %fltmax : f32
@@ -2289,11 +2283,12 @@ std::string nvfp4TileKernel(const NVFP4Spec &spec) {
   std::string text = R"(
     gpu.func @$NAME()" + args + R"()
         workgroup(%tile: memref<4096x$T, $SHM>, %part: memref<256xf32, $SHM>,
-                  %tam: memref<16xf32, $SHM>)
+                  %tam: memref<16xf32, $SHM>, %sencs: memref<4xf32, $SHM>)
         kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
+      %c3 = arith.constant 3 : index
       %c4 = arith.constant 4 : index
       %c8 = arith.constant 8 : index
       %c16 = arith.constant 16 : index
@@ -2385,7 +2380,31 @@ std::string nvfp4TileKernel(const NVFP4Spec &spec) {
       %pmz = arith.maxnumf %fz, %pmx : f32
       memref.store %pmz, %part[%tid] : memref<256xf32, $SHM>
 )";
-  text += "      gpu.barrier\n";
+  // Thread 0: S_enc = fminf(2688 / amax, FLT_MAX) (1 when amax or S_enc
+  // is 0) and 1 / S_enc of each copy, into %sencs[0, 1] (rowwise) and
+  // [2, 3] (columnwise).
+  text += "      %first = arith.cmpi eq, %tid, %c0 : index\n"
+          "      scf.if %first {\n";
+  for (int cw = 0; cw < 2; ++cw) {
+    if (!(cw ? spec.columnwise : spec.rowwise))
+      continue;
+    std::string p = cw ? "%sc" : "%sr", buf = cw ? "%amaxc" : "%amaxr";
+    std::string i0 = cw ? "%c2" : "%c0", i1 = cw ? "%c3" : "%c1";
+    text += "        " + p + "gamax = memref.load " + buf + "[%c0] : memref<1xf32>\n"
+            "        " + p + "c2688 = arith.constant 2688.0 : f32\n"
+            "        " + p + "q = arith.divf " + p + "c2688, " + p + "gamax : f32\n"
+            "        " + p + "qlt = arith.cmpf olt, " + p + "q, %fltmax : f32\n"
+            "        " + p + "q1 = arith.select " + p + "qlt, " + p + "q, %fltmax : f32\n"
+            "        " + p + "az = arith.cmpf oeq, " + p + "gamax, %fz : f32\n"
+            "        " + p + "qz = arith.cmpf oeq, " + p + "q1, %fz : f32\n"
+            "        " + p + "sp = arith.ori " + p + "az, " + p + "qz : i1\n"
+            "        " + p + "senc = arith.select " + p + "sp, %fone, " + p + "q1 : f32\n"
+            "        " + p + "sdec = arith.divf %fone, " + p + "senc : f32\n"
+            "        memref.store " + p + "senc, %sencs[" + i0 + "] : memref<4xf32, $SHM>\n"
+            "        memref.store " + p + "sdec, %sencs[" + i1 + "] : memref<4xf32, $SHM>\n";
+  }
+  text += "      }\n"
+          "      gpu.barrier\n";
   if (spec.twoD)
     // Thread t < 16: the amax of 16x16 tile (t / 4, t % 4), the max of its
     // 16 row partials (each the max of |x| over 16 elements from 0;
