@@ -2282,8 +2282,9 @@ std::string nvfp4TileKernel(const NVFP4Spec &spec) {
     args += ", %rng: memref<2xi64>";
   std::string text = R"(
     gpu.func @$NAME()" + args + R"()
-        workgroup(%tile: memref<4096x$T, $SHM>, %part: memref<256xf32, $SHM>,
-                  %tam: memref<16xf32, $SHM>, %sencs: memref<4xf32, $SHM>)
+        workgroup(%tile: memref<4096x$T, $SHM> {llvm.align = 16 : i64},
+                  %part: memref<256xf32, $SHM>, %tam: memref<16xf32, $SHM>,
+                  %sencs: memref<4xf32, $SHM>)
         kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
