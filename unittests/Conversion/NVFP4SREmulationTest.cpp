@@ -22,6 +22,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -73,6 +74,21 @@ void _mlir_ciface_q5_nvfp4(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
 void _mlir_ciface_q6_nvfp4(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
 void _mlir_ciface_q7_nvfp4(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
 void _mlir_ciface_q8_nvfp4(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
+// The amax kernels: (buffer..., bx, by).
+void _mlir_ciface_q0_rht_amax(M1, int64_t, int64_t);
+void _mlir_ciface_q0_rht_amax_final(M1, int64_t, int64_t);
+void _mlir_ciface_q0_nvfp4_amax(M1, int64_t, int64_t);
+void _mlir_ciface_q1_amax(M1, int64_t, int64_t);
+void _mlir_ciface_q1_nvfp4_amax(M1, M1, int64_t, int64_t);
+void _mlir_ciface_q3_amax(M1, int64_t, int64_t);
+void _mlir_ciface_q3_nvfp4_amax(M1, int64_t, int64_t);
+void _mlir_ciface_q4_amax(M1, int64_t, int64_t);
+void _mlir_ciface_q4_nvfp4_amax(M1, int64_t, int64_t);
+void _mlir_ciface_q7_rht_amax(M1, int64_t, int64_t);
+void _mlir_ciface_q7_rht_amax_final(M1, int64_t, int64_t);
+void _mlir_ciface_q7_nvfp4_amax(M1, int64_t, int64_t);
+void _mlir_ciface_q9_amax(M1, int64_t, int64_t);
+void _mlir_ciface_q9_nvfp4_amax(M1, int64_t, int64_t);
 #undef M1
 }
 
@@ -294,4 +310,117 @@ TEST(NVFP4SRKernels, OtherStateOtherBits) {
   EXPECT_NE(firstDifference(data.bytes, got), -1);
 }
 
+/// Grids of the amax kernels (QuantizeKernels.cpp: amaxGridSize,
+/// nvfp4RhtAmaxGrid).
+int64_t amaxGrid(int64_t n, DType dtype) {
+  int64_t perVector = dtype == DType::F32 ? 4 : 8;
+  return std::clamp<int64_t>((n / perVector + 255) / 256, 1, 1024);
+}
+int64_t rhtAmaxGrid(int64_t m, int64_t k) {
+  return std::clamp<int64_t>((k * (m / 16) + 255) / 256, 1, 1024);
+}
+
+using Amax1 = void (*)(MemRef1D *, int64_t, int64_t);
+using Amax2 = void (*)(MemRef1D *, MemRef1D *, int64_t, int64_t);
+
+/// An entry's amax kernels: the per-tensor pass (or with RHT the pass
+/// computing both amaxes), then the finalizing blocks.
+struct AmaxCase {
+  const Case *c;
+  Amax1 pass;                ///< _amax or _rht_amax over the grid.
+  Amax1 rhtFinal;            ///< _rht_amax_final(amax_c), with RHT.
+  Amax1 final1;              ///< _nvfp4_amax(one buffer).
+  Amax2 final2;              ///< _nvfp4_amax(amax_r, amax_c).
+};
+
+TEST(NVFP4AmaxKernels, MatchReferenceBitForBit) {
+  const AmaxCase cases[] = {
+      {&kCases[0], _mlir_ciface_q0_rht_amax, _mlir_ciface_q0_rht_amax_final,
+       _mlir_ciface_q0_nvfp4_amax, nullptr},
+      {&kCases[1], _mlir_ciface_q1_amax, nullptr, nullptr,
+       _mlir_ciface_q1_nvfp4_amax},
+      {&kCases[3], _mlir_ciface_q3_amax, nullptr, _mlir_ciface_q3_nvfp4_amax,
+       nullptr},
+      {&kCases[4], _mlir_ciface_q4_amax, nullptr, _mlir_ciface_q4_nvfp4_amax,
+       nullptr},
+      {&kCases[7], _mlir_ciface_q7_rht_amax, _mlir_ciface_q7_rht_amax_final,
+       _mlir_ciface_q7_nvfp4_amax, nullptr},
+  };
+  for (const AmaxCase &ac : cases)
+    for (Fill fill : {Fill::Normal, Fill::Special, Fill::Tiny, Fill::Grid})
+      for (unsigned draw = 0; draw < 3; ++draw) {
+        const Case &c = *ac.c;
+        std::vector<float> values = makeValues(c.m * c.k, fill, 7 * draw + 1);
+        if (fill == Fill::Normal && draw == 1)
+          values[values.size() / 2] = std::numeric_limits<float>::quiet_NaN();
+        if (fill == Fill::Normal && draw == 2) // the max somewhere else
+          values[values.size() - 3] = -40.0f;
+        Input x = Input::rounded(c.dtype, {c.m, c.k}, values);
+        layout::TensorDesc desc;
+        desc.shape = {c.m, c.k};
+        desc.format = layout::Format::NVFP4;
+        desc.dataEncoding = layout::Encoding::E2M1x2;
+        desc.usage = (c.row ? layout::UsageRowwise : 0u) |
+                     (c.col ? layout::UsageColumnwise : 0u);
+        desc.scaleLayout = c.swizzled ? layout::ScaleLayout::GemmSwizzled
+                                      : layout::ScaleLayout::Compact;
+        NVFP4Options options;
+        options.rht = c.rht;
+        options.twoD = c.twoD;
+        auto expected =
+            quantizeNVFP4(x, desc, layout::TargetCaps::fromSM(90), options);
+        ASSERT_TRUE(expected.ok()) << expected.message();
+        std::vector<uint8_t> input = inputBytes(x);
+        MemRef1D mx = memref(input.data(), c.m * c.k);
+        int64_t grid = c.rht ? rhtAmaxGrid(c.m, c.k) : amaxGrid(c.m * c.k, c.dtype);
+        for (int64_t b = 0; b < grid; ++b)
+          ac.pass(&mx, b, 0);
+        float got[2] = {-1.0f, -1.0f};
+        MemRef1D mr = memref(&got[0], 1), mc = memref(&got[1], 1);
+        if (ac.rhtFinal)
+          ac.rhtFinal(&mc, 0, 0);
+        if (ac.final2)
+          ac.final2(&mr, &mc, 0, 0);
+        else if (ac.final1)
+          ac.final1(c.row ? &mr : &mc, 0, 0);
+        const std::string what = std::string(c.name) + " fill " +
+                                 std::to_string(static_cast<int>(fill)) +
+                                 " draw " + std::to_string(draw);
+        if (c.row) {
+          float want = expected->find("amax_rowwise")->f32(0);
+          EXPECT_EQ(std::memcmp(&want, &got[0], 4), 0)
+              << what << ": rowwise amax " << want << ", kernel " << got[0];
+        }
+        if (c.col) {
+          float want = expected->find("amax_columnwise")->f32(0);
+          EXPECT_EQ(std::memcmp(&want, &got[1], 4), 0)
+              << what << ": columnwise amax " << want << ", kernel " << got[1];
+        }
+      }
+}
+
+TEST(NVFP4AmaxKernels, LargeTensorAllLoops) {
+  // 2047 x 4226 bf16: 1081327 16-byte vectors over 1024 x 256 threads (the
+  // unrolled loop, then the remainder) and a tail of 6 elements. The amax
+  // is max |x| (NaN ignored), placed in each part in turn.
+  const int64_t m = 2047, k = 4226, n = m * k;
+  std::vector<float> values = makeValues(n, Fill::Normal, 11);
+  values[1234] = std::numeric_limits<float>::quiet_NaN();
+  for (int64_t at : {int64_t(17), int64_t(4 * 1024 * 256 * 8 + 5),
+                     n - 9, n - 1}) {
+    std::vector<float> v = values;
+    v[at] = -77.0f;
+    Input x = Input::rounded(DType::BF16, {m, k}, v);
+    std::vector<uint8_t> input = inputBytes(x);
+    MemRef1D mx = memref(input.data(), n);
+    for (int64_t b = 0; b < amaxGrid(n, DType::BF16); ++b)
+      _mlir_ciface_q9_amax(&mx, b, 0);
+    float got = -1.0f;
+    MemRef1D mr = memref(&got, 1);
+    _mlir_ciface_q9_nvfp4_amax(&mr, 0, 0);
+    EXPECT_EQ(got, 77.0f) << "max at " << at;
+  }
+}
+
 } // namespace
+

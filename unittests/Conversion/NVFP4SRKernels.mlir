@@ -11,7 +11,11 @@
 //   @rn_1d:   1D, 3x2 tiles, whole blocks both ways (8-byte stores);
 //   @rn_twod: 2D, partial tiles, swizzled scales;
 //   @rn_rht:  RHT, 4 tiles;
-//   @rn_f16_ragged: f16, 2D, K % 8 != 0 (scalar staging loads).
+//   @rn_f16_ragged: f16, 2D, K % 8 != 0 (scalar staging loads);
+//   @amax_big: only its amax kernels run (the per-tensor amax's grid is
+//             clamped to 1024 blocks here, so its four-loads-a-thread main
+//             loop, the remainder loop and the 6-element tail all run).
+// The amax kernels of all entries run too (NVFP4AmaxKernels).
 module attributes {teq.target = #teq.target<sm_90>} {
   func.func @rht(%x: tensor<64x128xbf16>, %rng: tensor<2xi64>) -> !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled> {
     %q = teq.quantize %x rng_state(%rng : tensor<2xi64>) : tensor<64x128xbf16> -> !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled>
@@ -48,5 +52,9 @@ module attributes {teq.target = #teq.target<sm_90>} {
   func.func @rn_f16_ragged(%x: tensor<36x42xf16>) -> !teq.proto<36x42xf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise|columnwise> {
     %q = teq.quantize %x : tensor<36x42xf16> -> !teq.proto<36x42xf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise|columnwise>
     return %q : !teq.proto<36x42xf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise|columnwise>
+  }
+  func.func @amax_big(%x: tensor<2047x4226xbf16>) -> !teq.proto<2047x4226xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise> {
+    %q = teq.quantize %x : tensor<2047x4226xbf16> -> !teq.proto<2047x4226xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise>
+    return %q : !teq.proto<2047x4226xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise>
   }
 }
