@@ -55,15 +55,17 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // S_enc = 2688 / amax and the encode multiplier divide with IEEE rounding;
 // block scales use the hardware E4M3 RNE + satfinite conversion; no
 // libdevice calls.
-// The tile is staged with 16-byte loads, the data written 8 bytes a store.
+// The tile is staged with 16-byte loads (S_enc computed once a block
+// meanwhile), the data written 8 bytes a store.
 // PTX-LABEL: .visible .entry q0_nvfp4(
 // PTX: ld.global.v4
-// PTX: bar.sync
+// PTX: st.shared.v4
 // PTX: div.rn.f32
+// PTX: bar.sync
 // PTX: cvt.rn.satfinite.e4m3x2.f32
 // PTX: st.global.v2.b32
-// PTX: div.rn.f32
 // PTX: cvt.rn.satfinite.e4m3x2.f32
+// PTX: st.global.v2.b32
 // PTX-NOT: call
 // The transformed values are rounded to BF16 like TE's Hadamard output.
 // PTX-LABEL: .visible .entry q1_rht_amax(
