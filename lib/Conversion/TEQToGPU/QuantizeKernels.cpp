@@ -1719,7 +1719,8 @@ std::string e2m1Code(const std::string &p, const std::string &absValue = "",
   //  * |s| >= 1: RNE of the f32 pattern to one mantissa bit (add half an
   //    ulp less one, plus the kept bit; the carry moves into the
   //    exponent), then exponent and bit as 2 * (e - 126) + m, at most 7.
-  // Checked equal to the seven comparisons for all 2^32 patterns of s.
+  // Checked equal to the seven comparisons (sign and NaN included) for all
+  // 2^32 patterns of s.
   std::string s;
   llvm::raw_string_ostream os(s);
   auto v = [&](const std::string &n) { return "%" + p + n; };
@@ -1743,14 +1744,14 @@ std::string e2m1Code(const std::string &p, const std::string &absValue = "",
      << in << v("r2") << " = arith.shrui " << v("r1") << ", %i22 : i32\n"
      << in << v("nrm") << " = arith.minui " << v("r2") << ", %i7 : i32\n"
      << in << v("m6") << " = arith.select " << v("lt1") << ", " << v("sub") << ", " << v("nrm") << " : i32\n";
-  std::string sum = v("m6");
-  // The sign as bit 3; NaN is 0x7 whatever its sign.
+  // NaN is 0x7 whatever its sign: its magnitude code is 7 already (not
+  // below 1, pattern above infinity's), and bit 3 is set for negative
+  // non-NaN values only (-0 to -inf: pattern - 2^31 in [0, 0x7F800000]).
   os << "            " << v("bits") << " = arith.bitcast " << sign << " : f32 to i32\n"
-     << "            " << v("sh") << " = arith.shrui " << v("bits") << ", %i28 : i32\n"
-     << "            " << v("sg") << " = arith.andi " << v("sh") << ", %i8 : i32\n"
-     << "            " << v("sm") << " = arith.ori " << sum << ", " << v("sg") << " : i32\n"
-     << "            " << v("nan") << " = arith.cmpf uno, " << a << ", " << a << " : f32\n"
-     << "            " << v("n") << " = arith.select " << v("nan") << ", %i7, " << v("sm") << " : i32\n";
+     << "            " << v("sgo") << " = arith.subi " << v("bits") << ", %e2m1smin : i32\n"
+     << "            " << v("sneg") << " = arith.cmpi ule, " << v("sgo") << ", %e2m1sinf : i32\n"
+     << "            " << v("sg") << " = arith.select " << v("sneg") << ", %i8, %i0 : i32\n"
+     << "            " << v("n") << " = arith.ori " << v("m6") << ", " << v("sg") << " : i32\n";
   return s;
 }
 
@@ -2313,6 +2314,8 @@ std::string nvfp4TileKernel(const NVFP4Spec &spec) {
       %e2m1magic = arith.constant 4194304.0 : f32
       %e2m1mb = arith.constant 1249902592 : i32
       %e2m1c = arith.constant -1054867457 : i32
+      %e2m1smin = arith.constant -2147483648 : i32
+      %e2m1sinf = arith.constant 2139095040 : i32
       %i3 = arith.constant 3 : i32
       %i4 = arith.constant 4 : i32
       %i7 = arith.constant 7 : i32
