@@ -74,6 +74,7 @@ void _mlir_ciface_q5_nvfp4(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
 void _mlir_ciface_q6_nvfp4(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
 void _mlir_ciface_q7_nvfp4(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
 void _mlir_ciface_q8_nvfp4(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q10_nvfp4(M1, M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
 // The amax kernels: (buffer..., bx, by).
 void _mlir_ciface_q0_rht_amax(M1, int64_t, int64_t);
 void _mlir_ciface_q0_rht_amax_final(M1, int64_t, int64_t);
@@ -89,6 +90,9 @@ void _mlir_ciface_q7_rht_amax_final(M1, int64_t, int64_t);
 void _mlir_ciface_q7_nvfp4_amax(M1, int64_t, int64_t);
 void _mlir_ciface_q9_amax(M1, int64_t, int64_t);
 void _mlir_ciface_q9_nvfp4_amax(M1, int64_t, int64_t);
+void _mlir_ciface_q10_rht_amax(M1, int64_t, int64_t);
+void _mlir_ciface_q10_rht_amax_final(M1, int64_t, int64_t);
+void _mlir_ciface_q10_nvfp4_amax(M1, int64_t, int64_t);
 #undef M1
 }
 
@@ -124,6 +128,8 @@ const Case kCases[] = {
      _mlir_ciface_q7_nvfp4, nullptr, nullptr},
     {"rn_f16_ragged", 36, 42, DType::F16, false, true, false, false, true, true,
      _mlir_ciface_q8_nvfp4, nullptr, nullptr},
+    {"rht_partial", 80, 48, DType::BF16, true, false, true, true, true, true,
+     nullptr, _mlir_ciface_q10_nvfp4, nullptr},
 };
 
 /// Runs every 64x64 tile (block) of the case's data kernel.
@@ -345,6 +351,8 @@ TEST(NVFP4AmaxKernels, MatchReferenceBitForBit) {
        nullptr},
       {&kCases[7], _mlir_ciface_q7_rht_amax, _mlir_ciface_q7_rht_amax_final,
        _mlir_ciface_q7_nvfp4_amax, nullptr},
+      {&kCases[9], _mlir_ciface_q10_rht_amax, _mlir_ciface_q10_rht_amax_final,
+       _mlir_ciface_q10_nvfp4_amax, nullptr},
   };
   for (const AmaxCase &ac : cases)
     for (Fill fill : {Fill::Normal, Fill::Special, Fill::Tiny, Fill::Grid})

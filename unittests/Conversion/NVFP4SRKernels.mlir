@@ -15,6 +15,7 @@
 //   @amax_big: only its amax kernels run (the per-tensor amax's grid is
 //             clamped to 1024 blocks here, so its four-loads-a-thread main
 //             loop, the remainder loop and the 6-element tail all run).
+//   @rht_partial: RHT with SR, partial tiles both ways (M = 80, K = 48).
 // The amax kernels of all entries run too (NVFP4AmaxKernels).
 module attributes {teq.target = #teq.target<sm_90>} {
   func.func @rht(%x: tensor<64x128xbf16>, %rng: tensor<2xi64>) -> !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled> {
@@ -56,5 +57,9 @@ module attributes {teq.target = #teq.target<sm_90>} {
   func.func @amax_big(%x: tensor<2047x4226xbf16>) -> !teq.proto<2047x4226xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise> {
     %q = teq.quantize %x : tensor<2047x4226xbf16> -> !teq.proto<2047x4226xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise>
     return %q : !teq.proto<2047x4226xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise>
+  }
+  func.func @rht_partial(%x: tensor<80x48xbf16>, %rng: tensor<2xi64>) -> !teq.proto<80x48xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled> {
+    %q = teq.quantize %x rng_state(%rng : tensor<2xi64>) : tensor<80x48xbf16> -> !teq.proto<80x48xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled>
+    return %q : !teq.proto<80x48xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled>
   }
 }
