@@ -124,9 +124,9 @@ def main():
                           moved / ms / 1e6, 100 * moved / ms / 1e6 / copy_gbps))
         # NVFP4 (no PyTorch kernel to compare with): the global amax must be
         # known before any block is encoded, so the input is read twice (amax
-        # pass, quantize pass; RHT's plain and post-RHT amaxes count as one
-        # pass though TEQ reads x once for each), and both E2M1 copies (n/2
-        # bytes each) and their E4M3 scales (n/16 each) are written once.
+        # pass, quantize pass; with RHT one pass computes both the plain and
+        # the post-RHT amax), and both E2M1 copies (n/2 bytes each) and their
+        # E4M3 scales (n/16 each) are written once.
         for name, entry in [("NVFP4 1D, both", f"nvfp4_1d_both_{m}x{k}"),
                             ("NVFP4 2D, both", f"nvfp4_2d_both_{m}x{k}"),
                             ("NVFP4 RHT, both", f"nvfp4_rht_both_{m}x{k}")]:
