@@ -432,3 +432,52 @@ TEST(NVFP4AmaxKernels, LargeTensorAllLoops) {
 
 } // namespace
 
+
+namespace {
+
+/// The kernels' E2M1 rounding (QuantizeKernels.cpp, e2m1Code) in C++: two
+/// ranges by IEEE arithmetic, the sign bit for negative non-NaN values.
+uint8_t kernelE2M1(float s) {
+  uint32_t u;
+  std::memcpy(&u, &s, 4);
+  uint32_t ua = u & 0x7FFFFFFFu;
+  float a;
+  std::memcpy(&a, &ua, 4);
+  float fm = a + 4194304.0f; // 2^22: ulp 0.5
+  uint32_t fmb;
+  std::memcpy(&fmb, &fm, 4);
+  uint32_t sub = fmb - 0x4A800000u;
+  uint32_t nrm = (ua + ((ua >> 22) & 1u) + 0x1FFFFFu - 0x3F000000u) >> 22;
+  nrm = std::min<uint32_t>(nrm, 7);
+  uint32_t mag = a < 1.0f ? sub : nrm;
+  uint32_t sign = u - 0x80000000u <= 0x7F800000u ? 8u : 0u;
+  return static_cast<uint8_t>(mag | sign);
+}
+
+TEST(NVFP4E2M1Rounding, KernelFormulaIsTheReference) {
+  // Every pattern near each rounding bound, zero and infinity (both signs),
+  // then a stride through all 2^32 (every pattern was checked once, off
+  // line: ~20 s).
+  const float bounds[] = {0.0f, 0.25f, 0.5f,  0.75f, 1.0f, 1.25f,
+                          1.5f, 1.75f, 2.0f,  2.5f,  3.0f, 3.5f,
+                          4.0f, 5.0f,  6.0f,  8.0f,  std::numeric_limits<float>::infinity()};
+  auto check = [](uint32_t u) {
+    float s;
+    std::memcpy(&s, &u, 4);
+    ASSERT_EQ(kernelE2M1(s), floatToE2M1(s)) << std::hex << "pattern 0x" << u;
+  };
+  for (float b : bounds)
+    for (uint32_t sign : {0u, 0x80000000u}) {
+      uint32_t u;
+      std::memcpy(&u, &b, 4);
+      for (int64_t d = -70000; d <= 70000; ++d) {
+        int64_t p = static_cast<int64_t>(u) + d;
+        if (p >= 0 && p <= 0x7FFFFFFF)
+          check(static_cast<uint32_t>(p) | sign);
+      }
+    }
+  for (uint64_t u = 0; u < (1ull << 32); u += 4099)
+    check(static_cast<uint32_t>(u));
+}
+
+} // namespace
