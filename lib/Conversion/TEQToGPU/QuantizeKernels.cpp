@@ -124,30 +124,40 @@ std::string floatLiteral(float f) {
 
 /// Shared pieces: reduce %VAL across the block into thread 0's %RES (f32,
 /// maxnumf) using workgroup memory %smem (8 x f32).
-const char *kBlockMaxReduce = R"(
-      %w32 = arith.constant 32 : i32
-      %o16 = arith.constant 16 : i32
-      %o8 = arith.constant 8 : i32
-      %o4 = arith.constant 4 : i32
-      %o2 = arith.constant 2 : i32
-      %o1 = arith.constant 1 : i32
-      %s16, %p16 = gpu.shuffle xor %acc, %o16, %w32 : f32
-      %a16 = arith.maxnumf %acc, %s16 : f32
-      %s8, %p8 = gpu.shuffle xor %a16, %o8, %w32 : f32
-      %a8 = arith.maxnumf %a16, %s8 : f32
-      %s4, %p4 = gpu.shuffle xor %a8, %o4, %w32 : f32
-      %a4 = arith.maxnumf %a8, %s4 : f32
-      %s2, %p2 = gpu.shuffle xor %a4, %o2, %w32 : f32
-      %a2 = arith.maxnumf %a4, %s2 : f32
-      %s1, %p1 = gpu.shuffle xor %a2, %o1, %w32 : f32
-      %a1 = arith.maxnumf %a2, %s1 : f32
-      %lane = arith.remui %tid, %c32 : index
-      %warp = arith.divui %tid, %c32 : index
-      %lane0 = arith.cmpi eq, %lane, %c0 : index
-      scf.if %lane0 {
-        memref.store %a1, %smem[%warp] : memref<8xf32, #gpu.address_space<workgroup>>
+/// Lines reducing the f32 `%<p>acc` of every thread of a 256-thread block
+/// to one maximum per warp (maxnumf over xor shuffles) in workgroup
+/// `%smem[warp]`, then a barrier. Names are `p`-prefixed; needs `%<p>tid`,
+/// `%<p>c32` and `%<p>c0`.
+std::string warpMaxToSharedLines(const std::string &p) {
+  return substituteVars(R"(
+      %$Pw32 = arith.constant 32 : i32
+      %$Po16 = arith.constant 16 : i32
+      %$Po8 = arith.constant 8 : i32
+      %$Po4 = arith.constant 4 : i32
+      %$Po2 = arith.constant 2 : i32
+      %$Po1 = arith.constant 1 : i32
+      %$Ps16, %$Pp16 = gpu.shuffle xor %$Pacc, %$Po16, %$Pw32 : f32
+      %$Pa16 = arith.maxnumf %$Pacc, %$Ps16 : f32
+      %$Ps8, %$Pp8 = gpu.shuffle xor %$Pa16, %$Po8, %$Pw32 : f32
+      %$Pa8 = arith.maxnumf %$Pa16, %$Ps8 : f32
+      %$Ps4, %$Pp4 = gpu.shuffle xor %$Pa8, %$Po4, %$Pw32 : f32
+      %$Pa4 = arith.maxnumf %$Pa8, %$Ps4 : f32
+      %$Ps2, %$Pp2 = gpu.shuffle xor %$Pa4, %$Po2, %$Pw32 : f32
+      %$Pa2 = arith.maxnumf %$Pa4, %$Ps2 : f32
+      %$Ps1, %$Pp1 = gpu.shuffle xor %$Pa2, %$Po1, %$Pw32 : f32
+      %$Pa1 = arith.maxnumf %$Pa2, %$Ps1 : f32
+      %$Plane = arith.remui %$Ptid, %$Pc32 : index
+      %$Pwarp = arith.divui %$Ptid, %$Pc32 : index
+      %$Plane0 = arith.cmpi eq, %$Plane, %$Pc0 : index
+      scf.if %$Plane0 {
+        memref.store %$Pa1, %smem[%$Pwarp] : memref<8xf32, #gpu.address_space<workgroup>>
       }
-      gpu.barrier
+      gpu.barrier)",
+                        {{"P", p}});
+}
+
+/// warpMaxToSharedLines for `%acc`, then `%t0` (thread 0 of the block).
+const std::string kBlockMaxReduce = warpMaxToSharedLines("") + R"(
       %t0 = arith.cmpi eq, %tid, %c0 : index
 )";
 
@@ -328,29 +338,7 @@ std::string fusedScaleLines() {
         %fm2 = arith.maxnumf %fm, %fp : f32
         scf.yield %fm2 : f32
       }
-      %fw32 = arith.constant 32 : i32
-      %fo16 = arith.constant 16 : i32
-      %fo8 = arith.constant 8 : i32
-      %fo4 = arith.constant 4 : i32
-      %fo2 = arith.constant 2 : i32
-      %fo1 = arith.constant 1 : i32
-      %fs16, %fp16 = gpu.shuffle xor %facc, %fo16, %fw32 : f32
-      %fa16 = arith.maxnumf %facc, %fs16 : f32
-      %fs8, %fp8 = gpu.shuffle xor %fa16, %fo8, %fw32 : f32
-      %fa8 = arith.maxnumf %fa16, %fs8 : f32
-      %fs4, %fp4 = gpu.shuffle xor %fa8, %fo4, %fw32 : f32
-      %fa4 = arith.maxnumf %fa8, %fs4 : f32
-      %fs2, %fp2 = gpu.shuffle xor %fa4, %fo2, %fw32 : f32
-      %fa2 = arith.maxnumf %fa4, %fs2 : f32
-      %fs1, %fp1 = gpu.shuffle xor %fa2, %fo1, %fw32 : f32
-      %fa1 = arith.maxnumf %fa2, %fs1 : f32
-      %flane = arith.remui %ftid, %fc32 : index
-      %fwarp = arith.divui %ftid, %fc32 : index
-      %flane0 = arith.cmpi eq, %flane, %fc0 : index
-      scf.if %flane0 {
-        memref.store %fa1, %smem[%fwarp] : memref<8xf32, #gpu.address_space<workgroup>>
-      }
-      gpu.barrier
+      )" + warpMaxToSharedLines("f") + R"(
       %famax0 = scf.for %fj = %fc0 to %fc8 step %fc1 iter_args(%fmm = %fzr) -> f32 {
         %fe = memref.load %smem[%fj] : memref<8xf32, #gpu.address_space<workgroup>>
         %fn = arith.maxnumf %fmm, %fe : f32
@@ -480,7 +468,7 @@ mlir::teq::kernels::perTensorCastKernel(const PerTensorFP8Spec &spec) {
   auto amaxStore = [&](const std::string &index) -> std::string {
     if (!spec.delayed)
       return "";
-    return std::string(kBlockMaxReduce) + R"(
+    return kBlockMaxReduce + R"(
       scf.if %t0 {
         %bm = scf.for %j = %c0 to %c8 step %c1 iter_args(%mm = %fz) -> f32 {
           %e = memref.load %smem[%j] : memref<8xf32, #gpu.address_space<workgroup>>
@@ -2430,7 +2418,7 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec) {
 )" + rhtLines("r", "%sr", spec.input == InputType::F32) + R"(
         %m2 = arith.maxnumf %m, %ramax : f32
         scf.yield %m2 : f32
-      })" + std::string(kBlockMaxReduce) + R"(
+      })" + kBlockMaxReduce + R"(
       scf.if %t0 {
         %bm = scf.for %j = %c0 to %c8 step %c1 iter_args(%mm = %zero) -> f32 {
           %e = memref.load %smem[%j] : memref<8xf32, #gpu.address_space<workgroup>>
