@@ -434,6 +434,14 @@ std::pair<int64_t, int64_t> flat2D(const std::vector<int64_t> &shape) {
   return {f.m, f.k};
 }
 
+/// Every row index of a tensor of `shape` flattened to 2D.
+std::vector<int64_t> allRows(const std::vector<int64_t> &shape) {
+  std::vector<int64_t> rows(static_cast<size_t>(flat2D(shape).first));
+  for (size_t r = 0; r < rows.size(); ++r)
+    rows[r] = static_cast<int64_t>(r);
+  return rows;
+}
+
 class ProgramEvaluator {
 public:
   ProgramEvaluator(const Manifest &manifest, const EntrySpec &entry,
@@ -608,19 +616,14 @@ StatusOr<CpuValue> ProgramEvaluator::compute(const ArgSpec &spec) {
     if (output && output->isString() && output->asString() != "d")
       return notAvailable("'" + name + "' (a GEMM's " +
                           output->asString() + ")");
-    auto [rowsD, colsD] = flat2D(spec.tensor.shape);
-    std::vector<int64_t> rows(static_cast<size_t>(rowsD));
-    for (int64_t r = 0; r < rowsD; ++r)
-      rows[r] = r;
     int64_t n = 0, m = 0;
-    auto product = gemmProduct(by, rows, n, m);
+    auto product = gemmProduct(by, allRows(spec.tensor.shape), n, m);
     if (!product.ok())
       return product.status();
     v.values = std::move(*product);
     v.exact = false;
     for (double &x : v.values)
       x = roundTo(spec.tensor.dtype, x);
-    (void)colsD;
     return v;
   }
   if (isElementwise(op->asString())) {
@@ -824,11 +827,7 @@ Status ProgramEvaluator::checkComputed(const ArgSpec &arg, size_t argIndex,
                        report);
       return Status::success();
     }
-    auto [rows, cols] = flat2D(arg.tensor.shape);
-    std::vector<int64_t> all(static_cast<size_t>(rows));
-    for (int64_t r = 0; r < rows; ++r)
-      all[r] = r;
-    (void)cols;
+    std::vector<int64_t> all = allRows(arg.tensor.shape);
     compareWithReference(arg, argIndex, all, (*source)->values,
                          (*source)->exact ? kSplitAccumulationLimit
                                           : kInexactOperandLimit,
@@ -838,11 +837,7 @@ Status ProgramEvaluator::checkComputed(const ArgSpec &arg, size_t argIndex,
   auto values = elementwise(arg.computedBy, op);
   if (!values.ok())
     return values.status().withPrefix("argument '" + arg.name + "'");
-  auto [rows, cols] = flat2D(arg.tensor.shape);
-  std::vector<int64_t> all(static_cast<size_t>(rows));
-  for (int64_t r = 0; r < rows; ++r)
-    all[r] = r;
-  (void)cols;
+  std::vector<int64_t> all = allRows(arg.tensor.shape);
   compareWithReference(arg, argIndex, all, *values,
                        namesExact(arg.computedBy, {"inputs"})
                            ? kSplitAccumulationLimit
@@ -1144,11 +1139,7 @@ Status ProgramEvaluator::checkRecomputed(const ArgSpec &arg, size_t argIndex,
     report.buffers.push_back(std::move(check));
     return Status::success();
   }
-  auto [rows, cols] = flat2D(arg.tensor.shape);
-  std::vector<int64_t> all(static_cast<size_t>(rows));
-  for (int64_t r = 0; r < rows; ++r)
-    all[r] = r;
-  (void)cols;
+  std::vector<int64_t> all = allRows(arg.tensor.shape);
   compareWithReference(arg, argIndex, all, v->values, kInexactOperandLimit,
                        "its float64 recomputation", report);
   return Status::success();
