@@ -1442,16 +1442,27 @@ namespace {
 /// Lines computing the E8M0 code `%<p>e` (i32) and the multiplier `%<p>mul`
 /// (f32) of the block amax `%<p>amax` (§5.4, TE's emulated float_to_e8m0
 /// and exp2f_rcp).
-std::string e8m0Code(const std::string &p, float maxNormRcp) {
+std::string e8m0Code(const std::string &p, float maxNormRcp, bool hardware) {
   std::string s;
   llvm::raw_string_ostream os(s);
   auto v = [&](const char *n) { return "%" + p + n; };
   os << "      " << v("rcp") << " = arith.constant " << floatLiteral(maxNormRcp) << " : f32\n"
      << "      " << v("v") << " = arith.mulf " << v("amax") << ", " << v("rcp") << " : f32\n"
-     << "      " << v("bits") << " = arith.bitcast " << v("v") << " : f32 to i32\n"
      << "      " << v("c23") << " = arith.constant 23 : i32\n"
      << "      " << v("cff") << " = arith.constant 255 : i32\n"
-     << "      " << v("cfe") << " = arith.constant 254 : i32\n"
+     << "      " << v("cfe") << " = arith.constant 254 : i32\n";
+  if (hardware) {
+    // Blackwell's round-up conversion, what TE's float_to_e8m0 emulates.
+    os << "      " << v("hw") << " = nvvm.convert.f32x2.to.f8x2 " << v("v")
+       << ", " << v("v")
+       << " {rnd = #nvvm.fp_rnd_mode<rp>, sat = #nvvm.sat_mode<satfinite>} : "
+          "i16 (f8E8M0FNU)\n"
+       << "      " << v("hw32") << " = arith.extui " << v("hw")
+       << " : i16 to i32\n"
+       << "      " << v("e") << " = arith.andi " << v("hw32") << ", " << v("cff")
+       << " : i32\n";
+  } else {
+    os << "      " << v("bits") << " = arith.bitcast " << v("v") << " : f32 to i32\n"
      << "      " << v("cmm") << " = arith.constant 8388607 : i32\n"
      << "      " << v("chalf") << " = arith.constant 4194304 : i32\n"
      << "      " << v("ci0") << " = arith.constant 0 : i32\n"
@@ -1477,8 +1488,10 @@ std::string e8m0Code(const std::string &p, float maxNormRcp) {
      << "      " << v("iszero") << " = arith.cmpf oeq, " << v("v") << ", " << v("fz") << " : f32\n"
      << "      " << v("e2") << " = arith.select " << v("iszero") << ", " << v("ci0") << ", " << v("e1") << " : i32\n"
      << "      " << v("e3") << " = arith.select " << v("isinf") << ", " << v("cfe") << ", " << v("e2") << " : i32\n"
-     << "      " << v("e") << " = arith.select " << v("isnan") << ", " << v("cff") << ", " << v("e3") << " : i32\n"
-     // exp2f_rcp
+     << "      " << v("e") << " = arith.select " << v("isnan") << ", " << v("cff") << ", " << v("e3") << " : i32\n";
+  }
+  // exp2f_rcp
+  os
      << "      " << v("rsub") << " = arith.subi " << v("cfe") << ", " << v("e") << " : i32\n"
      << "      " << v("rbits") << " = arith.shli " << v("rsub") << ", " << v("c23") << " : i32\n"
      << "      " << v("is254") << " = arith.cmpi eq, " << v("e") << ", " << v("cfe") << " : i32\n"
@@ -1625,7 +1638,7 @@ std::string mlir::teq::kernels::mxfp8Kernel(const MXFP8Spec &spec) {
       %pslot = arith.addi %pslot0, %jh : index
       %tmp = memref.load %tpart[%pslot] : memref<32xf32, $SHM>
       %txamax = arith.maxnumf %tmw, %tmp : f32
-)" + e8m0Code("tx", rcp) + R"(
+)" + e8m0Code("tx", rcp, spec.hardwareConversions) + R"(
       %txb = vector.broadcast %txmul : f32 to vector<16xf32>
 )" + perRow(wideText + "      %qs@P = arith.mulf " + wide + ", %txb : vector<16xf32>\n" +
             packFP8Tagged("%qs@P", "%qb@P", "pq@P", spec.e5m2));
@@ -1646,7 +1659,7 @@ std::string mlir::teq::kernels::mxfp8Kernel(const MXFP8Spec &spec) {
       std::string rwide, rwideText = regTileWide(spec.input, rwide, "r");
       rowCode = rwideText + "      %rab@P = math.absf " + rwide + R"( : vector<16xf32>
       %hm@P = vector.reduction <maxnumf>, %rab@P : vector<16xf32> into f32
-)" + shuffleMax("%hm@P", "%rx@Pamax", "rh@P", {1}) + e8m0Code("rx@P", rcp) +
+)" + shuffleMax("%hm@P", "%rx@Pamax", "rh@P", {1}) + e8m0Code("rx@P", rcp, spec.hardwareConversions) +
                 R"(      %rxb@P = vector.broadcast %rx@Pmul : f32 to vector<16xf32>
       %rq@P = arith.mulf )" + rwide + R"(, %rxb@P : vector<16xf32>
 )" + packFP8Tagged("%rq@P", "%rb@P", "pr@P", spec.e5m2);
@@ -1695,7 +1708,7 @@ std::string mlir::teq::kernels::mxfp8Kernel(const MXFP8Spec &spec) {
         %pa = memref.load %colpart[%qa] : memref<1024xf32, $SHM>
         %pb = memref.load %colpart[%qb] : memref<1024xf32, $SHM>
         %cqamax = arith.maxnumf %pa, %pb : f32
-)" + e8m0Code("cq", rcp) + R"(
+)" + e8m0Code("cq", rcp, spec.hardwareConversions) + R"(
         memref.store %cqmul, %colmul[%qi] : memref<512xf32, $SHM>
         %cgk = arith.addi %k0, %qc : index
         %r32 = arith.muli %qp, %c32 : index
@@ -1823,10 +1836,21 @@ std::string nvfp4Load(const std::string &p, const std::string &row,
 /// Lines rounding f32 `%<p>s` to the E2M1 nibble `%<p>n` (i32): RNE with
 /// saturation to ±6 (te-semantics.md §3), NaN to 0x7. Ties go to the even
 /// code, hence the alternating strict and non-strict comparisons.
-std::string e2m1Code(const std::string &p) {
+std::string e2m1Code(const std::string &p, bool hardware = false) {
   std::string s;
   llvm::raw_string_ostream os(s);
   auto v = [&](const std::string &n) { return "%" + p + n; };
+  if (hardware) {
+    // Blackwell's cvt.rn.satfinite.e2m1x2 (the low nibble holds the second
+    // operand), as TE's kernels convert there.
+    os << "            " << v("hw") << " = nvvm.convert.f32x2.to.f4x2 "
+       << v("s") << ", " << v("s") << " : i8 (f4E2M1FN)\n"
+       << "            " << v("hw32") << " = arith.extui " << v("hw")
+       << " : i8 to i32\n"
+       << "            " << v("n") << " = arith.andi " << v("hw32")
+       << ", %i15 : i32\n";
+    return s;
+  }
   os << "            " << v("a") << " = math.absf " << v("s") << " : f32\n";
   const char *preds[] = {"ogt", "oge", "ogt", "oge", "ogt", "oge", "ogt"};
   const char *bounds[] = {"%e2m1b0", "%e2m1b1", "%e2m1b2", "%e2m1b3",
@@ -2277,7 +2301,8 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
               ? e2m1StochasticCode(q0, word + std::to_string(2 * (pp % 2))) +
                    e2m1StochasticCode(q1,
                                       word + std::to_string(2 * (pp % 2) + 1))
-             : e2m1Code(q0) + e2m1Code(q1);
+             : e2m1Code(q0, spec.hardwareConversions) +
+                   e2m1Code(q1, spec.hardwareConversions);
       std::string n0 = "%" + q0 + (stochastic ? "rn" : "n");
       std::string n1 = "%" + q1 + (stochastic ? "rn" : "n");
       text += "            %u" + n + "q0s = arith.mulf %rt" +
@@ -2319,7 +2344,8 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
                    e2m1StochasticCode("q1", "%srr1") +
                    "            %q0n = arith.addi %q0rn, %i0 : i32\n"
                    "            %q1n = arith.addi %q1rn, %i0 : i32\n"
-             : e2m1Code("q0") + e2m1Code("q1")) + R"(
+             : e2m1Code("q0", spec.hardwareConversions) +
+                   e2m1Code("q1", spec.hardwareConversions)) + R"(
             %n1s = arith.shli %q1n, %i4 : i32
             %byte32 = arith.ori %q0n, %n1s : i32
             %byte = arith.trunci %byte32 : i32 to i8

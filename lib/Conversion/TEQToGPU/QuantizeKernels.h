@@ -129,6 +129,9 @@ struct MXFP8Spec {
   bool swizzled = false; ///< GEMM-swizzled scales (§4.2), else compact.
   int64_t rowScaleRows = 0, rowScaleCols = 0;
   int64_t colScaleRows = 0, colScaleCols = 0;
+  /// E8M0 scales by the hardware's cvt.rp.satfinite.ue8m0x2 (sm_100a and
+  /// later arch-specific targets) instead of TE's software emulation of it.
+  bool hardwareConversions = false;
 };
 
 /// Description of an NVFP4 quantization (te-semantics.md §5.5, §4.4).
@@ -143,6 +146,10 @@ struct NVFP4Spec {
   /// Random Hadamard transform of the columnwise copy (bf16, M % 16 == 0);
   /// its amax is the transformed tensor's (with_post_rht_amax).
   bool rht = false;
+  /// Round-to-nearest E2M1 by the hardware's cvt.rn.satfinite.e2m1x2
+  /// (sm_100a and later arch-specific targets); stochastic rounding stays in
+  /// software everywhere (the reference's rule, not cvt.rs's bit use).
+  bool hardwareConversions = false;
   /// Stochastic rounding of both copies: the row and column kernels take
   /// the Philox state `%rng: memref<2xi64>` (seed, offset) as a last
   /// argument and round element i of a copy (row-major in its stored

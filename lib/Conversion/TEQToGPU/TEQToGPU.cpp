@@ -211,6 +211,13 @@ bool isElementwiseOnTensors(Operation &op) {
   return true;
 }
 
+/// Whether the target has Blackwell's arch-specific E2M1 / UE8M0
+/// conversions (cvt.rn.satfinite.e2m1x2, cvt.rp.satfinite.ue8m0x2): sm_100a
+/// and later `a` targets. Elsewhere exact software conversions stand in.
+bool hasBlackwellConversions(TargetAttr target) {
+  return target.getSm() >= 100 && target.getSuffix() == "a";
+}
+
 /// The op's lowering, or an error naming what is not supported yet.
 LogicalResult checkLowerable(Operation &op) {
   if (isa<func::ReturnOp, DelayedScalingUpdateOp, UpdateUsageOp, GemmOp,
@@ -549,6 +556,7 @@ LogicalResult EntryLowering::lowerMXFP8Quantize(OpBuilder &b, QuantizeOp op,
   spec.e5m2 = isa<Float8E5M2Type>(mx.getFp8Dtype());
   spec.twoD = mx.getWith_2dQuantization();
   spec.swizzled = proto.getScaleLayout() == ScaleLayout::gemm_swizzled;
+  spec.hardwareConversions = hasBlackwellConversions(target);
   llvm::StringMap<NamedBuffer> named = buffersByName(proto, target, outputs);
   BlockScaledOutputs outs(named);
   outs.describeInto(spec);
@@ -574,6 +582,7 @@ LogicalResult EntryLowering::lowerNVFP4Quantize(OpBuilder &b, QuantizeOp op,
   spec.twoD = nv.getWith_2dQuantization();
   spec.swizzled = proto.getScaleLayout() == ScaleLayout::gemm_swizzled;
   spec.rht = nv.getWithRht();
+  spec.hardwareConversions = hasBlackwellConversions(target);
   spec.stochastic = nv.getStochasticRounding();
   // The (seed, offset) buffer of stochastic rounding: an entry argument.
   Value rng;
