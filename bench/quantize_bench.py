@@ -8,7 +8,9 @@ the same device, bf16 inputs larger than L2, medians after warm-up:
 * TEQ per-tensor FP8 current scaling (te-run --bench on .artifacts/quantize.so):
   rowwise only, and rowwise + the transposed copy Hopper keeps;
 * PyTorch eager and torch.compile current scaling (amax, scale, cast [and
-  transpose]) on the same shapes.
+  transpose]) on the same shapes;
+* block FP8, MXFP8 and NVFP4 (1D, 2D, RHT; both usages) against the copy
+  ceiling only: PyTorch has no kernels for them (no NVFP4 peer exists).
 
 "Bytes moved" for current scaling counts what the algorithm must move: the
 input read twice (amax pass, cast pass) and every output written once.
@@ -120,6 +122,23 @@ def main():
             moved = 2 * n + 2 * n  # input read once, two FP8 copies
             other.append((f"{m}x{k}", name, ms * 1e3,
                           moved / ms / 1e6, 100 * moved / ms / 1e6 / copy_gbps))
+        # NVFP4 (no PyTorch kernel to compare with): the global amax must be
+        # known before any block is encoded, so the input is read twice (amax
+        # pass, quantize pass; with RHT one pass computes both the plain and
+        # the post-RHT amax), and both E2M1 copies (n/2 bytes each) and their
+        # E4M3 scales (n/16 each) are written once.
+        for name, entry in [("NVFP4 1D, both", f"nvfp4_1d_both_{m}x{k}"),
+                            ("NVFP4 2D, both", f"nvfp4_2d_both_{m}x{k}"),
+                            ("NVFP4 RHT, both", f"nvfp4_rht_both_{m}x{k}")]:
+            try:
+                ms = te_run(args.te_run, args.artifact, entry)
+            except RuntimeError as e:
+                print(e, file=sys.stderr)
+                ok = False
+                continue
+            moved = 2 * (2 * n) + n + n // 8
+            other.append((f"{m}x{k}", name, ms * 1e3,
+                          moved / ms / 1e6, 100 * moved / ms / 1e6 / copy_gbps))
     print()
     print("| shape | outputs | TEQ us | TEQ GB/s | % of copy | torch eager us "
           "| torch.compile us | copy GB/s |")
@@ -128,6 +147,8 @@ def main():
         print(f"| {r[0]} | {r[1]} | {r[2]:.1f} | {r[3]:.0f} | {r[4]:.1f}% | "
               f"{r[5]:.1f} | {r[6]:.1f} | {r[7]:.0f} |")
     print()
+    print("NVFP4 has no PyTorch peer (no NVFP4 quantize kernel in PyTorch): "
+          "its rows compare with the copy ceiling only.")
     print("| shape | quantization | TEQ us | TEQ GB/s | % of copy |")
     print("|---|---|---|---|---|")
     for r in other:

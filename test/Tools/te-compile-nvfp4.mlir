@@ -1,7 +1,7 @@
 // te-compile: NVFP4 lowers to the amax partials, one block reducing them
-// into both amax buffers, then one thread per 16-element block for each
-// usage; swizzled scale padding is zeroed first. Stochastic rounding passes
-// the rng_state buffer (seed, offset) to the row and column kernels.
+// into both amax buffers, then one data kernel over 64x64 tiles (both
+// usages from one read of x); swizzled scale padding is zeroed first.
+// Stochastic rounding passes the rng_state buffer (seed, offset) to it.
 // RUN: te-compile %s --emit=mlir | FileCheck %s --check-prefix=MLIR
 // RUN: te-compile %s --emit=ptx | FileCheck %s --check-prefix=PTX
 // RUN: te-compile %s --emit=mlir | FileCheck %s --check-prefix=MANIFEST
@@ -34,46 +34,45 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // MLIR: @teq_kernels::@q0_zero_cs {{.*}} args(%[[CS]] : memref<512xi8>)
 // MLIR: @teq_kernels::@q0_amax {{.*}} args(%[[X]] : memref<8192xbf16>)
 // MLIR: @teq_kernels::@q0_nvfp4_amax blocks in (%{{.*}}, %{{.*}}, %{{.*}}) {{.*}} args(%[[RA]] : memref<1xf32>, %[[CA]] : memref<1xf32>)
-// MLIR: @teq_kernels::@q0_nvfp4_row {{.*}} args(%[[X]] : memref<8192xbf16>, %[[RA]] : memref<1xf32>, %[[RD]] : memref<4096xi8>, %[[RS]] : memref<1024xi8>)
-// MLIR: @teq_kernels::@q0_nvfp4_col {{.*}} args(%[[X]] : memref<8192xbf16>, %[[CA]] : memref<1xf32>, %[[CD]] : memref<4096xi8>, %[[CS]] : memref<512xi8>)
+// MLIR: @teq_kernels::@q0_nvfp4 blocks in (%{{.*}}, %{{.*}}, %{{.*}}) {{.*}} args(%[[X]] : memref<8192xbf16>, %[[RA]] : memref<1xf32>, %[[RD]] : memref<4096xi8>, %[[RS]] : memref<1024xi8>, %[[CA]] : memref<1xf32>, %[[CD]] : memref<4096xi8>, %[[CS]] : memref<512xi8>)
 
 // With RHT the columnwise amax is the transformed copy's: the plain amax
 // goes to the rowwise buffer only.
 // MLIR-LABEL: func.func @quantize_rht(
 // MLIR-SAME: %[[X:.*]]: memref<8192xbf16>, %{{.*}}: memref<4096xi8>, %{{.*}}: memref<1024xi8>, %{{.*}}: memref<4096xi8>, %{{.*}}: memref<512xi8>, %[[RA:.*]]: memref<1xf32>, %[[CA:.*]]: memref<1xf32>) attributes {teq.entry}
-// MLIR: @teq_kernels::@q1_amax {{.*}} args(%[[X]] : memref<8192xbf16>)
-// MLIR: @teq_kernels::@q1_nvfp4_amax {{.*}} args(%[[RA]] : memref<1xf32>)
+// One pass over x computes both (the plain amax into partials of its own).
+// MLIR-NOT: @teq_kernels::@q1_amax
 // MLIR: @teq_kernels::@q1_rht_amax {{.*}} args(%[[X]] : memref<8192xbf16>)
 // MLIR: @teq_kernels::@q1_rht_amax_final {{.*}} args(%[[CA]] : memref<1xf32>)
-// MLIR: @teq_kernels::@q1_nvfp4_row {{.*}} args(%[[X]] : memref<8192xbf16>, %[[RA]] : memref<1xf32>
-// MLIR: @teq_kernels::@q1_nvfp4_col {{.*}} args(%[[X]] : memref<8192xbf16>, %[[CA]] : memref<1xf32>
+// MLIR: @teq_kernels::@q1_nvfp4_amax {{.*}} args(%[[RA]] : memref<1xf32>)
+// MLIR: @teq_kernels::@q1_nvfp4 {{.*}} args(%[[X]] : memref<8192xbf16>, %[[RA]] : memref<1xf32>, %{{.*}}, %{{.*}}, %[[CA]] : memref<1xf32>
 
-// Stochastic rounding: both data kernels read the rng_state buffer.
+// Stochastic rounding: the data kernel reads the rng_state buffer.
 // MLIR-LABEL: func.func @quantize_sr(
 // MLIR-SAME: %[[X:.*]]: memref<8192xbf16>, %[[RNG:.*]]: memref<2xi64>, %[[RD:.*]]: memref<4096xi8>, %[[RS:.*]]: memref<1024xi8>, %[[CD:.*]]: memref<4096xi8>, %[[CS:.*]]: memref<512xi8>, %[[RA:.*]]: memref<1xf32>, %[[CA:.*]]: memref<1xf32>) attributes {teq.entry}
-// MLIR: @teq_kernels::@q2_nvfp4_row {{.*}} args(%[[X]] : memref<8192xbf16>, %[[RA]] : memref<1xf32>, %[[RD]] : memref<4096xi8>, %[[RS]] : memref<1024xi8>, %[[RNG]] : memref<2xi64>)
-// MLIR: @teq_kernels::@q2_nvfp4_col {{.*}} args(%[[X]] : memref<8192xbf16>, %[[CA]] : memref<1xf32>, %[[CD]] : memref<4096xi8>, %[[CS]] : memref<512xi8>, %[[RNG]] : memref<2xi64>)
+// MLIR: @teq_kernels::@q2_nvfp4 {{.*}} args(%[[X]] : memref<8192xbf16>, %[[RA]] : memref<1xf32>, %[[RD]] : memref<4096xi8>, %[[RS]] : memref<1024xi8>, %[[CA]] : memref<1xf32>, %[[CD]] : memref<4096xi8>, %[[CS]] : memref<512xi8>, %[[RNG]] : memref<2xi64>)
 
 // S_enc = 2688 / amax and the encode multiplier divide with IEEE rounding;
 // block scales use the hardware E4M3 RNE + satfinite conversion; no
 // libdevice calls.
-// PTX-LABEL: .visible .entry q0_nvfp4_row(
+// The tile is staged with 16-byte loads (S_enc computed once a block
+// meanwhile), the data written 8 bytes a store.
+// PTX-LABEL: .visible .entry q0_nvfp4(
+// PTX: ld.global.v4
+// PTX: st.shared.v4
 // PTX: div.rn.f32
+// PTX: bar.sync
 // PTX: cvt.rn.satfinite.e4m3x2.f32
+// PTX: st.global.v2.b32
+// PTX: cvt.rn.satfinite.e4m3x2.f32
+// PTX: st.global.v2.b32
 // PTX-NOT: call
-// PTX-LABEL: .visible .entry q0_nvfp4_col(
-// PTX: div.rn.f32
-// PTX: cvt.rn.satfinite.e4m3x2.f32
 // The transformed values are rounded to BF16 like TE's Hadamard output.
 // PTX-LABEL: .visible .entry q1_rht_amax(
 // PTX: cvt.rn.bf16.f32
 // Philox4x32-10's 32x32->64 products are wide multiplies; the SR decision
 // frac * 2^32 > random is an exact f64 comparison; still no libdevice.
-// PTX-LABEL: .visible .entry q2_nvfp4_row(
-// PTX: mul.wide.u32
-// PTX: setp.gt.f64
-// PTX-NOT: call
-// PTX-LABEL: .visible .entry q2_nvfp4_col(
+// PTX-LABEL: .visible .entry q2_nvfp4(
 // PTX: mul.wide.u32
 // PTX: setp.gt.f64
 // PTX-NOT: call

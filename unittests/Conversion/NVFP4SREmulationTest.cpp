@@ -1,16 +1,19 @@
 //===- NVFP4SREmulationTest.cpp - NVFP4 kernels on the CPU vs reference ---===//
 //
 // The GPU tests (test/GPU) need a GPU; this runs the very IR of the NVFP4
-// row and column kernels that convert-teq-to-gpu generates for
-// NVFP4SRKernels.mlir, lowered for the host (kernels_to_cpu.py, then
-// mlir-opt / mlir-translate / llc: see CMakeLists.txt), over every
-// (block, thread) of their launch, and compares the data and scale buffers
-// with the CPU reference byte for byte. It checks the kernels' stochastic
-// rounding: Philox4x32-10 evaluated in the kernel (Random.h), the element
-// index in the stored orientation, the columnwise stream and
-// floatToE2M1Stochastic's rule, on each data path (vector rowwise, RHT,
-// per-pair, 2D; bf16, f16, f32). The global amax comes from the reference
-// (its kernels are the round-to-nearest ones) and the hardware E4M3
+// data kernels (one 64x64 tile a block, staged in workgroup memory) that
+// convert-teq-to-gpu generates for NVFP4SRKernels.mlir, lowered for the
+// host (kernels_to_cpu.py: a block's threads one after another, phase by
+// phase between barriers; then mlir-opt / mlir-translate / llc: see
+// CMakeLists.txt), over every block of their launch, and compares the data
+// and scale buffers with the CPU reference byte for byte. It checks the
+// tiling (staging loads, partial tiles, 2D tile amaxes, the columnwise
+// copy read from the tile, 8-byte data stores), round to nearest and the
+// kernels' stochastic rounding: Philox4x32-10 evaluated in the kernel
+// (Random.h), the element index in the stored orientation, the columnwise
+// stream and floatToE2M1Stochastic's rule, on each data path (whole
+// blocks, RHT, per-pair, 2D; bf16, f16, f32). The global amax comes from
+// the reference (the amax kernels are separate) and the hardware E4M3
 // conversion of the block scale is the reference's (kernels_to_cpu.py).
 //
 //===----------------------------------------------------------------------===//
@@ -19,6 +22,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -54,22 +58,42 @@ int16_t emu_e4m3(float a, float b) {
 }
 uint16_t teq_emu_float_to_bf16(float value) { return floatToBF16(value); }
 
-/// (x, amax, data, scale, rng, block, thread).
-using Kernel = void (*)(MemRef1D *, MemRef1D *, MemRef1D *, MemRef1D *,
-                        MemRef1D *, int64_t, int64_t);
-#define TEQ_KERNEL(name)                                                       \
-  void _mlir_ciface_##name(MemRef1D *, MemRef1D *, MemRef1D *, MemRef1D *,     \
-                           MemRef1D *, int64_t, int64_t);
+/// One block (bx, by) of a data kernel: (x, [amax, data, scale] per copy,
+/// [rng], bx, by).
+#define M1 MemRef1D *
+using Both = void (*)(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
+using BothSR = void (*)(M1, M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
+using OneSR = void (*)(M1, M1, M1, M1, M1, int64_t, int64_t);
 // Kernel prefixes follow the entries of NVFP4SRKernels.mlir in order.
-TEQ_KERNEL(q0_nvfp4_row)
-TEQ_KERNEL(q0_nvfp4_col)
-TEQ_KERNEL(q1_nvfp4_row)
-TEQ_KERNEL(q1_nvfp4_col)
-TEQ_KERNEL(q2_nvfp4_row)
-TEQ_KERNEL(q2_nvfp4_col)
-TEQ_KERNEL(q3_nvfp4_row)
-TEQ_KERNEL(q4_nvfp4_col)
-#undef TEQ_KERNEL
+void _mlir_ciface_q0_nvfp4(M1, M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q1_nvfp4(M1, M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q2_nvfp4(M1, M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q3_nvfp4_row(M1, M1, M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q4_nvfp4_col(M1, M1, M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q5_nvfp4(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q6_nvfp4(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q7_nvfp4(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q8_nvfp4(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q10_nvfp4(M1, M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
+// The amax kernels: (buffer..., bx, by).
+void _mlir_ciface_q0_rht_amax(M1, int64_t, int64_t);
+void _mlir_ciface_q0_rht_amax_final(M1, int64_t, int64_t);
+void _mlir_ciface_q0_nvfp4_amax(M1, int64_t, int64_t);
+void _mlir_ciface_q1_amax(M1, int64_t, int64_t);
+void _mlir_ciface_q1_nvfp4_amax(M1, M1, int64_t, int64_t);
+void _mlir_ciface_q3_amax(M1, int64_t, int64_t);
+void _mlir_ciface_q3_nvfp4_amax(M1, int64_t, int64_t);
+void _mlir_ciface_q4_amax(M1, int64_t, int64_t);
+void _mlir_ciface_q4_nvfp4_amax(M1, int64_t, int64_t);
+void _mlir_ciface_q7_rht_amax(M1, int64_t, int64_t);
+void _mlir_ciface_q7_rht_amax_final(M1, int64_t, int64_t);
+void _mlir_ciface_q7_nvfp4_amax(M1, int64_t, int64_t);
+void _mlir_ciface_q9_amax(M1, int64_t, int64_t);
+void _mlir_ciface_q9_nvfp4_amax(M1, int64_t, int64_t);
+void _mlir_ciface_q10_rht_amax(M1, int64_t, int64_t);
+void _mlir_ciface_q10_rht_amax_final(M1, int64_t, int64_t);
+void _mlir_ciface_q10_nvfp4_amax(M1, int64_t, int64_t);
+#undef M1
 }
 
 namespace {
@@ -78,22 +102,52 @@ struct Case {
   const char *name;
   int64_t m, k;
   DType dtype;
-  bool rht, twoD, swizzled;
-  Kernel row, col; ///< Null where the entry lacks that usage.
+  bool rht, twoD, swizzled, stochastic;
+  bool row, col;  ///< The usages of the entry.
+  Both both;      ///< Round to nearest, both usages.
+  BothSR bothSR;  ///< Stochastic, both usages.
+  OneSR one;      ///< Stochastic, one usage.
 };
 
 const Case kCases[] = {
-    {"rht", 64, 128, DType::BF16, true, false, true, _mlir_ciface_q0_nvfp4_row,
-     _mlir_ciface_q0_nvfp4_col},
-    {"ragged", 34, 40, DType::BF16, false, false, false,
-     _mlir_ciface_q1_nvfp4_row, _mlir_ciface_q1_nvfp4_col},
-    {"twod", 50, 72, DType::BF16, false, true, false, _mlir_ciface_q2_nvfp4_row,
-     _mlir_ciface_q2_nvfp4_col},
-    {"f32_row", 32, 64, DType::F32, false, false, true,
-     _mlir_ciface_q3_nvfp4_row, nullptr},
-    {"f16_col", 32, 48, DType::F16, false, false, false, nullptr,
-     _mlir_ciface_q4_nvfp4_col},
+    {"rht", 64, 128, DType::BF16, true, false, true, true, true, true, nullptr,
+     _mlir_ciface_q0_nvfp4, nullptr},
+    {"ragged", 34, 40, DType::BF16, false, false, false, true, true, true,
+     nullptr, _mlir_ciface_q1_nvfp4, nullptr},
+    {"twod", 50, 72, DType::BF16, false, true, false, true, true, true, nullptr,
+     _mlir_ciface_q2_nvfp4, nullptr},
+    {"f32_row", 32, 64, DType::F32, false, false, true, true, true, false,
+     nullptr, nullptr, _mlir_ciface_q3_nvfp4_row},
+    {"f16_col", 32, 48, DType::F16, false, false, false, true, false, true,
+     nullptr, nullptr, _mlir_ciface_q4_nvfp4_col},
+    {"rn_1d", 192, 128, DType::BF16, false, false, false, false, true, true,
+     _mlir_ciface_q5_nvfp4, nullptr, nullptr},
+    {"rn_twod", 96, 80, DType::BF16, false, true, true, false, true, true,
+     _mlir_ciface_q6_nvfp4, nullptr, nullptr},
+    {"rn_rht", 128, 128, DType::BF16, true, false, false, false, true, true,
+     _mlir_ciface_q7_nvfp4, nullptr, nullptr},
+    {"rn_f16_ragged", 36, 42, DType::F16, false, true, false, false, true, true,
+     _mlir_ciface_q8_nvfp4, nullptr, nullptr},
+    {"rht_partial", 80, 48, DType::BF16, true, false, true, true, true, true,
+     nullptr, _mlir_ciface_q10_nvfp4, nullptr},
 };
+
+/// Runs every 64x64 tile (block) of the case's data kernel.
+void runKernel(const Case &c, MemRef1D *x, MemRef1D *ra, MemRef1D *rd,
+               MemRef1D *rs, MemRef1D *ca, MemRef1D *cd, MemRef1D *cs,
+               MemRef1D *rng) {
+  for (int64_t by = 0; by * 64 < c.m; ++by)
+    for (int64_t bx = 0; bx * 64 < c.k; ++bx) {
+      if (c.both)
+        c.both(x, ra, rd, rs, ca, cd, cs, bx, by);
+      else if (c.bothSR)
+        c.bothSR(x, ra, rd, rs, ca, cd, cs, rng, bx, by);
+      else if (c.row)
+        c.one(x, ra, rd, rs, rng, bx, by);
+      else
+        c.one(x, ca, cd, cs, rng, bx, by);
+    }
+}
 
 enum class Fill { Normal, Special, Tiny, Grid };
 
@@ -122,6 +176,7 @@ std::vector<float> makeValues(int64_t n, Fill fill, unsigned seed) {
     v[3] = inf;
     v[7] = -inf;
     v[11] = std::numeric_limits<float>::quiet_NaN();
+    v[12] = -std::numeric_limits<float>::quiet_NaN(); // sign bit set
     v[20] = 1e30f;
     v[21] = -0.0f;
     v[v.size() - 1] = -1e-3f;
@@ -169,7 +224,7 @@ void runCase(const Case &c, Fill fill, uint64_t seed, uint64_t offset,
   NVFP4Options options;
   options.rht = c.rht;
   options.twoD = c.twoD;
-  options.stochasticRounding = true;
+  options.stochasticRounding = c.stochastic;
   options.seed = seed;
   options.offset = offset;
   auto expected =
@@ -178,38 +233,42 @@ void runCase(const Case &c, Fill fill, uint64_t seed, uint64_t offset,
 
   std::vector<uint8_t> input = inputBytes(x);
   uint64_t rng[2] = {seed, offset};
-  for (bool columnwise : {false, true}) {
-    Kernel kernel = columnwise ? c.col : c.row;
-    if (!kernel)
+  // Per copy: amax, data (garbage at first: every byte must be written),
+  // scales (zeros: the zero-fill kernel runs first).
+  float amax[2] = {0, 0};
+  std::vector<uint8_t> got[2][2];
+  MemRef1D mem[2][3];
+  const char *copies[2] = {"rowwise", "columnwise"};
+  for (int cw = 0; cw < 2; ++cw) {
+    if (!(cw ? c.col : c.row))
       continue;
-    const std::string copy = columnwise ? "columnwise" : "rowwise";
+    const std::string copy = copies[cw];
+    amax[cw] = expected->find("amax_" + copy)->f32(0);
+    got[cw][0].assign(expected->find(copy + "_data")->bytes.size(), 0xA5);
+    got[cw][1].assign(expected->find(copy + "_scale_inv")->bytes.size(), 0);
+    mem[cw][0] = memref(&amax[cw], 1);
+    mem[cw][1] = memref(got[cw][0].data(), got[cw][0].size());
+    mem[cw][2] = memref(got[cw][1].data(), got[cw][1].size());
+  }
+  MemRef1D mx = memref(input.data(), c.m * c.k);
+  MemRef1D mr = memref(rng, 2);
+  runKernel(c, &mx, &mem[0][0], &mem[0][1], &mem[0][2], &mem[1][0],
+            &mem[1][1], &mem[1][2], &mr);
+  for (int cw = 0; cw < 2; ++cw) {
+    if (!(cw ? c.col : c.row))
+      continue;
+    const std::string copy = copies[cw];
     const Buffer &data = *expected->find(copy + "_data");
     const Buffer &scale = *expected->find(copy + "_scale_inv");
-    float amax = expected->find("amax_" + copy)->f32(0);
-    // Data starts as garbage (every byte must be written), scales as zeros
-    // (the zero-fill kernel runs first).
-    std::vector<uint8_t> gotData(data.bytes.size(), 0xA5);
-    std::vector<uint8_t> gotScale(scale.bytes.size(), 0);
-    MemRef1D mx = memref(input.data(), c.m * c.k);
-    MemRef1D ma = memref(&amax, 1);
-    MemRef1D md = memref(gotData.data(), gotData.size());
-    MemRef1D ms = memref(gotScale.data(), gotScale.size());
-    MemRef1D mr = memref(rng, 2);
-    // One thread per 16-element block of the copy's rows, 256 a block.
-    const int64_t rows = columnwise ? c.k : c.m, len = columnwise ? c.m : c.k;
-    const int64_t threads = rows * ((len + 15) / 16);
-    for (int64_t block = 0; block * 256 < threads; ++block)
-      for (int64_t thread = 0; thread < 256; ++thread)
-        kernel(&mx, &ma, &md, &ms, &mr, block, thread);
     const std::string what = std::string(c.name) + " " + copy + " fill " +
                              std::to_string(static_cast<int>(fill)) +
                              " seed " + std::to_string(seed) + " offset " +
                              std::to_string(offset);
-    int64_t at = firstDifference(data.bytes, gotData);
+    int64_t at = firstDifference(data.bytes, got[cw][0]);
     EXPECT_EQ(at, -1) << what << ": data byte " << at << ": reference 0x"
                       << std::hex << int(data.bytes[at]) << ", kernel 0x"
-                      << int(gotData[at]);
-    at = firstDifference(scale.bytes, gotScale);
+                      << int(got[cw][0][at]);
+    at = firstDifference(scale.bytes, got[cw][1]);
     EXPECT_EQ(at, -1) << what << ": scale byte " << at;
   }
 }
@@ -228,7 +287,7 @@ TEST(NVFP4SRKernels, MatchReferenceBitForBit) {
 
 TEST(NVFP4SRKernels, OtherStateOtherBits) {
   // The check above is not vacuous: the kernel's bits follow the state.
-  const Case &c = kCases[0];
+  const Case &c = kCases[3]; // f32_row
   Input x = Input::rounded(c.dtype, {c.m, c.k},
                            makeValues(c.m * c.k, Fill::Normal, 5));
   layout::TensorDesc desc;
@@ -253,10 +312,172 @@ TEST(NVFP4SRKernels, OtherStateOtherBits) {
   MemRef1D mx = memref(input.data(), c.m * c.k), ma = memref(&amax, 1),
            md = memref(got.data(), got.size()),
            ms = memref(scale.data(), scale.size()), mr = memref(rng, 2);
-  for (int64_t block = 0; block * 256 < c.m * c.k / 16; ++block)
-    for (int64_t thread = 0; thread < 256; ++thread)
-      c.row(&mx, &ma, &md, &ms, &mr, block, thread);
+  runKernel(c, &mx, &ma, &md, &ms, nullptr, nullptr, nullptr, &mr);
   EXPECT_NE(firstDifference(data.bytes, got), -1);
+}
+
+/// Grids of the amax kernels (QuantizeKernels.cpp: amaxGridSize,
+/// nvfp4RhtAmaxGrid).
+int64_t amaxGrid(int64_t n, DType dtype) {
+  int64_t perVector = dtype == DType::F32 ? 4 : 8;
+  return std::clamp<int64_t>((n / perVector + 255) / 256, 1, 1024);
+}
+int64_t rhtAmaxGrid(int64_t m, int64_t k) {
+  return std::clamp<int64_t>((k * (m / 16) + 255) / 256, 1, 1024);
+}
+
+using Amax1 = void (*)(MemRef1D *, int64_t, int64_t);
+using Amax2 = void (*)(MemRef1D *, MemRef1D *, int64_t, int64_t);
+
+/// An entry's amax kernels: the per-tensor pass (or with RHT the pass
+/// computing both amaxes), then the finalizing blocks.
+struct AmaxCase {
+  const Case *c;
+  Amax1 pass;                ///< _amax or _rht_amax over the grid.
+  Amax1 rhtFinal;            ///< _rht_amax_final(amax_c), with RHT.
+  Amax1 final1;              ///< _nvfp4_amax(one buffer).
+  Amax2 final2;              ///< _nvfp4_amax(amax_r, amax_c).
+};
+
+TEST(NVFP4AmaxKernels, MatchReferenceBitForBit) {
+  const AmaxCase cases[] = {
+      {&kCases[0], _mlir_ciface_q0_rht_amax, _mlir_ciface_q0_rht_amax_final,
+       _mlir_ciface_q0_nvfp4_amax, nullptr},
+      {&kCases[1], _mlir_ciface_q1_amax, nullptr, nullptr,
+       _mlir_ciface_q1_nvfp4_amax},
+      {&kCases[3], _mlir_ciface_q3_amax, nullptr, _mlir_ciface_q3_nvfp4_amax,
+       nullptr},
+      {&kCases[4], _mlir_ciface_q4_amax, nullptr, _mlir_ciface_q4_nvfp4_amax,
+       nullptr},
+      {&kCases[7], _mlir_ciface_q7_rht_amax, _mlir_ciface_q7_rht_amax_final,
+       _mlir_ciface_q7_nvfp4_amax, nullptr},
+      {&kCases[9], _mlir_ciface_q10_rht_amax, _mlir_ciface_q10_rht_amax_final,
+       _mlir_ciface_q10_nvfp4_amax, nullptr},
+  };
+  for (const AmaxCase &ac : cases)
+    for (Fill fill : {Fill::Normal, Fill::Special, Fill::Tiny, Fill::Grid})
+      for (unsigned draw = 0; draw < 3; ++draw) {
+        const Case &c = *ac.c;
+        std::vector<float> values = makeValues(c.m * c.k, fill, 7 * draw + 1);
+        if (fill == Fill::Normal && draw == 1)
+          values[values.size() / 2] = std::numeric_limits<float>::quiet_NaN();
+        if (fill == Fill::Normal && draw == 2) // the max somewhere else
+          values[values.size() - 3] = -40.0f;
+        Input x = Input::rounded(c.dtype, {c.m, c.k}, values);
+        layout::TensorDesc desc;
+        desc.shape = {c.m, c.k};
+        desc.format = layout::Format::NVFP4;
+        desc.dataEncoding = layout::Encoding::E2M1x2;
+        desc.usage = (c.row ? layout::UsageRowwise : 0u) |
+                     (c.col ? layout::UsageColumnwise : 0u);
+        desc.scaleLayout = c.swizzled ? layout::ScaleLayout::GemmSwizzled
+                                      : layout::ScaleLayout::Compact;
+        NVFP4Options options;
+        options.rht = c.rht;
+        options.twoD = c.twoD;
+        auto expected =
+            quantizeNVFP4(x, desc, layout::TargetCaps::fromSM(90), options);
+        ASSERT_TRUE(expected.ok()) << expected.message();
+        std::vector<uint8_t> input = inputBytes(x);
+        MemRef1D mx = memref(input.data(), c.m * c.k);
+        int64_t grid = c.rht ? rhtAmaxGrid(c.m, c.k) : amaxGrid(c.m * c.k, c.dtype);
+        for (int64_t b = 0; b < grid; ++b)
+          ac.pass(&mx, b, 0);
+        float got[2] = {-1.0f, -1.0f};
+        MemRef1D mr = memref(&got[0], 1), mc = memref(&got[1], 1);
+        if (ac.rhtFinal)
+          ac.rhtFinal(&mc, 0, 0);
+        if (ac.final2)
+          ac.final2(&mr, &mc, 0, 0);
+        else if (ac.final1)
+          ac.final1(c.row ? &mr : &mc, 0, 0);
+        const std::string what = std::string(c.name) + " fill " +
+                                 std::to_string(static_cast<int>(fill)) +
+                                 " draw " + std::to_string(draw);
+        if (c.row) {
+          float want = expected->find("amax_rowwise")->f32(0);
+          EXPECT_EQ(std::memcmp(&want, &got[0], 4), 0)
+              << what << ": rowwise amax " << want << ", kernel " << got[0];
+        }
+        if (c.col) {
+          float want = expected->find("amax_columnwise")->f32(0);
+          EXPECT_EQ(std::memcmp(&want, &got[1], 4), 0)
+              << what << ": columnwise amax " << want << ", kernel " << got[1];
+        }
+      }
+}
+
+TEST(NVFP4AmaxKernels, LargeTensorAllLoops) {
+  // 2047 x 4226 bf16: 1081327 16-byte vectors over 1024 x 256 threads (the
+  // unrolled loop, then the remainder) and a tail of 6 elements. The amax
+  // is max |x| (NaN ignored), placed in each part in turn.
+  const int64_t m = 2047, k = 4226, n = m * k;
+  std::vector<float> values = makeValues(n, Fill::Normal, 11);
+  values[1234] = std::numeric_limits<float>::quiet_NaN();
+  for (int64_t at : {int64_t(17), int64_t(4 * 1024 * 256 * 8 + 5),
+                     n - 9, n - 1}) {
+    std::vector<float> v = values;
+    v[at] = -77.0f;
+    Input x = Input::rounded(DType::BF16, {m, k}, v);
+    std::vector<uint8_t> input = inputBytes(x);
+    MemRef1D mx = memref(input.data(), n);
+    for (int64_t b = 0; b < amaxGrid(n, DType::BF16); ++b)
+      _mlir_ciface_q9_amax(&mx, b, 0);
+    float got = -1.0f;
+    MemRef1D mr = memref(&got, 1);
+    _mlir_ciface_q9_nvfp4_amax(&mr, 0, 0);
+    EXPECT_EQ(got, 77.0f) << "max at " << at;
+  }
+}
+
+} // namespace
+
+
+namespace {
+
+/// The kernels' E2M1 rounding (QuantizeKernels.cpp, e2m1Code) in C++: two
+/// ranges by IEEE arithmetic, the sign bit for negative non-NaN values.
+uint8_t kernelE2M1(float s) {
+  uint32_t u;
+  std::memcpy(&u, &s, 4);
+  uint32_t ua = u & 0x7FFFFFFFu;
+  float a;
+  std::memcpy(&a, &ua, 4);
+  float fm = a + 4194304.0f; // 2^22: ulp 0.5
+  uint32_t fmb;
+  std::memcpy(&fmb, &fm, 4);
+  uint32_t sub = fmb - 0x4A800000u;
+  uint32_t nrm = (ua + ((ua >> 22) & 1u) + 0x1FFFFFu - 0x3F000000u) >> 22;
+  nrm = std::min<uint32_t>(nrm, 7);
+  uint32_t mag = a < 1.0f ? sub : nrm;
+  uint32_t sign = u - 0x80000000u <= 0x7F800000u ? 8u : 0u;
+  return static_cast<uint8_t>(mag | sign);
+}
+
+TEST(NVFP4E2M1Rounding, KernelFormulaIsTheReference) {
+  // Every pattern near each rounding bound, zero and infinity (both signs),
+  // then a stride through all 2^32 (every pattern was checked once, off
+  // line: ~20 s).
+  const float bounds[] = {0.0f, 0.25f, 0.5f,  0.75f, 1.0f, 1.25f,
+                          1.5f, 1.75f, 2.0f,  2.5f,  3.0f, 3.5f,
+                          4.0f, 5.0f,  6.0f,  8.0f,  std::numeric_limits<float>::infinity()};
+  auto check = [](uint32_t u) {
+    float s;
+    std::memcpy(&s, &u, 4);
+    ASSERT_EQ(kernelE2M1(s), floatToE2M1(s)) << std::hex << "pattern 0x" << u;
+  };
+  for (float b : bounds)
+    for (uint32_t sign : {0u, 0x80000000u}) {
+      uint32_t u;
+      std::memcpy(&u, &b, 4);
+      for (int64_t d = -70000; d <= 70000; ++d) {
+        int64_t p = static_cast<int64_t>(u) + d;
+        if (p >= 0 && p <= 0x7FFFFFFF)
+          check(static_cast<uint32_t>(p) | sign);
+      }
+    }
+  for (uint64_t u = 0; u < (1ull << 32); u += 4099)
+    check(static_cast<uint32_t>(u));
 }
 
 } // namespace

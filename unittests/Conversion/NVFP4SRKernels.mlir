@@ -1,13 +1,22 @@
-// The NVFP4 quantizations whose row/column kernels NVFP4SREmulationTest runs
-// on the CPU (see CMakeLists.txt): each data path of the kernel generator
-// with stochastic rounding.
-//   @rht:     rowwise 16-wide vector path, RHT columnwise in registers,
-//             GEMM-swizzled scales;
+// The NVFP4 quantizations whose data kernels NVFP4SREmulationTest runs on
+// the CPU (see CMakeLists.txt), one 64x64 tile a block, all threads of a
+// block phase by phase (kernels_to_cpu.py): each data path of the kernel
+// generator, with stochastic rounding (q0..q4) and to nearest (q5..q8).
+//   @rht:     RHT columnwise in registers, GEMM-swizzled scales, 2 tiles;
 //   @ragged:  per-pair paths both ways (K % 16 != 0; columnwise rows of 34,
 //             so Philox blocks of 4 straddle rows);
 //   @twod:    16x16 tiles, partial in both dimensions;
 //   @f32_row: f32 input, rowwise only;
-//   @f16_col: f16 input, columnwise only.
+//   @f16_col: f16 input, columnwise only;
+//   @rn_1d:   1D, 3x2 tiles, whole blocks both ways (8-byte stores);
+//   @rn_twod: 2D, partial tiles, swizzled scales;
+//   @rn_rht:  RHT, 4 tiles;
+//   @rn_f16_ragged: f16, 2D, K % 8 != 0 (scalar staging loads);
+//   @amax_big: only its amax kernels run (the per-tensor amax's grid is
+//             clamped to 1024 blocks here, so its four-loads-a-thread main
+//             loop, the remainder loop and the 6-element tail all run).
+//   @rht_partial: RHT with SR, partial tiles both ways (M = 80, K = 48).
+// The amax kernels of all entries run too (NVFP4AmaxKernels).
 module attributes {teq.target = #teq.target<sm_90>} {
   func.func @rht(%x: tensor<64x128xbf16>, %rng: tensor<2xi64>) -> !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled> {
     %q = teq.quantize %x rng_state(%rng : tensor<2xi64>) : tensor<64x128xbf16> -> !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled>
@@ -28,5 +37,29 @@ module attributes {teq.target = #teq.target<sm_90>} {
   func.func @f16_col(%x: tensor<32x48xf16>, %rng: tensor<2xi64>) -> !teq.proto<32x48xf16, #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, columnwise> {
     %q = teq.quantize %x rng_state(%rng : tensor<2xi64>) : tensor<32x48xf16> -> !teq.proto<32x48xf16, #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, columnwise>
     return %q : !teq.proto<32x48xf16, #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, columnwise>
+  }
+  func.func @rn_1d(%x: tensor<192x128xbf16>) -> !teq.proto<192x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise|columnwise> {
+    %q = teq.quantize %x : tensor<192x128xbf16> -> !teq.proto<192x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise|columnwise>
+    return %q : !teq.proto<192x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise|columnwise>
+  }
+  func.func @rn_twod(%x: tensor<96x80xbf16>) -> !teq.proto<96x80xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise|columnwise, gemm_swizzled> {
+    %q = teq.quantize %x : tensor<96x80xbf16> -> !teq.proto<96x80xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise|columnwise, gemm_swizzled>
+    return %q : !teq.proto<96x80xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise|columnwise, gemm_swizzled>
+  }
+  func.func @rn_rht(%x: tensor<128x128xbf16>) -> !teq.proto<128x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, rowwise|columnwise> {
+    %q = teq.quantize %x : tensor<128x128xbf16> -> !teq.proto<128x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, rowwise|columnwise>
+    return %q : !teq.proto<128x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, rowwise|columnwise>
+  }
+  func.func @rn_f16_ragged(%x: tensor<36x42xf16>) -> !teq.proto<36x42xf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise|columnwise> {
+    %q = teq.quantize %x : tensor<36x42xf16> -> !teq.proto<36x42xf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise|columnwise>
+    return %q : !teq.proto<36x42xf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise|columnwise>
+  }
+  func.func @amax_big(%x: tensor<2047x4226xbf16>) -> !teq.proto<2047x4226xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise> {
+    %q = teq.quantize %x : tensor<2047x4226xbf16> -> !teq.proto<2047x4226xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise>
+    return %q : !teq.proto<2047x4226xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise>
+  }
+  func.func @rht_partial(%x: tensor<80x48xbf16>, %rng: tensor<2xi64>) -> !teq.proto<80x48xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled> {
+    %q = teq.quantize %x rng_state(%rng : tensor<2xi64>) : tensor<80x48xbf16> -> !teq.proto<80x48xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled>
+    return %q : !teq.proto<80x48xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled>
   }
 }

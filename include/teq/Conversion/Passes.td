@@ -26,10 +26,11 @@ def ConvertTEQToGPU : Pass<"convert-teq-to-gpu", "ModuleOp"> {
     * FP8 block scaling 1x128 / 128x128 and MXFP8 1D / 2D: one 128x128 tile
       per block staged in shared memory, both copies from it, scales compact
       or GEMM-swizzled with zero padding (§5.3, §5.4);
-    * NVFP4: global amax (and, with RHT, the amax of the
-      Hadamard-transformed columnwise copy), then one thread per 16-element
-      block and copy: E4M3 block scale, software E2M1 rounding to nearest or
-      stochastically (§5.5). Stochastic rounding reads the `rng_state`
+    * NVFP4: global amax (with RHT one pass computes it and the amax of
+      the Hadamard-transformed columnwise copy), then one 64x64 tile per
+      block staged in shared memory with 16-byte loads, both copies from it
+      (one thread per 16-element block and copy): E4M3 block scale, software
+      E2M1 rounding to nearest or stochastically (§5.5), 8-byte data stores. Stochastic rounding reads the `rng_state`
       argument (tensor<2xi64>: seed, offset; an i64 tensor in the manifest)
       and evaluates Philox4x32-10 in the kernel, element i of a copy
       (row-major in its stored orientation) drawing word i % 4 of block

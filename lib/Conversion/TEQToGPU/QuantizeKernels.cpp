@@ -205,6 +205,15 @@ mlir::teq::kernels::perTensorAmaxKernel(const PerTensorFP8Spec &spec) {
   int64_t n = spec.rows * spec.cols;
   int64_t perVector = 16 / typeBytes(spec.input);
   int64_t grid = amaxGridSize(n, spec.input);
+  std::string uext;
+  for (int u = 0; u < 4; ++u) {
+    std::string i = std::to_string(u);
+    uext += spec.input == InputType::F32
+                ? "%uf" + i + " = arith.addf %u" + i + ", %unz : vector<$Vxf32>\n        "
+                : "%uf" + i + " = arith.extf %u" + i + " : vector<$Vx$T> to vector<$Vxf32>\n        ";
+  }
+  if (spec.input == InputType::F32)
+    uext = "%unz = arith.constant dense<-0.0> : vector<$Vxf32>\n        " + uext;
   std::map<std::string, std::string> vars = {
       {"NAME", spec.prefix + "_amax"},
       {"PARTIALS", spec.prefix + "_partials"},
@@ -215,6 +224,10 @@ mlir::teq::kernels::perTensorAmaxKernel(const PerTensorFP8Spec &spec) {
       {"NVEC", std::to_string(n / perVector)},
       {"NTAIL", std::to_string(n % perVector)},
       {"STRIDE", std::to_string(grid * kBlockSize)},
+      {"STRIDE4", std::to_string(4 * grid * kBlockSize)},
+      {"NFULL", std::to_string((n / perVector) / (4 * grid * kBlockSize) *
+                               (4 * grid * kBlockSize))},
+      {"UEXT", uext},
       {"EXT", spec.input == InputType::F32
                   ? "%vnz = arith.constant dense<-0.0> : vector<$Vxf32>\n        %vf = arith.addf %v, %vnz : vector<$Vxf32>"
                   : "%vf = arith.extf %v : vector<$Vx$T> to vector<$Vxf32>"},
@@ -242,7 +255,40 @@ mlir::teq::kernels::perTensorAmaxKernel(const PerTensorFP8Spec &spec) {
       %bid = gpu.block_id x
       %base = arith.muli %bid, %c256 : index
       %start = arith.addi %base, %tid : index
-      %vacc = scf.for %i = %start to %nvec step %stride iter_args(%m = %zero) -> f32 {
+      // Four independent 16-byte loads in flight a thread (each coalesced
+      // across the warp), then the rest one at a time. The max is order
+      // free (NaN-ignoring), so the grouping does not change it.
+      %stride4 = arith.constant $STRIDE4 : index
+      %nfull = arith.constant $NFULL : index
+      %uacc = scf.for %i = %start to %nfull step %stride4 iter_args(%m = %zero) -> f32 {
+        %i1 = arith.addi %i, %stride : index
+        %i2 = arith.addi %i1, %stride : index
+        %i3 = arith.addi %i2, %stride : index
+        %off0 = arith.muli %i, %cv : index
+        %off1 = arith.muli %i1, %cv : index
+        %off2 = arith.muli %i2, %cv : index
+        %off3 = arith.muli %i3, %cv : index
+        %u0 = vector.load %x[%off0] {alignment = 16} : memref<$Nx$T>, vector<$Vx$T>
+        %u1 = vector.load %x[%off1] {alignment = 16} : memref<$Nx$T>, vector<$Vx$T>
+        %u2 = vector.load %x[%off2] {alignment = 16} : memref<$Nx$T>, vector<$Vx$T>
+        %u3 = vector.load %x[%off3] {alignment = 16} : memref<$Nx$T>, vector<$Vx$T>
+        $UEXT
+        %ua0 = math.absf %uf0 : vector<$Vxf32>
+        %ua1 = math.absf %uf1 : vector<$Vxf32>
+        %ua2 = math.absf %uf2 : vector<$Vxf32>
+        %ua3 = math.absf %uf3 : vector<$Vxf32>
+        %ur0 = vector.reduction <maxnumf>, %ua0 : vector<$Vxf32> into f32
+        %ur1 = vector.reduction <maxnumf>, %ua1 : vector<$Vxf32> into f32
+        %ur2 = vector.reduction <maxnumf>, %ua2 : vector<$Vxf32> into f32
+        %ur3 = vector.reduction <maxnumf>, %ua3 : vector<$Vxf32> into f32
+        %um0 = arith.maxnumf %m, %ur0 : f32
+        %um1 = arith.maxnumf %um0, %ur1 : f32
+        %um2 = arith.maxnumf %um1, %ur2 : f32
+        %um3 = arith.maxnumf %um2, %ur3 : f32
+        scf.yield %um3 : f32
+      }
+      %rstart = arith.addi %nfull, %start : index
+      %vacc = scf.for %i = %rstart to %nvec step %stride iter_args(%m = %uacc) -> f32 {
         %off = arith.muli %i, %cv : index
         %v = vector.load %x[%off] {alignment = 16} : memref<$Nx$T>, vector<$Vx$T>
         $EXT
@@ -1833,45 +1879,88 @@ std::string nvfp4Load(const std::string &p, const std::string &row,
   return s;
 }
 
+/// Side of the square tile of the NVFP4 data kernels (one a block).
+constexpr int64_t kNVFP4Tile = 64;
+
+/// Lines loading element `elem` of copy row `row` (both local to the tile
+/// staged in workgroup memory `%tile`, x[m0 + i][k0 + j] at i * 64 + j) as
+/// f32 `%<p>v`: the rowwise copy's rows are tile rows, the columnwise
+/// copy's rows tile columns.
+std::string tileLoad(const std::string &p, const std::string &row,
+                     const std::string &elem, bool columnwise, bool f32) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  auto v = [&](const char *n) { return "%" + p + n; };
+  if (columnwise)
+    os << "          " << v("a0") << " = arith.muli " << elem << ", %c64 : index\n"
+       << "          " << v("ad") << " = arith.addi " << v("a0") << ", " << row << " : index\n";
+  else
+    os << "          " << v("a0") << " = arith.muli " << row << ", %c64 : index\n"
+       << "          " << v("ad") << " = arith.addi " << v("a0") << ", " << elem << " : index\n";
+  os << "          " << v("x") << " = memref.load %tile[" << v("ad")
+     << "] : memref<4096x$T, #gpu.address_space<workgroup>>\n";
+  if (f32)
+    os << "          " << v("v") << " = arith.addf " << v("x") << ", %fnz : f32\n";
+  else
+    os << "          " << v("v") << " = arith.extf " << v("x") << " : $T to f32\n";
+  return s;
+}
+
 /// Lines rounding f32 `%<p>s` to the E2M1 nibble `%<p>n` (i32): RNE with
 /// saturation to ±6 (te-semantics.md §3), NaN to 0x7. Ties go to the even
 /// code, hence the alternating strict and non-strict comparisons.
-std::string e2m1Code(const std::string &p, bool hardware = false) {
+std::string e2m1Code(const std::string &p, const std::string &absValue = "",
+                     const std::string &signSource = "", bool hardware = false) {
+  // The code is the number of bounds |s| passes (>, >=, >, >=, ... of
+  // 0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5), computed in two ranges with the
+  // rounding of IEEE arithmetic instead of seven comparisons:
+  //  * |s| < 1: |s| + 2^22 rounds |s| to nearest-even multiples of 0.5 (the
+  //    ulp of 2^22) in one correctly rounded add: codes 0, 1, 2;
+  //  * |s| >= 1: RNE of the f32 pattern to one mantissa bit (add half an
+  //    ulp less one, plus the kept bit; the carry moves into the
+  //    exponent), then exponent and bit as 2 * (e - 126) + m, at most 7.
+  // Checked equal to the seven comparisons (sign and NaN included) for all
+  // 2^32 patterns of s.
   std::string s;
   llvm::raw_string_ostream os(s);
   auto v = [&](const std::string &n) { return "%" + p + n; };
+  const char *in = "            ";
   if (hardware) {
-    // Blackwell's cvt.rn.satfinite.e2m1x2 (the low nibble holds the second
-    // operand), as TE's kernels convert there.
-    os << "            " << v("hw") << " = nvvm.convert.f32x2.to.f4x2 "
-       << v("s") << ", " << v("s") << " : i8 (f4E2M1FN)\n"
-       << "            " << v("hw32") << " = arith.extui " << v("hw")
-       << " : i8 to i32\n"
-       << "            " << v("n") << " = arith.andi " << v("hw32")
-       << ", %i15 : i32\n";
+    // Blackwell's cvt.rn.satfinite.e2m1x2 of the signed value %<p>s (the
+    // low nibble holds the second operand), as TE's kernels convert there.
+    os << in << v("hw") << " = nvvm.convert.f32x2.to.f4x2 " << v("s") << ", "
+       << v("s") << " : i8 (f4E2M1FN)\n"
+       << in << v("hw32") << " = arith.extui " << v("hw") << " : i8 to i32\n"
+       << in << v("n") << " = arith.andi " << v("hw32") << ", %i15 : i32\n";
     return s;
   }
-  os << "            " << v("a") << " = math.absf " << v("s") << " : f32\n";
-  const char *preds[] = {"ogt", "oge", "ogt", "oge", "ogt", "oge", "ogt"};
-  const char *bounds[] = {"%e2m1b0", "%e2m1b1", "%e2m1b2", "%e2m1b3",
-                          "%e2m1b4", "%e2m1b5", "%e2m1b6"};
-  std::string sum = "%i0";
-  for (int i = 0; i < 7; ++i) {
-    std::string c = v("c" + std::to_string(i));
-    std::string z = v("z" + std::to_string(i));
-    std::string acc = v("m" + std::to_string(i));
-    os << "            " << c << " = arith.cmpf " << preds[i] << ", " << v("a")
-       << ", " << bounds[i] << " : f32\n"
-       << "            " << z << " = arith.extui " << c << " : i1 to i32\n"
-       << "            " << acc << " = arith.addi " << sum << ", " << z << " : i32\n";
-    sum = acc;
-  }
-  os << "            " << v("bits") << " = arith.bitcast " << v("s") << " : f32 to i32\n"
-     << "            " << v("sh") << " = arith.shrui " << v("bits") << ", %i31 : i32\n"
-     << "            " << v("sg") << " = arith.shli " << v("sh") << ", %i3 : i32\n"
-     << "            " << v("sm") << " = arith.ori " << sum << ", " << v("sg") << " : i32\n"
-     << "            " << v("nan") << " = arith.cmpf uno, " << v("s") << ", " << v("s") << " : f32\n"
-     << "            " << v("n") << " = arith.select " << v("nan") << ", %i7, " << v("sm") << " : i32\n";
+  // |s| (given as `absValue` where the caller has it: |x| * enc, exactly
+  // |x * enc| for enc > 0), and the sign of s from `signSource` (x: the
+  // same sign, enc being positive and finite).
+  std::string a = absValue.empty() ? v("a") : absValue;
+  std::string sign = signSource.empty() ? v("s") : signSource;
+  if (absValue.empty())
+    os << in << v("a") << " = math.absf " << v("s") << " : f32\n";
+  os << in << v("ua") << " = arith.bitcast " << a << " : f32 to i32\n"
+     << in << v("lt1") << " = arith.cmpf olt, " << a << ", %fone : f32\n"
+     << in << v("fm") << " = arith.addf " << a << ", %e2m1magic : f32\n"
+     << in << v("fmb") << " = arith.bitcast " << v("fm") << " : f32 to i32\n"
+     << in << v("sub") << " = arith.subi " << v("fmb") << ", %e2m1mb : i32\n"
+     << in << v("kb0") << " = arith.shrui " << v("ua") << ", %i22 : i32\n"
+     << in << v("kb") << " = arith.andi " << v("kb0") << ", %i1 : i32\n"
+     << in << v("r0") << " = arith.addi " << v("ua") << ", " << v("kb") << " : i32\n"
+     << in << v("r1") << " = arith.addi " << v("r0") << ", %e2m1c : i32\n"
+     << in << v("r2") << " = arith.shrui " << v("r1") << ", %i22 : i32\n"
+     << in << v("nrm") << " = arith.minui " << v("r2") << ", %i7 : i32\n"
+     << in << v("m6") << " = arith.select " << v("lt1") << ", " << v("sub") << ", " << v("nrm") << " : i32\n";
+  // NaN is 0x7 whatever its sign: its magnitude code is 7 already (not
+  // below 1, pattern above infinity's), and bit 3 is set for negative
+  // non-NaN values only (-0 to -inf: pattern - 2^31 in [0, 0x7F800000]).
+  os << "            " << v("bits") << " = arith.bitcast " << sign << " : f32 to i32\n"
+     << "            " << v("sgo") << " = arith.subi " << v("bits") << ", %e2m1smin : i32\n"
+     << "            " << v("sneg") << " = arith.cmpi ule, " << v("sgo") << ", %e2m1sinf : i32\n"
+     << "            " << v("sg") << " = arith.select " << v("sneg") << ", %i8, %i0 : i32\n"
+     << "            " << v("n") << " = arith.ori " << v("m6") << ", " << v("sg") << " : i32\n";
   return s;
 }
 
@@ -2014,14 +2103,17 @@ std::string e2m1StochasticCode(const std::string &p, const std::string &random) 
 /// RHT needs M % 16 == 0) and applying the random Hadamard transform in the
 /// exact order of Hadamard.h: `%<p>t<i>` (f32, BF16-rounded) and their amax
 /// `%<p>amax`. Needs %rc0..%rc15 (index) and %fz, %fq (0.25).
-std::string rhtLines(const std::string &p, const std::string &row, bool f32) {
+std::string rhtLines(const std::string &p, const std::string &row, bool f32,
+                     bool tile = false) {
   std::string s;
   llvm::raw_string_ostream os(s);
   std::vector<std::string> a(mlir::teq::reference::kRHTSize);
   for (int i = 0; i < mlir::teq::reference::kRHTSize; ++i) {
     std::string li = p + "l" + std::to_string(i);
-    os << "          %" << li << "e = arith.addi %b16, %rc" << i << " : index\n"
-       << nvfp4Load(li, row, "%" + li + "e", /*columnwise=*/true, f32);
+    os << "          %" << li << "e = arith.addi " << (tile ? "%lb16" : "%b16")
+       << ", %rc" << i << " : index\n"
+       << (tile ? tileLoad(li, row, "%" + li + "e", /*columnwise=*/true, f32)
+                : nvfp4Load(li, row, "%" + li + "e", /*columnwise=*/true, f32));
     // (s[i] * v[i]) * 0.25: the sign is a negation.
     std::string v = "%" + li + "v";
     std::string sv = v;
@@ -2051,17 +2143,20 @@ std::string rhtLines(const std::string &p, const std::string &row, bool f32) {
     }
     a = next;
   }
-  std::string acc = "%fz";
+  // amax: max(0, max |t_i|) (NaN-ignoring, so in any order: a tree).
+  std::string elems;
   for (int i = 0; i < mlir::teq::reference::kRHTSize; ++i) {
     std::string t = "%" + p + "t" + std::to_string(i);
     os << "          " << t << "h = arith.truncf " << a[i] << " : f32 to bf16\n"
        << "          " << t << " = arith.extf " << t << "h : bf16 to f32\n"
-       << "          " << t << "abs = math.absf " << t << " : f32\n"
-       << "          " << t << "mx = arith.maxnumf " << acc << ", " << t
-       << "abs : f32\n";
-    acc = t + "mx";
+       << "          " << t << "abs = math.absf " << t << " : f32\n";
+    elems += (i ? ", " : "") + t + "abs";
   }
-  os << "          %" << p << "amax = arith.addf " << acc << ", %fz : f32\n";
+  os << "          %" << p << "tv = vector.from_elements " << elems
+     << " : vector<16xf32>\n"
+     << "          %" << p << "tr = vector.reduction <maxnumf>, %" << p
+     << "tv : vector<16xf32> into f32\n"
+     << "          %" << p << "amax = arith.maxnumf %fz, %" << p << "tr : f32\n";
   return s;
 }
 
@@ -2075,7 +2170,13 @@ std::string registerBlockConstants() {
   return s;
 }
 
-std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
+/// The lines of one copy's phase of the NVFP4 tile kernel, all inside
+/// `scf.if %ract {` (rowwise) or `scf.if %cact {` (columnwise): the thread's
+/// 16-element block of the copy (copy row %sr, block %b), read from the
+/// staged tile, its E4M3 scale and its eight E2M1 bytes (one 8-byte vector
+/// store when the copy's rows are whole blocks). The arithmetic is the
+/// per-block one of te-semantics.md §5.5, in the reference's order.
+std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
   int64_t m = spec.rows, k = spec.cols;
   bool f32 = spec.input == InputType::F32;
   // The copy being quantized: rows of 16-element blocks.
@@ -2085,95 +2186,118 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
                                   : spec.rowScaleRows * spec.rowScaleCols;
   int64_t scaleCols = columnwise ? spec.colScaleCols : spec.rowScaleCols;
   std::map<std::string, std::string> vars = {
-      {"NAME", spec.prefix + (columnwise ? "_nvfp4_col" : "_nvfp4_row")},
       {"N", std::to_string(m * k)},
       {"DB", std::to_string(m * k / 2)},
       {"SB", std::to_string(scaleBytes)},
-      {"M", std::to_string(m)},
-      {"K", std::to_string(k)},
       {"T", typeName(spec.input)},
       {"NB", std::to_string(blocks)},
       {"ROWS", std::to_string(copyRows)},
       {"LEN", std::to_string(rowLen)},
       {"HALF", std::to_string(rowLen / 2)},
-      {"TOTAL", std::to_string(copyRows * blocks)},
       {"SIXTH", floatLiteral(1.0f / 6.0f)},
-      {"RNGARG", spec.stochastic ? ", %rng: memref<2xi64>" : ""},
+      {"SHM", "#gpu.address_space<workgroup>"},
+      {"SI", columnwise ? "%c2" : "%c0"},
+      {"SJ", columnwise ? "%c3" : "%c1"},
   };
   // Stochastic rounding: element i of the copy (row-major in the stored
   // orientation, i = %sr * LEN + e) rounds with Philox word i % 4 of block
   // i / 4 (Random.h).
   const bool stochastic = spec.stochastic;
-  // Thread t owns block b of copy row sr; consecutive threads take
-  // consecutive copy rows for the columnwise copy so loads coalesce.
-  std::string rowMap =
-      columnwise ? "        %sr = arith.remui %t, %crows : index\n"
-                   "        %b = arith.divui %t, %crows : index\n"
-                 : "        %sr = arith.divui %t, %cnb : index\n"
-                   "        %b = arith.remui %t, %cnb : index\n";
   bool rht = columnwise && spec.rht;
-  // Rowwise 1D blocks of full, 16-element-aligned rows: one vector load.
-  bool vectorRow = !columnwise && !spec.twoD && k % 16 == 0;
-  // Both keep the block's 16 values in registers (%rt0..%rt15).
-  bool inRegisters = rht || vectorRow;
+  // Blocks are whole (and 8-byte aligned in the data) when the copy's rows
+  // are whole blocks: the 16 values are then kept in registers.
+  bool inRegisters = rowLen % 16 == 0;
+  // The thread's place. %lrow / %lb16: copy row and block start in the
+  // tile; %ebase: the tile's first element of a copy row; (%prb, %pcc): the
+  // 16x16 tile of the block (row, column of 16x16 tiles in the 64x64 one).
+  std::string place =
+      columnwise ? "        %sr = arith.addi %cgk, %c0 : index\n"
+                   "        %b16 = arith.addi %cgm, %c0 : index\n"
+                   "        %b = arith.divui %cgm, %c16 : index\n"
+                   "        %lrow = arith.addi %ci, %c0 : index\n"
+                   "        %lb16 = arith.muli %cb, %c16 : index\n"
+                   "        %ebase = arith.addi %m0, %c0 : index\n"
+                   "        %prb = arith.addi %cb, %c0 : index\n"
+                   "        %pcc = arith.divui %ci, %c16 : index\n"
+                 : "        %sr = arith.addi %gm, %c0 : index\n"
+                   "        %b16 = arith.addi %gk, %c0 : index\n"
+                   "        %b = arith.divui %gk, %c16 : index\n"
+                   "        %lrow = arith.addi %li, %c0 : index\n"
+                   "        %lb16 = arith.addi %lc, %c0 : index\n"
+                   "        %ebase = arith.addi %k0, %c0 : index\n"
+                   "        %prb = arith.divui %li, %c16 : index\n"
+                   "        %pcc = arith.addi %lj, %c0 : index\n";
+  // The name of the block's value i (f32) when in registers.
+  auto val = [&](int i) {
+    return (rht || !columnwise ? "%rt" : "%cl") + std::to_string(i) +
+           (rht || !columnwise ? "" : "v");
+  };
+  // |value i| when in registers.
+  auto absVal = [&](int i) {
+    std::string n = std::to_string(i);
+    return rht ? "%rt" + n + "abs" : columnwise ? "%cab" + n : "%rta" + n;
+  };
   std::string amax;
   if (rht) {
-    amax = rhtLines("r", "%sr", f32) +
+    amax = rhtLines("r", "%lrow", f32, /*tile=*/true) +
            "        %bamax = arith.addf %ramax, %fz : f32\n";
-  } else if (vectorRow) {
-    amax = std::string(
-               "        %vrow = arith.muli %sr, %ck : index\n"
-               "        %voff = arith.addi %vrow, %b16 : index\n"
-               "        %vx = vector.load %x[%voff] {alignment = 16} : "
-               "memref<$Nx$T>, vector<16x$T>\n") +
-           (f32 ? "        %vnz = arith.constant dense<-0.0> : vector<16xf32>\n"
-                  "        %vxf = arith.addf %vx, %vnz : vector<16xf32>\n"
-                : "        %vxf = arith.extf %vx : vector<16x$T> to "
-                  "vector<16xf32>\n") +
-           // max(0, .) as the reference's fmaxf chain from 0: a block of
-           // NaNs has amax 0.
-           "        %vabs = math.absf %vxf : vector<16xf32>\n"
-           "        %vmax = vector.reduction <maxnumf>, %vabs : vector<16xf32> "
-           "into f32\n"
-           "        %bamax = arith.maxnumf %fz, %vmax : f32\n";
-    for (int i = 0; i < 16; ++i)
-      amax += "        %rt" + std::to_string(i) + " = vector.extract %vxf[" +
-              std::to_string(i) + "] : f32 from vector<16xf32>\n";
-  } else if (spec.twoD) {
-    // The 16x16 tile (in copy coordinates; amax is transpose-invariant).
-    amax = R"(        %tr0a = arith.divui %sr, %c16 : index
-        %tr0 = arith.muli %tr0a, %c16 : index
-        %bamax = scf.for %u = %c0 to %c16 step %c1 iter_args(%mu = %fz) -> f32 {
-          %ur = arith.addi %tr0, %u : index
-          %urok = arith.cmpi ult, %ur, %crows : index
-          %mrow = scf.if %urok -> f32 {
-            %mr = scf.for %w = %c0 to %c16 step %c1 iter_args(%mw = %mu) -> f32 {
-              %we = arith.addi %b16, %w : index
-              %weok = arith.cmpi ult, %we, %clen : index
-              %mw2 = scf.if %weok -> f32 {
-)" + nvfp4Load("ta", "%ur", "%we", columnwise, f32) +
-           R"(          %taabs = math.absf %tav : f32
-          %tamx = arith.maxnumf %mw, %taabs : f32
-                scf.yield %tamx : f32
-              } else {
-                scf.yield %mw : f32
-              }
-              scf.yield %mw2 : f32
-            }
-            scf.yield %mr : f32
-          } else {
-            scf.yield %mu : f32
-          }
-          scf.yield %mrow : f32
-        }
-)";
   } else {
-    amax = R"(        %bamax = scf.for %w = %c0 to %c16 step %c1 iter_args(%mw = %fz) -> f32 {
+    if (inRegisters && !columnwise) {
+      amax = std::string(
+                 "        %vrow = arith.muli %lrow, %c64 : index\n"
+                 "        %voff = arith.addi %vrow, %lb16 : index\n"
+                 "        %vx = vector.load %tile[%voff] : "
+                 "memref<4096x$T, $SHM>, vector<16x$T>\n") +
+             (f32 ? "        %vxf = arith.addf %vx, %vnz : vector<16xf32>\n"
+                  : "        %vxf = arith.extf %vx : vector<16x$T> to "
+                    "vector<16xf32>\n");
+      for (int i = 0; i < 16; ++i)
+        amax += "        %rt" + std::to_string(i) + " = vector.extract %vxf[" +
+                std::to_string(i) + "] : f32 from vector<16xf32>\n";
+      amax += "        %vabs = math.absf %vxf : vector<16xf32>\n";
+      for (int i = 0; i < 16; ++i)
+        amax += "        %rta" + std::to_string(i) + " = vector.extract %vabs[" +
+                std::to_string(i) + "] : f32 from vector<16xf32>\n";
+    } else if (inRegisters) {
+      for (int i = 0; i < 16; ++i) {
+        std::string li = "cl" + std::to_string(i);
+        amax += "          %" + li + "e = arith.addi %lb16, %rc" +
+                std::to_string(i) + " : index\n" +
+                tileLoad(li, "%lrow", "%" + li + "e", columnwise, f32) +
+                "        %cab" + std::to_string(i) + " = math.absf %" + li +
+                "v : f32\n";
+      }
+    }
+    if (spec.twoD) {
+      // The 16x16 tile's amax, computed once per tile after staging.
+      amax += R"(        %tpr4 = arith.muli %prb, %c4 : index
+        %tpi = arith.addi %tpr4, %pcc : index
+        %bamax = memref.load %tam[%tpi] : memref<16xf32, $SHM>
+)";
+    } else if (inRegisters && !columnwise) {
+      // max(0, .) as the reference's fmaxf chain from 0: a block of NaNs
+      // has amax 0.
+      amax += "        %vmax = vector.reduction <maxnumf>, %vabs : "
+              "vector<16xf32> into f32\n"
+              "        %bamax = arith.maxnumf %fz, %vmax : f32\n";
+    } else if (inRegisters) {
+      // max(0, max |x_i|): NaN-ignoring, so in any order (a tree).
+      std::string elems;
+      for (int i = 0; i < 16; ++i)
+        elems += (i ? ", %cab" : "%cab") + std::to_string(i);
+      amax += "        %cabv = vector.from_elements " + elems +
+              " : vector<16xf32>\n"
+              "        %cabr = vector.reduction <maxnumf>, %cabv : "
+              "vector<16xf32> into f32\n"
+              "        %bamax = arith.maxnumf %fz, %cabr : f32\n";
+    } else {
+      amax = R"(        %bamax = scf.for %w = %c0 to %c16 step %c1 iter_args(%mw = %fz) -> f32 {
           %we = arith.addi %b16, %w : index
+          %wl = arith.addi %lb16, %w : index
           %weok = arith.cmpi ult, %we, %clen : index
           %mw2 = scf.if %weok -> f32 {
-)" + nvfp4Load("ta", "%sr", "%we", columnwise, f32) +
-           R"(          %taabs = math.absf %tav : f32
+)" + tileLoad("ta", "%lrow", "%wl", columnwise, f32) +
+             R"(          %taabs = math.absf %tav : f32
           %tamx = arith.maxnumf %mw, %taabs : f32
             scf.yield %tamx : f32
           } else {
@@ -2182,63 +2306,17 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
           scf.yield %mw2 : f32
         }
 )";
+    }
   }
 
-  std::string text = R"(
-    gpu.func @$NAME(%x: memref<$Nx$T>, %amaxbuf: memref<1xf32>, %data: memref<$DBxi8>, %scale: memref<$SBxi8>$RNGARG)
-        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %c2 = arith.constant 2 : index
-      %c8 = arith.constant 8 : index
-      %c16 = arith.constant 16 : index
-      %c256 = arith.constant 256 : index
-      %ck = arith.constant $K : index
-      %cnb = arith.constant $NB : index
-      %crows = arith.constant $ROWS : index
-      %clen = arith.constant $LEN : index
-      %chalf = arith.constant $HALF : index
-      %ctotal = arith.constant $TOTAL : index
-      %fz = arith.constant 0.0 : f32
-      %fnz = arith.constant -0.0 : f32
-      %fone = arith.constant 1.0 : f32
-      %fltmax = arith.constant 0x7F7FFFFF : f32
-      %i0 = arith.constant 0 : i32
-      %i3 = arith.constant 3 : i32
-      %i4 = arith.constant 4 : i32
-      %i7 = arith.constant 7 : i32
-      %i15 = arith.constant 15 : i32
-      %i20 = arith.constant 20 : i32
-      %i23 = arith.constant 23 : i32
-      %i31 = arith.constant 31 : i32
-      %i120 = arith.constant 120 : i32
-      %e2m1b0 = arith.constant 0.25 : f32
-      %e2m1b1 = arith.constant 0.75 : f32
-      %e2m1b2 = arith.constant 1.25 : f32
-      %e2m1b3 = arith.constant 1.75 : f32
-      %e2m1b4 = arith.constant 2.5 : f32
-      %e2m1b5 = arith.constant 3.5 : f32
-      %e2m1b6 = arith.constant 5.0 : f32
-)" + (inRegisters ? registerBlockConstants() : std::string()) +
-                     (stochastic ? philoxSetupLines(columnwise)
-                                 : std::string()) +
-                     R"(      %tid = gpu.thread_id x
-      %bid = gpu.block_id x
-      %bbase = arith.muli %bid, %c256 : index
-      %t = arith.addi %bbase, %tid : index
-      %active = arith.cmpi ult, %t, %ctotal : index
-      scf.if %active {
-)" + rowMap + R"(        %b16 = arith.muli %b, %c16 : index
-        // S_enc = fminf(2688 / amax, FLT_MAX), 1 when amax or S_enc is 0.
-        %gamax = memref.load %amaxbuf[%c0] : memref<1xf32>
-        %c2688 = arith.constant 2688.0 : f32
-        %q = arith.divf %c2688, %gamax : f32
-        %qlt = arith.cmpf olt, %q, %fltmax : f32
-        %q1 = arith.select %qlt, %q, %fltmax : f32
-        %az = arith.cmpf oeq, %gamax, %fz : f32
-        %qz = arith.cmpf oeq, %q1, %fz : f32
-        %sp = arith.ori %az, %qz : i1
-        %senc = arith.select %sp, %fone, %q1 : f32
+  std::string text = place + R"(        %cnb = arith.constant $NB : index
+        %crows = arith.constant $ROWS : index
+        %clen = arith.constant $LEN : index
+        %chalf = arith.constant $HALF : index
+)" + (stochastic ? philoxSetupLines(columnwise) : std::string()) +
+                     R"(        // S_enc and 1 / S_enc of this copy (computed once a block).
+        %senc = memref.load %sencs[$SI] : memref<4xf32, $SHM>
+        %sdec = memref.load %sencs[$SJ] : memref<4xf32, $SHM>
 )" + amax + R"(        // Block scale: e4m3(fminf(amax * (S_enc * (1/6)), FLT_MAX)).
         %sixth = arith.constant $SIXTH : f32
         %k6 = arith.mulf %senc, %sixth : f32
@@ -2263,7 +2341,6 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
         %isub = arith.cmpi eq, %ce, %i0 : i32
         %sf = arith.select %isub, %sval, %nval : f32
         // Encode multiplier: fminf(1 / (scale * (1 / S_enc)), FLT_MAX).
-        %sdec = arith.divf %fone, %senc : f32
         %sd = arith.mulf %sf, %sdec : f32
         %enc0 = arith.divf %fone, %sd : f32
         %elt = arith.cmpf olt, %enc0, %fltmax : f32
@@ -2292,32 +2369,46 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
         text += philoxLines("ph" + std::to_string(j),
                             "%srblk" + std::to_string(j));
     }
+    std::string bytes;
     for (int pp = 0; pp < 8; ++pp) {
       std::string n = std::to_string(pp);
       std::string q0 = "u" + n + "q0", q1 = "u" + n + "q1";
       std::string word = "%ph" + std::to_string(pp / 2) + "w";
       std::string rounding =
           stochastic
-              ? e2m1StochasticCode(q0, word + std::to_string(2 * (pp % 2))) +
-                   e2m1StochasticCode(q1,
-                                      word + std::to_string(2 * (pp % 2) + 1))
-             : e2m1Code(q0, spec.hardwareConversions) +
-                   e2m1Code(q1, spec.hardwareConversions);
+              ? "            %u" + n + "q0s = arith.mulf " + val(2 * pp) +
+                    ", %enc : f32\n" + "            %u" + n +
+                    "q1s = arith.mulf " + val(2 * pp + 1) + ", %enc : f32\n" +
+                    e2m1StochasticCode(q0, word + std::to_string(2 * (pp % 2))) +
+                    e2m1StochasticCode(q1,
+                                       word + std::to_string(2 * (pp % 2) + 1))
+              // Blackwell: the hardware conversion of x * enc.
+              : spec.hardwareConversions
+              ? "            %u" + n + "q0s = arith.mulf " + val(2 * pp) +
+                    ", %enc : f32\n" + "            %u" + n +
+                    "q1s = arith.mulf " + val(2 * pp + 1) + ", %enc : f32\n" +
+                    e2m1Code(q0, "", "", true) + e2m1Code(q1, "", "", true)
+              // Round to nearest from |x| * enc (= |x * enc|), x's sign.
+              : "            %u" + n + "q0m = arith.mulf " + absVal(2 * pp) +
+                    ", %enc : f32\n" + "            %u" + n +
+                    "q1m = arith.mulf " + absVal(2 * pp + 1) + ", %enc : f32\n" +
+                    e2m1Code(q0, "%u" + n + "q0m", val(2 * pp)) +
+                    e2m1Code(q1, "%u" + n + "q1m", val(2 * pp + 1));
       std::string n0 = "%" + q0 + (stochastic ? "rn" : "n");
       std::string n1 = "%" + q1 + (stochastic ? "rn" : "n");
-      text += "            %u" + n + "q0s = arith.mulf %rt" +
-              std::to_string(2 * pp) + ", %enc : f32\n" +
-              "            %u" + n + "q1s = arith.mulf %rt" +
-              std::to_string(2 * pp + 1) + ", %enc : f32\n" + rounding +
+      text += rounding +
               "            %u" + n + "hi = arith.shli " + n1 +
               ", %i4 : i32\n" + "            %u" + n +
               "b32 = arith.ori " + n0 + ", %u" + n + "hi : i32\n" +
               "            %u" + n + "b = arith.trunci %u" + n +
-              "b32 : i32 to i8\n" + "            %u" + n +
-              "di = arith.addi %dbase2, %rc" + n + " : index\n" +
-              "            memref.store %u" + n + "b, %data[%u" + n +
-              "di] : memref<$DBxi8>\n";
+              "b32 : i32 to i8\n";
+      bytes += (pp ? ", %u" : "%u") + n + "b";
     }
+    // One 8-byte store: %dbase2 = sr * LEN/2 + b * 8 is a multiple of 8.
+    text += "        %ubytes = vector.from_elements " + bytes +
+            " : vector<8xi8>\n"
+            "        vector.store %ubytes, %data[%dbase2] {alignment = 8} : "
+            "memref<$DBxi8>, vector<8xi8>\n";
   } else {
     text += R"(        scf.for %pp = %c0 to %c8 step %c1 {
           %pp2 = arith.muli %pp, %c2 : index
@@ -2325,8 +2416,10 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
           %pin = arith.cmpi ult, %e0, %clen : index
           scf.if %pin {
             %e1 = arith.addi %e0, %c1 : index
-)" + nvfp4Load("l0", "%sr", "%e0", columnwise, f32) +
-            nvfp4Load("l1", "%sr", "%e1", columnwise, f32) + R"(
+            %le0 = arith.addi %lb16, %pp2 : index
+            %le1 = arith.addi %le0, %c1 : index
+)" + tileLoad("l0", "%lrow", "%le0", columnwise, f32) +
+            tileLoad("l1", "%lrow", "%le1", columnwise, f32) + R"(
             %q0s = arith.mulf %l0v, %enc : f32
             %q1s = arith.mulf %l1v, %enc : f32
 )" + (stochastic ? std::string(
@@ -2355,8 +2448,224 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
         }
 )";
   }
-  text += R"(      }
-      gpu.return
+  std::string out = substitute(substitute(text, vars), vars);
+  // This copy's buffers.
+  const std::string a = columnwise ? "c[" : "r[";
+  for (auto [from, to] :
+       {std::pair<std::string, std::string>{"%amaxbuf[", "%amax" + a},
+        {"%data[", "%data" + a},
+        {"%scale[", "%scale" + a}}) {
+    for (size_t at = out.find(from); at != std::string::npos;
+         at = out.find(from, at + to.size()))
+      out.replace(at, from.size(), to);
+  }
+  return out;
+}
+
+/// The NVFP4 data kernel: one 64x64 tile of x a block (grid
+/// nvfp4TileGrid). Phase 1 stages the tile in workgroup memory with 16-byte
+/// loads (zeros outside x; with 2D scaling also the max |x| of each
+/// thread's 16 elements, the 16x16 tiles' row partials); after one barrier
+/// each thread quantizes one rowwise 1x16 block (tile row tid / 4, block
+/// tid % 4) and one columnwise 16x1 block (tile column tid % 64, block
+/// tid / 64: consecutive threads read consecutive shared addresses) from
+/// the tile, writing its 8 data bytes with one store where blocks are whole.
+std::string nvfp4TileKernel(const NVFP4Spec &spec) {
+  int64_t m = spec.rows, k = spec.cols;
+  bool f32 = spec.input == InputType::F32;
+  bool both = spec.rowwise && spec.columnwise;
+  std::map<std::string, std::string> vars = {
+      {"NAME", spec.prefix + (both            ? "_nvfp4"
+                              : spec.rowwise ? "_nvfp4_row"
+                                             : "_nvfp4_col")},
+      {"N", std::to_string(m * k)},
+      {"DB", std::to_string(m * k / 2)},
+      {"RSB", std::to_string(spec.rowScaleRows * spec.rowScaleCols)},
+      {"CSB", std::to_string(spec.colScaleRows * spec.colScaleCols)},
+      {"M", std::to_string(m)},
+      {"K", std::to_string(k)},
+      {"T", typeName(spec.input)},
+      {"VECIN", k % 8 == 0 ? "true" : "false"},
+      {"SHM", "#gpu.address_space<workgroup>"},
+  };
+  std::string args = "%x: memref<$Nx$T>";
+  if (spec.rowwise)
+    args += ", %amaxr: memref<1xf32>, %datar: memref<$DBxi8>, %scaler: "
+            "memref<$RSBxi8>";
+  if (spec.columnwise)
+    args += ", %amaxc: memref<1xf32>, %datac: memref<$DBxi8>, %scalec: "
+            "memref<$CSBxi8>";
+  if (spec.stochastic)
+    args += ", %rng: memref<2xi64>";
+  std::string text = R"(
+    gpu.func @$NAME()" + args + R"()
+        workgroup(%tile: memref<4096x$T, $SHM> {llvm.align = 16 : i64},
+                  %part: memref<256xf32, $SHM>, %tam: memref<16xf32, $SHM>,
+                  %sencs: memref<4xf32, $SHM>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c3 = arith.constant 3 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c16 = arith.constant 16 : index
+      %c64 = arith.constant 64 : index
+      %c256 = arith.constant 256 : index
+      %cm = arith.constant $M : index
+      %ck = arith.constant $K : index
+      %fz = arith.constant 0.0 : f32
+      %fnz = arith.constant -0.0 : f32
+      %vnz = arith.constant dense<-0.0> : vector<16xf32>
+      %fone = arith.constant 1.0 : f32
+      %fltmax = arith.constant 0x7F7FFFFF : f32
+      %tz = arith.constant 0.0 : $T
+      %tzero = arith.constant dense<0.0> : vector<16x$T>
+      %i0 = arith.constant 0 : i32
+      %i1 = arith.constant 1 : i32
+      %i2 = arith.constant 2 : i32
+      %i8 = arith.constant 8 : i32
+      %i22 = arith.constant 22 : i32
+      %i28 = arith.constant 28 : i32
+      %e2m1magic = arith.constant 4194304.0 : f32
+      %e2m1mb = arith.constant 1249902592 : i32
+      %e2m1c = arith.constant -1054867457 : i32
+      %e2m1smin = arith.constant -2147483648 : i32
+      %e2m1sinf = arith.constant 2139095040 : i32
+      %i3 = arith.constant 3 : i32
+      %i4 = arith.constant 4 : i32
+      %i7 = arith.constant 7 : i32
+      %i15 = arith.constant 15 : i32
+      %i20 = arith.constant 20 : i32
+      %i23 = arith.constant 23 : i32
+      %i31 = arith.constant 31 : i32
+      %i120 = arith.constant 120 : i32
+      %e2m1b0 = arith.constant 0.25 : f32
+      %e2m1b1 = arith.constant 0.75 : f32
+      %e2m1b2 = arith.constant 1.25 : f32
+      %e2m1b3 = arith.constant 1.75 : f32
+      %e2m1b4 = arith.constant 2.5 : f32
+      %e2m1b5 = arith.constant 3.5 : f32
+      %e2m1b6 = arith.constant 5.0 : f32
+)" + registerBlockConstants() +
+                     R"(      %tid = gpu.thread_id x
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %k0 = arith.muli %bx, %c64 : index
+      %m0 = arith.muli %by, %c64 : index
+      // Staging: thread tid loads 16 elements of tile row tid / 4.
+      %li = arith.divui %tid, %c4 : index
+      %lj = arith.remui %tid, %c4 : index
+      %lc = arith.muli %lj, %c16 : index
+      %gm = arith.addi %m0, %li : index
+      %gk = arith.addi %k0, %lc : index
+      %rowok = arith.cmpi ult, %gm, %cm : index
+      %kin = arith.cmpi ult, %gk, %ck : index
+      %kend = arith.addi %gk, %c16 : index
+      %fullk = arith.cmpi ule, %kend, %ck : index
+      %vecin = arith.constant $VECIN
+      %vok0 = arith.andi %rowok, %fullk : i1
+      %vok = arith.andi %vok0, %vecin : i1
+      %rowbase = arith.muli %gm, %ck : index
+      %vals = scf.if %vok -> vector<16x$T> {
+        %off = arith.addi %rowbase, %gk : index
+        %v = vector.load %x[%off] {alignment = 16} : memref<$Nx$T>, vector<16x$T>
+        scf.yield %v : vector<16x$T>
+      } else {
+        %sv = scf.for %e = %c0 to %c16 step %c1 iter_args(%acc = %tzero) -> vector<16x$T> {
+          %kk = arith.addi %gk, %e : index
+          %kin2 = arith.cmpi ult, %kk, %ck : index
+          %ok = arith.andi %rowok, %kin2 : i1
+          %val = scf.if %ok -> $T {
+            %go = arith.addi %rowbase, %kk : index
+            %xs = memref.load %x[%go] : memref<$Nx$T>
+            scf.yield %xs : $T
+          } else {
+            scf.yield %tz : $T
+          }
+          %ins = vector.insert %val, %acc[%e] : $T into vector<16x$T>
+          scf.yield %ins : vector<16x$T>
+        }
+        scf.yield %sv : vector<16x$T>
+      }
+      %trow = arith.muli %li, %c64 : index
+      %toff = arith.addi %trow, %lc : index
+      vector.store %vals, %tile[%toff] : memref<4096x$T, $SHM>, vector<16x$T>
+)";
+  if (spec.twoD)
+    text += std::string(f32 ? "      %pf = arith.addf %vals, %vnz : vector<16xf32>\n"
+                            : "      %pf = arith.extf %vals : vector<16x$T> to vector<16xf32>\n") +
+            R"(      %pa = math.absf %pf : vector<16xf32>
+      %pmx = vector.reduction <maxnumf>, %pa : vector<16xf32> into f32
+      %pmz = arith.maxnumf %fz, %pmx : f32
+      memref.store %pmz, %part[%tid] : memref<256xf32, $SHM>
+)";
+  // Thread 0: S_enc = fminf(2688 / amax, FLT_MAX) (1 when amax or S_enc
+  // is 0) and 1 / S_enc of each copy, into %sencs[0, 1] (rowwise) and
+  // [2, 3] (columnwise).
+  text += "      %first = arith.cmpi eq, %tid, %c0 : index\n"
+          "      scf.if %first {\n";
+  for (int cw = 0; cw < 2; ++cw) {
+    if (!(cw ? spec.columnwise : spec.rowwise))
+      continue;
+    std::string p = cw ? "%sc" : "%sr", buf = cw ? "%amaxc" : "%amaxr";
+    std::string i0 = cw ? "%c2" : "%c0", i1 = cw ? "%c3" : "%c1";
+    text += "        " + p + "gamax = memref.load " + buf + "[%c0] : memref<1xf32>\n"
+            "        " + p + "c2688 = arith.constant 2688.0 : f32\n"
+            "        " + p + "q = arith.divf " + p + "c2688, " + p + "gamax : f32\n"
+            "        " + p + "qlt = arith.cmpf olt, " + p + "q, %fltmax : f32\n"
+            "        " + p + "q1 = arith.select " + p + "qlt, " + p + "q, %fltmax : f32\n"
+            "        " + p + "az = arith.cmpf oeq, " + p + "gamax, %fz : f32\n"
+            "        " + p + "qz = arith.cmpf oeq, " + p + "q1, %fz : f32\n"
+            "        " + p + "sp = arith.ori " + p + "az, " + p + "qz : i1\n"
+            "        " + p + "senc = arith.select " + p + "sp, %fone, " + p + "q1 : f32\n"
+            "        " + p + "sdec = arith.divf %fone, " + p + "senc : f32\n"
+            "        memref.store " + p + "senc, %sencs[" + i0 + "] : memref<4xf32, $SHM>\n"
+            "        memref.store " + p + "sdec, %sencs[" + i1 + "] : memref<4xf32, $SHM>\n";
+  }
+  text += "      }\n"
+          "      gpu.barrier\n";
+  if (spec.twoD)
+    // Thread t < 16: the amax of 16x16 tile (t / 4, t % 4), the max of its
+    // 16 row partials (each the max of |x| over 16 elements from 0;
+    // NaN-ignoring max is order free, and the zeros outside the tensor do
+    // not change it).
+    text += R"(      %tt16 = arith.cmpi ult, %tid, %c16 : index
+      scf.if %tt16 {
+        %ttr = arith.divui %tid, %c4 : index
+        %ttc = arith.remui %tid, %c4 : index
+        %ttr0 = arith.muli %ttr, %c16 : index
+        %ttm = scf.for %u = %c0 to %c16 step %c1 iter_args(%mu = %fz) -> f32 {
+          %tpur = arith.addi %ttr0, %u : index
+          %tpu4 = arith.muli %tpur, %c4 : index
+          %tpui = arith.addi %tpu4, %ttc : index
+          %tpv = memref.load %part[%tpui] : memref<256xf32, $SHM>
+          %tpm = arith.maxnumf %mu, %tpv : f32
+          scf.yield %tpm : f32
+        }
+        memref.store %ttm, %tam[%tid] : memref<16xf32, $SHM>
+      }
+      gpu.barrier
+)";
+  if (spec.rowwise)
+    text += "      // Rowwise 1x16 blocks: tile row tid / 4, block tid % 4.\n"
+            "      %ract = arith.andi %rowok, %kin : i1\n"
+            "      scf.if %ract {\n" +
+            nvfp4PhaseLines(spec, /*columnwise=*/false) + "      }\n";
+  if (spec.columnwise)
+    text += R"(      // Columnwise 16x1 blocks: tile column tid % 64, block tid / 64.
+      %ci = arith.remui %tid, %c64 : index
+      %cb = arith.divui %tid, %c64 : index
+      %cgk = arith.addi %k0, %ci : index
+      %cb16 = arith.muli %cb, %c16 : index
+      %cgm = arith.addi %m0, %cb16 : index
+      %cko = arith.cmpi ult, %cgk, %ck : index
+      %cmo = arith.cmpi ult, %cgm, %cm : index
+      %cact = arith.andi %cko, %cmo : i1
+      scf.if %cact {
+)" + nvfp4PhaseLines(spec, /*columnwise=*/true) +
+            "      }\n";
+  text += R"(      gpu.return
     }
 )";
   return substitute(substitute(text, vars), vars);
@@ -2364,14 +2673,10 @@ std::string nvfp4BlockKernel(const NVFP4Spec &spec, bool columnwise) {
 
 } // namespace
 
-int64_t mlir::teq::kernels::nvfp4RowGrid(const NVFP4Spec &spec) {
-  int64_t threads = spec.rows * ((spec.cols + 15) / 16);
-  return std::max<int64_t>(1, (threads + kBlockSize - 1) / kBlockSize);
-}
-
-int64_t mlir::teq::kernels::nvfp4ColGrid(const NVFP4Spec &spec) {
-  int64_t threads = spec.cols * ((spec.rows + 15) / 16);
-  return std::max<int64_t>(1, (threads + kBlockSize - 1) / kBlockSize);
+void mlir::teq::kernels::nvfp4TileGrid(const NVFP4Spec &spec, int64_t &gridX,
+                                       int64_t &gridY) {
+  gridX = std::max<int64_t>(1, (spec.cols + kNVFP4Tile - 1) / kNVFP4Tile);
+  gridY = std::max<int64_t>(1, (spec.rows + kNVFP4Tile - 1) / kNVFP4Tile);
 }
 
 namespace {
@@ -2401,13 +2706,16 @@ std::string amaxFinalizeKernel(const std::string &name,
 
 /// `gpu.func @<prefix>_rht_amax(%x)`: per-block amax of the RHT-transformed
 /// columnwise copy into `@<prefix>_rht_partials` (grid-stride over the
-/// K * M/16 groups, one a thread).
-std::string rhtAmaxKernel(const NVFP4Spec &spec) {
+/// K * M/16 groups, one a thread), and with `plain` (the rowwise copy needs
+/// the plain amax) in the same read of x the per-block max |x| into
+/// `@<prefix>_rht_plain_partials`.
+std::string rhtAmaxKernel(const NVFP4Spec &spec, bool plain) {
   int64_t groups = spec.cols * (spec.rows / 16);
   int64_t grid = nvfp4RhtAmaxGrid(spec);
   std::map<std::string, std::string> vars = {
       {"NAME", spec.prefix + "_rht_amax"},
       {"PARTIALS", spec.prefix + "_rht_partials"},
+      {"PLAIN", spec.prefix + "_rht_plain_partials"},
       {"N", std::to_string(spec.rows * spec.cols)},
       {"T", typeName(spec.input)},
       {"K", std::to_string(spec.cols)},
@@ -2415,10 +2723,26 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec) {
       {"GROUPS", std::to_string(groups)},
       {"STRIDE", std::to_string(grid * kBlockSize)},
   };
-  std::string text = R"(
+  std::string plainMax;
+  if (plain) {
+    // max |x| over the group's 16 loaded values (order free: a tree).
+    std::string elems;
+    for (int i = 0; i < mlir::teq::reference::kRHTSize; ++i) {
+      std::string n = std::to_string(i);
+      plainMax += "        %pab" + n + " = math.absf %rl" + n + "v : f32\n";
+      elems += (i ? ", %pab" : "%pab") + n;
+    }
+    plainMax += "        %pabv = vector.from_elements " + elems +
+                " : vector<16xf32>\n"
+                "        %pabr = vector.reduction <maxnumf>, %pabv : "
+                "vector<16xf32> into f32\n"
+                "        %pm2 = arith.maxnumf %pm, %pabr : f32\n";
+  }
+  std::string text = std::string(R"(
     memref.global "private" @$PARTIALS : memref<$Gxf32, #gpu.address_space<global>>
-    gpu.func @$NAME(%x: memref<$Nx$T>)
-        workgroup(%smem: memref<8xf32, #gpu.address_space<workgroup>>)
+)") + (plain ? R"(    memref.global "private" @$PLAIN : memref<$Gxf32, #gpu.address_space<global>>
+)" : "") + R"(    gpu.func @$NAME(%x: memref<$Nx$T>)
+        workgroup(%smem: memref<16xf32, #gpu.address_space<workgroup>>)
         kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
       %partials = memref.get_global @$PARTIALS : memref<$Gxf32, #gpu.address_space<global>>
       %c0 = arith.constant 0 : index
@@ -2437,22 +2761,46 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec) {
       %bid = gpu.block_id x
       %base = arith.muli %bid, %c256 : index
       %start = arith.addi %base, %tid : index
-      %acc = scf.for %t = %start to %cgroups step %stride iter_args(%m = %fz) -> f32 {
+      %acc, %pacc = scf.for %t = %start to %cgroups step %stride iter_args(%m = %fz, %pm = %fz) -> (f32, f32) {
         %sr = arith.remui %t, %ck : index
         %b = arith.divui %t, %ck : index
         %b16 = arith.muli %b, %c16 : index
-)" + rhtLines("r", "%sr", spec.input == InputType::F32) + R"(
+)" + rhtLines("r", "%sr", spec.input == InputType::F32) + plainMax + R"(
         %m2 = arith.maxnumf %m, %ramax : f32
-        scf.yield %m2 : f32
-      })" + kBlockMaxReduce + R"(
+        scf.yield %m2, )" + (plain ? "%pm2" : "%pm") + R"( : f32, f32
+      })" + std::regex_replace(std::string(kBlockMaxReduce), std::regex("memref<8xf32"), "memref<16xf32") + (plain ? R"(
+      // The plain amax the same way, in %smem[8 + warp].
+      %q16, %qp16 = gpu.shuffle xor %pacc, %o16, %w32 : f32
+      %b16m = arith.maxnumf %pacc, %q16 : f32
+      %q8, %qp8 = gpu.shuffle xor %b16m, %o8, %w32 : f32
+      %b8m = arith.maxnumf %b16m, %q8 : f32
+      %q4, %qp4 = gpu.shuffle xor %b8m, %o4, %w32 : f32
+      %b4m = arith.maxnumf %b8m, %q4 : f32
+      %q2, %qp2 = gpu.shuffle xor %b4m, %o2, %w32 : f32
+      %b2m = arith.maxnumf %b4m, %q2 : f32
+      %q1, %qp1 = gpu.shuffle xor %b2m, %o1, %w32 : f32
+      %b1m = arith.maxnumf %b2m, %q1 : f32
+      scf.if %lane0 {
+        %pw = arith.addi %warp, %c8 : index
+        memref.store %b1m, %smem[%pw] : memref<16xf32, #gpu.address_space<workgroup>>
+      }
+      gpu.barrier
+)" : "") + R"(
       scf.if %t0 {
         %bm = scf.for %j = %c0 to %c8 step %c1 iter_args(%mm = %zero) -> f32 {
-          %e = memref.load %smem[%j] : memref<8xf32, #gpu.address_space<workgroup>>
+          %e = memref.load %smem[%j] : memref<16xf32, #gpu.address_space<workgroup>>
           %n = arith.maxnumf %mm, %e : f32
           scf.yield %n : f32
         }
         memref.store %bm, %partials[%bid] : memref<$Gxf32, #gpu.address_space<global>>
-      }
+)" + (plain ? R"(        %plainp = memref.get_global @$PLAIN : memref<$Gxf32, #gpu.address_space<global>>
+        %pbm = scf.for %j = %c8 to %c16 step %c1 iter_args(%mm = %zero) -> f32 {
+          %e = memref.load %smem[%j] : memref<16xf32, #gpu.address_space<workgroup>>
+          %n = arith.maxnumf %mm, %e : f32
+          scf.yield %n : f32
+        }
+        memref.store %pbm, %plainp[%bid] : memref<$Gxf32, #gpu.address_space<global>>
+)" : "") + R"(      }
       gpu.return
     }
 )";
@@ -2481,19 +2829,24 @@ std::string mlir::teq::kernels::nvfp4Kernels(const NVFP4Spec &spec) {
   if (spec.columnwise && !spec.rht)
     plain.push_back("amax_c");
   std::string text;
-  if (!plain.empty())
+  // With RHT the pass over x computing the transformed copy's amax also
+  // computes the plain one (x is read once for both).
+  bool rht = spec.columnwise && spec.rht;
+  if (!plain.empty() && !rht)
     text += perTensorGlobals(amaxSpec) + perTensorAmaxKernel(amaxSpec) +
             amaxFinalizeKernel(spec.prefix + "_nvfp4_amax",
                                spec.prefix + "_partials", grid, plain);
-  if (spec.columnwise && spec.rht)
-    text += rhtAmaxKernel(spec) +
+  if (rht)
+    text += rhtAmaxKernel(spec, /*plain=*/!plain.empty()) +
             amaxFinalizeKernel(spec.prefix + "_rht_amax_final",
                                spec.prefix + "_rht_partials",
                                nvfp4RhtAmaxGrid(spec), {"amax_c"});
-  if (spec.rowwise)
-    text += nvfp4BlockKernel(spec, /*columnwise=*/false);
-  if (spec.columnwise)
-    text += nvfp4BlockKernel(spec, /*columnwise=*/true);
+  if (rht && !plain.empty())
+    text += amaxFinalizeKernel(spec.prefix + "_nvfp4_amax",
+                               spec.prefix + "_rht_plain_partials",
+                               nvfp4RhtAmaxGrid(spec), plain);
+  if (spec.rowwise || spec.columnwise)
+    text += nvfp4TileKernel(spec);
   return text;
 }
 

@@ -168,16 +168,18 @@ struct NVFP4Spec {
 /// `@<prefix>_nvfp4_amax([%amax_rowwise], [%amax_columnwise])` (one block:
 /// the global amax into the amax buffers; with RHT the columnwise amax comes
 /// from `@<prefix>_rht_amax(%x)` and `@<prefix>_rht_amax_final(%amax_c)`
-/// instead, over the transformed copy), then one thread per 16-element
-/// block: `@<prefix>_nvfp4_row(%x, %amax, %data, %scale[, %rng])` and
-/// `@<prefix>_nvfp4_col(%x, %amax, %data, %scale[, %rng])`. Scales are
+/// instead, over the transformed copy), then the data kernel, one 64x64
+/// tile of x a block staged in workgroup memory (grid nvfp4TileGrid):
+/// `@<prefix>_nvfp4(%x, %amax_r, %rdata, %rscale, %amax_c, %cdata,
+/// %cscale[, %rng])` with both usages (x read once for both copies), else
+/// `@<prefix>_nvfp4_row(%x, %amax, %data, %scale[, %rng])` or
+/// `@<prefix>_nvfp4_col(...)` with the same arguments. Scales are
 /// e4m3(block_amax * (S_enc / 6)) with S_enc = 2688 / global_amax; elements
 /// are rounded to E2M1 in software (sm_90 has no cvt to e2m1x2), to
 /// nearest or stochastically.
 std::string nvfp4Kernels(const NVFP4Spec &spec);
-/// Blocks of the `_nvfp4_row` and `_nvfp4_col` launches.
-int64_t nvfp4RowGrid(const NVFP4Spec &spec);
-int64_t nvfp4ColGrid(const NVFP4Spec &spec);
+/// Grid (x over K, y over M) of the NVFP4 data kernel: 64x64 tiles.
+void nvfp4TileGrid(const NVFP4Spec &spec, int64_t &gridX, int64_t &gridY);
 /// Blocks of the `_rht_amax` launch.
 int64_t nvfp4RhtAmaxGrid(const NVFP4Spec &spec);
 

@@ -612,7 +612,9 @@ LogicalResult EntryLowering::lowerNVFP4Quantize(OpBuilder &b, QuantizeOp op,
     amaxArgs.push_back(ramax);
   if (camax && !spec.rht)
     amaxArgs.push_back(camax);
-  if (!amaxArgs.empty()) {
+  // With RHT one pass over x computes both amaxes (the plain one into
+  // partials of its own), each then finalized.
+  if (!amaxArgs.empty() && !(camax && spec.rht)) {
     launch(b, loc, spec.prefix + "_amax",
            kernels::amaxGridSize(flat.m * flat.k, spec.input), 1, 0, {x},
            token);
@@ -622,19 +624,26 @@ LogicalResult EntryLowering::lowerNVFP4Quantize(OpBuilder &b, QuantizeOp op,
     launch(b, loc, spec.prefix + "_rht_amax", kernels::nvfp4RhtAmaxGrid(spec),
            1, 0, {x}, token);
     launch(b, loc, spec.prefix + "_rht_amax_final", 1, 1, 0, {camax}, token);
+    if (!amaxArgs.empty())
+      launch(b, loc, spec.prefix + "_nvfp4_amax", 1, 1, 0, amaxArgs, token);
   }
-  SmallVector<Value> rowArgs{x, ramax, outs.rdata, outs.rscale};
-  SmallVector<Value> colArgs{x, camax, outs.cdata, outs.cscale};
-  if (rng) {
-    rowArgs.push_back(rng);
-    colArgs.push_back(rng);
-  }
+  // The data kernel: one 64x64 tile a block, both copies from one read of
+  // x where both usages are asked for.
+  SmallVector<Value> dataArgs{x};
   if (outs.rdata)
-    launch(b, loc, spec.prefix + "_nvfp4_row", kernels::nvfp4RowGrid(spec), 1,
-           0, rowArgs, token);
+    dataArgs.append({ramax, outs.rdata, outs.rscale});
   if (outs.cdata)
-    launch(b, loc, spec.prefix + "_nvfp4_col", kernels::nvfp4ColGrid(spec), 1,
-           0, colArgs, token);
+    dataArgs.append({camax, outs.cdata, outs.cscale});
+  if (rng)
+    dataArgs.push_back(rng);
+  int64_t gx, gy;
+  kernels::nvfp4TileGrid(spec, gx, gy);
+  if (outs.rdata || outs.cdata)
+    launch(b, loc,
+           spec.prefix + (outs.rdata && outs.cdata ? "_nvfp4"
+                          : outs.rdata           ? "_nvfp4_row"
+                                                 : "_nvfp4_col"),
+           gx, gy, 0, dataArgs, token);
   return success();
 }
 
