@@ -33,6 +33,8 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 # te-compile --device-code=cubin needs ptxas (the CUDA toolkit).
 if shutil.which("ptxas") or os.path.exists("/usr/local/cuda/bin/ptxas"):
     config.available_features.add("ptxas")
+    config.substitutions.append(
+        ("%ptxas", shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"))
 
 # GPU tests (REQUIRES: cuda) run only where a CUDA device answers.
 if os.environ.get("TEQ_ENABLE_CUDA_TESTS") == "1" or (

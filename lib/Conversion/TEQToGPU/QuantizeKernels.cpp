@@ -2143,7 +2143,13 @@ std::string rhtLines(const std::string &p, const std::string &row, bool f32,
     }
     a = next;
   }
-  // amax: max(0, max |t_i|) (NaN-ignoring, so in any order: a tree).
+  // amax: max(0, max |t_i|) (NaN-ignoring, so in any order: a tree). The 0
+  // is the reduction's accumulator: a native max.f32 with 0, which gives 0
+  // for a block of NaNs. Not max(0, .) as a compare and select after the
+  // reduction: LLVM turns that into `setp.ge r, 0; selp`, and ptxas drops
+  // the select as always true for a max of |.| (NaN ignored), leaving NaN:
+  // scale 448 where the reference has 0 (an all-NaN block after the RHT of
+  // one NaN input). test/Tools/ptxas-nan-max.mlir checks ptxas keeps it.
   std::string elems;
   for (int i = 0; i < mlir::teq::reference::kRHTSize; ++i) {
     std::string t = "%" + p + "t" + std::to_string(i);
@@ -2154,9 +2160,8 @@ std::string rhtLines(const std::string &p, const std::string &row, bool f32,
   }
   os << "          %" << p << "tv = vector.from_elements " << elems
      << " : vector<16xf32>\n"
-     << "          %" << p << "tr = vector.reduction <maxnumf>, %" << p
-     << "tv : vector<16xf32> into f32\n"
-     << "          %" << p << "amax = arith.maxnumf %fz, %" << p << "tr : f32\n";
+     << "          %" << p << "amax = vector.reduction <maxnumf>, %" << p
+     << "tv, %fz : vector<16xf32> into f32\n";
   return s;
 }
 
@@ -2276,10 +2281,9 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
 )";
     } else if (inRegisters && !columnwise) {
       // max(0, .) as the reference's fmaxf chain from 0: a block of NaNs
-      // has amax 0.
-      amax += "        %vmax = vector.reduction <maxnumf>, %vabs : "
-              "vector<16xf32> into f32\n"
-              "        %bamax = arith.maxnumf %fz, %vmax : f32\n";
+      // has amax 0 (0 the accumulator: see rhtLines).
+      amax += "        %bamax = vector.reduction <maxnumf>, %vabs, %fz : "
+              "vector<16xf32> into f32\n";
     } else if (inRegisters) {
       // max(0, max |x_i|): NaN-ignoring, so in any order (a tree).
       std::string elems;
@@ -2287,9 +2291,8 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
         elems += (i ? ", %cab" : "%cab") + std::to_string(i);
       amax += "        %cabv = vector.from_elements " + elems +
               " : vector<16xf32>\n"
-              "        %cabr = vector.reduction <maxnumf>, %cabv : "
-              "vector<16xf32> into f32\n"
-              "        %bamax = arith.maxnumf %fz, %cabr : f32\n";
+              "        %bamax = vector.reduction <maxnumf>, %cabv, %fz : "
+              "vector<16xf32> into f32\n";
     } else {
       amax = R"(        %bamax = scf.for %w = %c0 to %c16 step %c1 iter_args(%mw = %fz) -> f32 {
           %we = arith.addi %b16, %w : index
@@ -2596,8 +2599,7 @@ std::string nvfp4TileKernel(const NVFP4Spec &spec) {
     text += std::string(f32 ? "      %pf = arith.addf %vals, %vnz : vector<16xf32>\n"
                             : "      %pf = arith.extf %vals : vector<16x$T> to vector<16xf32>\n") +
             R"(      %pa = math.absf %pf : vector<16xf32>
-      %pmx = vector.reduction <maxnumf>, %pa : vector<16xf32> into f32
-      %pmz = arith.maxnumf %fz, %pmx : f32
+      %pmz = vector.reduction <maxnumf>, %pa, %fz : vector<16xf32> into f32
       memref.store %pmz, %part[%tid] : memref<256xf32, $SHM>
 )";
   // Thread 0: S_enc = fminf(2688 / amax, FLT_MAX) (1 when amax or S_enc
@@ -2734,9 +2736,10 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec, bool plain) {
     }
     plainMax += "        %pabv = vector.from_elements " + elems +
                 " : vector<16xf32>\n"
-                "        %pabr = vector.reduction <maxnumf>, %pabv : "
-                "vector<16xf32> into f32\n"
-                "        %pm2 = arith.maxnumf %pm, %pabr : f32\n";
+                // The running max as the accumulator: a native max.f32
+                // (see rhtLines).
+                "        %pm2 = vector.reduction <maxnumf>, %pabv, %pm : "
+                "vector<16xf32> into f32\n";
   }
   std::string text = std::string(R"(
     memref.global "private" @$PARTIALS : memref<$Gxf32, #gpu.address_space<global>>
