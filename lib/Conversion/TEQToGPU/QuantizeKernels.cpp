@@ -2440,8 +2440,8 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
                    e2m1StochasticCode("q1", "%srr1") +
                    "            %q0n = arith.addi %q0rn, %i0 : i32\n"
                    "            %q1n = arith.addi %q1rn, %i0 : i32\n"
-             : e2m1Code("q0", spec.hardwareConversions) +
-                   e2m1Code("q1", spec.hardwareConversions)) + R"(
+             : e2m1Code("q0", "", "", spec.hardwareConversions) +
+                   e2m1Code("q1", "", "", spec.hardwareConversions)) + R"(
             %n1s = arith.shli %q1n, %i4 : i32
             %byte32 = arith.ori %q0n, %n1s : i32
             %byte = arith.trunci %byte32 : i32 to i8
