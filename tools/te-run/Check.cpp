@@ -451,6 +451,14 @@ public:
   /// The value `name` ("arg0", "result1", "t3", "view(t3)").
   StatusOr<const CpuValue *> value(const std::string &name);
 
+  /// The value `by` names under `key`.
+  StatusOr<const CpuValue *> named(const JsonValue &by, const char *key) {
+    const JsonValue *name = by.find(key);
+    if (!name || !name->isString())
+      return Status::error(std::string("computed_by names no value under \"") +
+                           key + "\"");
+    return value(name->asString());
+  }
   /// Recomputes the value `spec` describes from its computed_by.
   StatusOr<CpuValue> compute(const ArgSpec &spec);
   /// Checks an output by recomputing it: bit for bit when exact.
@@ -639,7 +647,7 @@ StatusOr<CpuValue> ProgramEvaluator::compute(const ArgSpec &spec) {
   if (op->asString() == "tensor.extract_slice" ||
       op->asString() == "tensor.insert_slice") {
     bool insert = op->asString() == "tensor.insert_slice";
-    auto source = value(by.find("input") ? by.find("input")->asString() : "");
+    auto source = named(by, "input");
     if (!source.ok())
       return source.status();
     auto readList = [&](const char *key) {
@@ -653,7 +661,7 @@ StatusOr<CpuValue> ProgramEvaluator::compute(const ArgSpec &spec) {
                          strides = readList("strides");
     const CpuValue *full = *source;
     if (insert) {
-      auto dest = value(by.find("dest") ? by.find("dest")->asString() : "");
+      auto dest = named(by, "dest");
       if (!dest.ok())
         return dest.status();
       full = *dest;
@@ -690,9 +698,9 @@ StatusOr<CpuValue> ProgramEvaluator::compute(const ArgSpec &spec) {
   }
   if (op->asString() == "record_amax") {
     // history[0] = fmaxf(history[0], max|x|); the rest unchanged (§5.2).
-    auto input = value(by.find("input") ? by.find("input")->asString() : "");
+    auto input = named(by, "input");
     auto history =
-        value(by.find("amax_history") ? by.find("amax_history")->asString() : "");
+        named(by, "amax_history");
     if (!input.ok())
       return input.status();
     if (!history.ok())
@@ -709,9 +717,9 @@ StatusOr<CpuValue> ProgramEvaluator::compute(const ArgSpec &spec) {
     return v;
   }
   if (op->asString() == "delayed_scaling_update") {
-    auto scale = value(by.find("scale") ? by.find("scale")->asString() : "");
+    auto scale = named(by, "scale");
     auto history =
-        value(by.find("amax_history") ? by.find("amax_history")->asString() : "");
+        named(by, "amax_history");
     if (!scale.ok())
       return scale.status();
     if (!history.ok())
@@ -748,7 +756,7 @@ StatusOr<CpuValue> ProgramEvaluator::compute(const ArgSpec &spec) {
     return v;
   }
   if (op->asString() == "bias_grad") {
-    auto input = value(by.find("input") ? by.find("input")->asString() : "");
+    auto input = named(by, "input");
     if (!input.ok())
       return input.status();
     int64_t n = 1;
