@@ -583,14 +583,32 @@ StatusOr<CpuValue> ProgramEvaluator::compute(const ArgSpec &spec) {
     if (!input.ok())
       return input.status();
     const CpuValue &in = **input;
+    if (!spec.isProto)
+      return notAvailable("op quantize into a tensor ('" + name + "')");
     if (in.quantized)
       return Status::error("'" + name + "' quantizes a quantized value");
-    std::vector<float> values(in.values.begin(), in.values.end());
-    auto dtype = referenceDType(spec.proto.dtype);
-    if (!dtype.ok())
-      return dtype.status();
-    reference::Input ri =
-        reference::Input::rounded(*dtype, spec.proto.shape, values);
+    if (in.spec->tensor.dtype != spec.proto.dtype ||
+        in.spec->tensor.shape != spec.proto.shape)
+      return Status::error("'" + name + "': its input '" + in.spec->name +
+                           "' differs in dtype or shape from the proto");
+    // An argument's bytes as the GPU read them; a recomputed value rounded
+    // to the proto's dtype as the GPU stored it.
+    reference::Input ri;
+    if (const ArgSpec *source = entry.findArg(in.spec->name)) {
+      size_t index = static_cast<size_t>(source - entry.args.data());
+      auto fromBytes =
+          makeInput(source->tensor.dtype, source->tensor.shape,
+                    (source->isRead() ? before : after)[flatIndex(entry, index, 0)]);
+      if (!fromBytes.ok())
+        return fromBytes.status();
+      ri = std::move(*fromBytes);
+    } else {
+      auto dtype = referenceDType(spec.proto.dtype);
+      if (!dtype.ok())
+        return dtype.status();
+      std::vector<float> values(in.values.begin(), in.values.end());
+      ri = reference::Input::rounded(*dtype, spec.proto.shape, values);
+    }
     std::optional<float> storedScale;
     if (const JsonValue *scaleName = by.find("scale")) {
       auto scale = value(scaleName->asString());
@@ -1243,203 +1261,15 @@ Status checkArg(const Manifest &manifest, const EntrySpec &entry,
     ProgramEvaluator program(manifest, entry, before, after);
     return program.checkBiasGrad(arg, argIndex, report);
   }
-  // Slices, and steps whose inputs are values of the program rather than
-  // arguments, are recomputed along the program.
-  bool namesTemporaries = false;
-  for (const char *key : {"input", "scale", "amax_history", "dest"})
-    if (const JsonValue *name = arg.computedBy.find(key))
-      if (name->isString() && !entry.findArg(name->asString()))
-        namesTemporaries = true;
-  if (op == "tensor.extract_slice" || op == "tensor.insert_slice" ||
-      (namesTemporaries && (op == "quantize" || op == "record_amax" ||
-                            op == "delayed_scaling_update"))) {
-    ProgramEvaluator program(manifest, entry, before, after);
-    return program.checkRecomputed(arg, argIndex, report);
-  }
   if (op == "copy" || ProgramEvaluator::isElementwise(op)) {
     ProgramEvaluator program(manifest, entry, before, after);
     return program.checkComputed(arg, argIndex, report);
   }
-  if (op != "quantize" && op != "record_amax" &&
-      op != "delayed_scaling_update")
-    return notAvailable("op " + op + " (" + what + ")");
-  // What an operand held when this output was computed: an input's bytes,
-  // or the GPU's result for an earlier output (chained steps are checked
-  // one step at a time).
-  auto valueBytes = [&](const ArgSpec *source) -> const std::vector<uint8_t> & {
-    size_t index =
-        flatIndex(entry, static_cast<size_t>(source - entry.args.data()), 0);
-    return source->isRead() ? before[index] : after[index];
-  };
-  auto namedTensor = [&](const char *key) -> StatusOr<const ArgSpec *> {
-    const JsonValue *name = arg.computedBy.find(key);
-    const ArgSpec *source = name && name->isString()
-                                ? entry.findArg(name->asString())
-                                : nullptr;
-    if (!source || source->isProto || source->tensor.dtype != "f32")
-      return Status::error(what + ": computed_by \"" + key +
-                           "\" must name an f32 tensor argument");
-    return source;
-  };
-  if (op == "delayed_scaling_update") {
-    auto scaleArg = namedTensor("scale");
-    auto historyArg = namedTensor("amax_history");
-    if (!scaleArg.ok())
-      return scaleArg.status();
-    if (!historyArg.ok())
-      return historyArg.status();
-    const JsonValue *output = arg.computedBy.find("output");
-    const JsonValue *fp8Max = arg.computedBy.find("fp8_max");
-    const JsonValue *margin = arg.computedBy.find("margin");
-    const JsonValue *algo = arg.computedBy.find("amax_compute_algo");
-    if (!output || !output->isString() || !fp8Max || !fp8Max->isNumber() ||
-        !margin || !margin->isNumber() || !algo || !algo->isString())
-      return Status::error(what + ": computed_by of delayed_scaling_update "
-                                  "needs output, fp8_max, margin and "
-                                  "amax_compute_algo");
-    const std::vector<int64_t> &hshape = (*historyArg)->tensor.shape;
-    int64_t slots = 1;
-    for (int64_t d : (*scaleArg)->tensor.shape)
-      slots *= d;
-    const int64_t length = hshape.empty() ? 0 : hshape[0];
-    const auto &scaleBytes = valueBytes(*scaleArg);
-    const auto &historyBytes = valueBytes(*historyArg);
-    std::vector<float> scales(static_cast<size_t>(slots));
-    std::vector<float> history(static_cast<size_t>(slots * length));
-    std::memcpy(scales.data(), scaleBytes.data(), scales.size() * 4);
-    std::memcpy(history.data(), historyBytes.data(), history.size() * 4);
-    for (int64_t slot = 0; slot < slots; ++slot) {
-      reference::DelayedScalingState state;
-      state.scale = scales[slot];
-      for (int64_t l = 0; l < length; ++l)
-        state.amaxHistory.push_back(history[l * slots + slot]);
-      reference::updateDelayedScaling(
-          state, static_cast<float>(fp8Max->asNumber()),
-          static_cast<int>(margin->asNumber()),
-          algo->asString() == "most_recent"
-              ? reference::AmaxComputeAlgo::MostRecent
-              : reference::AmaxComputeAlgo::Max);
-      scales[slot] = state.scale;
-      for (int64_t l = 0; l < length; ++l)
-        history[l * slots + slot] = state.amaxHistory[l];
-    }
-    const bool isScale = output->asString() == "scale";
-    std::vector<uint8_t> expected(isScale ? scales.size() * 4
-                                          : history.size() * 4);
-    std::memcpy(expected.data(), isScale ? static_cast<void *>(scales.data())
-                                         : static_cast<void *>(history.data()),
-                expected.size());
-    BufferCheck check = compareBuffer(arg.name, arg.buffers[0], expected,
-                                      after[flatIndex(entry, argIndex, 0)]);
-    if (!check.ok)
-      report.passed = false;
-    report.buffers.push_back(std::move(check));
-    return Status::success();
-  }
-  if (op == "quantize" && !arg.isProto)
-    return notAvailable("op quantize into a tensor (" + what + ")");
-
-  // A 1-element f32 input named by computed_by (the stored scale).
-  auto readScalarArg = [&](const char *key) -> StatusOr<float> {
-    const JsonValue *name = arg.computedBy.find(key);
-    if (!name || !name->isString())
-      return Status::error(what + ": computed_by has no string \"" + key +
-                           "\"");
-    const ArgSpec *source = entry.findArg(name->asString());
-    if (!source || source->isProto || source->tensor.dtype != "f32")
-      return Status::error(what + ": computed_by " + key + " '" +
-                           name->asString() + "' is not an f32 tensor argument");
-    const auto &bytes = valueBytes(source);
-    float value;
-    std::memcpy(&value, bytes.data(), 4);
-    return value;
-  };
-
-  const JsonValue *inputName = arg.computedBy.find("input");
-  if (!inputName || !inputName->isString())
-    return Status::error(what + ": computed_by has no string \"input\"");
-  const ArgSpec *input = entry.findArg(inputName->asString());
-  if (!input)
-    return Status::error(what + ": computed_by input '" +
-                         inputName->asString() + "' is not an argument");
-  if (input->isProto)
-    return notAvailable(what + ": its input '" + input->name +
-                        "' is not a high-precision tensor");
-  if (op == "quantize" && (input->tensor.dtype != arg.proto.dtype ||
-                           input->tensor.shape != arg.proto.shape))
-    return Status::error(what + ": input '" + input->name +
-                         "' differs in dtype or shape from the proto");
-
-  const size_t inputIndex =
-      flatIndex(entry, static_cast<size_t>(input - entry.args.data()), 0);
-  (void)inputIndex;
-  auto referenceInput =
-      makeInput(input->tensor.dtype, input->tensor.shape, valueBytes(input));
-  if (!referenceInput.ok())
-    return referenceInput.status();
-  if (op == "record_amax") {
-    // history[0] = fmaxf(history[0], max|x|); the rest unchanged (§5.2).
-    const JsonValue *historyName = arg.computedBy.find("amax_history");
-    const ArgSpec *history =
-        historyName && historyName->isString()
-            ? entry.findArg(historyName->asString())
-            : nullptr;
-    if (!history || history->isProto || history->tensor.dtype != "f32" ||
-        arg.isProto || arg.tensor.shape != history->tensor.shape)
-      return Status::error(what + ": computed_by amax_history must name an "
-                                  "f32 tensor argument of the same shape");
-    reference::DelayedScalingState state;
-    const auto &hbytes = valueBytes(history);
-    state.amaxHistory.resize(hbytes.size() / 4);
-    std::memcpy(state.amaxHistory.data(), hbytes.data(), hbytes.size());
-    float amax = 0.0f;
-    for (float v : referenceInput->values)
-      amax = std::fmax(amax, std::fabs(v));
-    reference::recordAmax(state, amax);
-    std::vector<uint8_t> expected(hbytes.size());
-    std::memcpy(expected.data(), state.amaxHistory.data(), expected.size());
-    BufferCheck check = compareBuffer(arg.name, arg.buffers[0], expected,
-                                      after[flatIndex(entry, argIndex, 0)]);
-    if (!check.ok)
-      report.passed = false;
-    report.buffers.push_back(std::move(check));
-    return Status::success();
-  }
-  std::optional<float> storedScale;
-  if (arg.computedBy.find("scale")) {
-    auto scale = readScalarArg("scale");
-    if (!scale.ok())
-      return scale.status();
-    storedScale = *scale;
-  }
-  // Stochastic rounding: the (seed, offset) the GPU read, an i64[2] input.
-  std::optional<RngState> rng;
-  if (const JsonValue *name = arg.computedBy.find("rng_state")) {
-    const ArgSpec *source =
-        name->isString() ? entry.findArg(name->asString()) : nullptr;
-    if (!source || source->isProto || source->tensor.dtype != "i64" ||
-        source->tensor.shape != std::vector<int64_t>{2})
-      return Status::error(what + ": computed_by \"rng_state\" must name an "
-                                  "i64[2] tensor argument (seed, offset)");
-    const auto &bytes = valueBytes(source);
-    RngState state;
-    std::memcpy(&state.seed, bytes.data(), 8);
-    std::memcpy(&state.offset, bytes.data() + 8, 8);
-    rng = state;
-  }
-  auto quantized =
-      quantizeArg(manifest, arg, *referenceInput, storedScale, rng);
-  if (!quantized.ok())
-    return quantized.status().withPrefix(what);
-  for (size_t b = 0; b < arg.buffers.size(); ++b) {
-    BufferCheck check =
-        compareBuffer(arg.name, arg.buffers[b], quantized->buffers[b].bytes,
-                      after[flatIndex(entry, argIndex, b)]);
-    if (!check.ok)
-      report.passed = false;
-    report.buffers.push_back(std::move(check));
-  }
-  return Status::success();
+  // Quantizations, delayed-scaling steps and slices are recomputed along
+  // the program from what the GPU read (inputs) and wrote (earlier outputs):
+  // bit for bit where every operand is exact.
+  ProgramEvaluator program(manifest, entry, before, after);
+  return program.checkRecomputed(arg, argIndex, report);
 }
 
 } // namespace

@@ -1,13 +1,25 @@
 //===- Check.h - te-run's comparison against the CPU reference --*- C++ -*-===//
 //
 // `te-run --check` recomputes each output the manifest describes with
-// "computed_by" on the CPU (lib/Reference) from the very inputs the GPU got,
-// and compares the buffers byte for byte (quantized data, scales, amaxes and
-// padding: TEQ kernels must match the reference bit for bit).
+// "computed_by" on the CPU (lib/Reference), following the entry's program
+// (results and "temporaries") from the very inputs the GPU got and the
+// outputs it wrote for earlier steps:
+//   quantize                 bit for bit (data, scales, amaxes, padding)
+//   record_amax, delayed_scaling_update, tensor.extract/insert_slice
+//                            bit for bit
+//   gemm (output d or dbias) relative Frobenius error against the float64
+//                            product of the dequantized operands
+//   bias_grad, elementwise arith/math, copy
+//                            relative error / bit for bit for quantized copies
+// Values recomputed from a CPU GEMM or elementwise result are not
+// bit-identical to the GPU's; checks downstream of them compare by relative
+// error (2e-2) and say so.
 //
-// What the reference can recompute today (op "quantize" from a tensor input;
-// quantizer kinds as lib/Conversion/TEQToGPU writes them):
+// Quantizer kinds the reference recomputes (as lib/Conversion/TEQToGPU
+// writes them; a "_quantizer" suffix is accepted):
 //   float8_current_scaling  per-tensor FP8, current scaling
+//   float8_delayed          per-tensor FP8 with the stored scale computed_by
+//                           names under "scale"
 //   float8_block            FP8 block scaling, 1x128 / 128x128
 //   mxfp8                   MXFP8, 1D / 2D
 //   nvfp4                   NVFP4 1D / 2D; with RHT only if the quantizer
@@ -16,9 +28,8 @@
 //                           rounding with the seed and offset of the i64[2]
 //                           input computed_by names "rng_state"; not
 //                           row-scaled or 4over6
-// Not float8_delayed: its scale is recipe state the manifest does not name.
-// (a "_quantizer" suffix on the kind is accepted). Anything else is reported
-// as "check not available for ..." and fails the check.
+// Anything else is reported as "check not available for ..." and fails the
+// check.
 //
 //===----------------------------------------------------------------------===//
 
