@@ -1166,7 +1166,6 @@ void EntryLowering::lowerGemm(OpBuilder &b, GemmOp op,
   // Enqueued on the runtime's stream after the kernels launched so far (the
   // launches and the GEMM share that one stream, in program order).
   func::CallOp::create(b, loc, kGemmFunction, TypeRange{}, callArgs);
-  (void)token;
 }
 
 void EntryLowering::lowerSlice(OpBuilder &b, Operation &op, Value &token) {
