@@ -560,10 +560,14 @@ StatusOr<const CpuValue *> ProgramEvaluator::value(const std::string &name) {
     }
     return &(cache[name] = std::move(v));
   }
-  // Temporaries: recomputed from their inputs.
+  // Temporaries: recomputed from their inputs, and a tensor recomputed in
+  // float64 stored in its dtype as the GPU stores it.
   auto computed = compute(*temporary);
   if (!computed.ok())
     return computed.status();
+  if (!computed->quantized && !computed->exact)
+    for (double &x : computed->values)
+      x = roundTo(temporary->tensor.dtype, x);
   return &(cache[name] = std::move(*computed));
 }
 
@@ -648,8 +652,6 @@ StatusOr<CpuValue> ProgramEvaluator::compute(const ArgSpec &spec) {
       return product.status();
     v.values = std::move(*product);
     v.exact = false;
-    for (double &x : v.values)
-      x = roundTo(spec.tensor.dtype, x);
     return v;
   }
   if (isElementwise(op->asString())) {
@@ -658,8 +660,6 @@ StatusOr<CpuValue> ProgramEvaluator::compute(const ArgSpec &spec) {
       return values.status().withPrefix("'" + name + "'");
     v.values = std::move(*values);
     v.exact = false;
-    for (double &x : v.values)
-      x = roundTo(spec.tensor.dtype, x);
     return v;
   }
   if (op->asString() == "tensor.extract_slice" ||
@@ -777,14 +777,14 @@ StatusOr<CpuValue> ProgramEvaluator::compute(const ArgSpec &spec) {
     auto input = named(by, "input");
     if (!input.ok())
       return input.status();
+    if ((*input)->quantized)
+      return Status::error("'" + name + "': bias_grad of a quantized value");
     int64_t n = 1;
     for (int64_t d : spec.tensor.shape)
       n *= d;
     v.values.assign(static_cast<size_t>(n), 0.0);
     for (size_t i = 0; i < (*input)->values.size(); ++i)
       v.values[i % n] += (*input)->values[i];
-    for (double &x : v.values)
-      x = roundTo(spec.tensor.dtype, x);
     v.exact = false;
     return v;
   }
@@ -1173,25 +1173,13 @@ Status ProgramEvaluator::checkRecomputed(const ArgSpec &arg, size_t argIndex,
 
 Status ProgramEvaluator::checkBiasGrad(const ArgSpec &arg, size_t argIndex,
                                        CheckReport &report) {
-  const JsonValue *inputName = arg.computedBy.find("input");
-  if (!inputName || !inputName->isString())
-    return Status::error("argument '" + arg.name + "': bias_grad has no input");
-  auto input = value(inputName->asString());
-  if (!input.ok())
-    return input.status();
-  if ((*input)->quantized)
-    return Status::error("argument '" + arg.name +
-                         "': bias_grad of a quantized value");
-  const std::vector<double> &x = (*input)->values;
-  int64_t n = 1;
-  for (int64_t d : arg.tensor.shape)
-    n *= d;
-  std::vector<double> sums(static_cast<size_t>(n), 0.0);
-  for (size_t i = 0; i < x.size(); ++i)
-    sums[i % n] += x[i];
-  compareWithReference(arg, argIndex, {0}, sums,
-                       (*input)->exact ? kSplitAccumulationLimit
-                                       : kInexactOperandLimit,
+  auto sums = compute(arg);
+  if (!sums.ok())
+    return sums.status().withPrefix("argument '" + arg.name + "'");
+  compareWithReference(arg, argIndex, {0}, sums->values,
+                       namesExact(arg.computedBy, {"input"})
+                           ? kSplitAccumulationLimit
+                           : kInexactOperandLimit,
                        "the float64 column sums", report);
   return Status::success();
 }
