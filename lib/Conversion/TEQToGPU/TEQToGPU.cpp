@@ -403,6 +403,13 @@ private:
   /// Copies `value`'s buffers into `destination` (a result's buffers).
   void copyInto(OpBuilder &b, Value value, ArrayRef<Value> destination,
                 Value &token);
+  /// Buffer `name` (TE's) of the quantized value `v`.
+  Value namedBuffer(Value v, StringRef name) {
+    return buffersByName(cast<TensorProtoType>(v.getType()), target,
+                         buffersOfValue.lookup(v))
+        .lookup(name)
+        .value;
+  }
   /// A usage view shares its input's buffers of the same name.
   void aliasUsageView(UpdateUsageOp view);
   /// One teqGemm call (docs/Artifact.md) on the runtime's stream.
@@ -1113,12 +1120,10 @@ void EntryLowering::copyInto(OpBuilder &b, Value value,
 
 void EntryLowering::aliasUsageView(UpdateUsageOp view) {
   // The view's buffers are those of its input with the same TE name.
-  TensorProtoType from = cast<TensorProtoType>(view.getInput().getType());
   TensorProtoType to = view.getResult().getType();
-  llvm::StringMap<NamedBuffer> named = buffersByName(
-      from, target, buffersOfValue.lookup(view.getInput()));
   for (const layout::BufferDesc &desc : to.getBuffers(target))
-    buffersOfValue[view.getResult()].push_back(named.lookup(desc.name).value);
+    buffersOfValue[view.getResult()].push_back(
+        namedBuffer(view.getInput(), desc.name));
 }
 
 void EntryLowering::lowerGemm(OpBuilder &b, GemmOp op,
@@ -1138,12 +1143,7 @@ void EntryLowering::lowerGemm(OpBuilder &b, GemmOp op,
     if (!isa<TensorProtoType>(operand.getType()))
       return bufferName.empty() ? buffersOfValue.lookup(operand).front()
                                 : Value();
-    if (bufferName.empty())
-      return Value();
-    llvm::StringMap<NamedBuffer> named =
-        buffersByName(cast<TensorProtoType>(operand.getType()), target,
-                      buffersOfValue.lookup(operand));
-    return named.lookup(bufferName).value;
+    return bufferName.empty() ? Value() : namedBuffer(operand, bufferName);
   };
   auto single = [&](Value v) {
     return v ? buffersOfValue.lookup(v).front() : Value();
@@ -1297,17 +1297,11 @@ void EntryLowering::lowerBiasGrad(OpBuilder &b, BiasGradOp op,
 Value EntryLowering::lowerNVFP4Alpha(OpBuilder &b, GemmOp op,
                                      const gemm::GemmDescriptor &desc,
                                      Value &token) {
-  auto amaxOf = [&](Value operand, const std::string &bufferName) {
-    llvm::StringMap<NamedBuffer> named =
-        buffersByName(cast<TensorProtoType>(operand.getType()), target,
-                      buffersOfValue.lookup(operand));
-    return named.lookup(bufferName).value;
-  };
   std::string name = "g" + std::to_string(kernelCounter++) + "_alpha";
   (void)emitKernels(kernels::nvfp4GemmAlphaKernel(name), op.getLoc());
   Value alpha = scratchOf.lookup(op.getOperation());
   launch(b, op.getLoc(), name, 1, 1, 0,
-         {amaxOf(op.getA(), desc.a.amax), amaxOf(op.getB(), desc.b.amax),
+         {namedBuffer(op.getA(), desc.a.amax), namedBuffer(op.getB(), desc.b.amax),
           alpha},
          token);
   return alpha;
