@@ -435,23 +435,22 @@ TEST(NVFP4AmaxKernels, LargeTensorAllLoops) {
 
 namespace {
 
-/// The kernels' E2M1 rounding (QuantizeKernels.cpp, e2m1Code) in C++: two
-/// ranges by IEEE arithmetic, the sign bit for negative non-NaN values.
+/// The kernels' E2M1 rounding (QuantizeKernels.cpp, e2m1Code) in C++: the
+/// code is the min of three pieces, each rounded to an integer by one f32
+/// operation against 2^23, saturated at 7 (NaN loses every fminf); the sign
+/// bit for negative non-NaN values.
 uint8_t kernelE2M1(float s) {
   uint32_t u;
   std::memcpy(&u, &s, 4);
-  uint32_t ua = u & 0x7FFFFFFFu;
-  float a;
-  std::memcpy(&a, &ua, 4);
-  float fm = a + 4194304.0f; // 2^22: ulp 0.5
-  uint32_t fmb;
-  std::memcpy(&fmb, &fm, 4);
-  uint32_t sub = fmb - 0x4A800000u;
-  uint32_t nrm = (ua + ((ua >> 22) & 1u) + 0x1FFFFFu - 0x3F000000u) >> 22;
-  nrm = std::min<uint32_t>(nrm, 7);
-  uint32_t mag = a < 1.0f ? sub : nrm;
+  float a = std::fabs(s);
+  float p1 = std::fmaf(a, 2.0f, 8388608.0f);
+  float p2 = a + 8388610.0f;
+  float p3 = std::fmaf(a, 0.5f, 8388612.0f);
+  float pm = std::fminf(std::fminf(std::fminf(p1, p2), p3), 8388615.0f);
+  uint32_t mag;
+  std::memcpy(&mag, &pm, 4);
   uint32_t sign = u - 0x80000000u <= 0x7F800000u ? 8u : 0u;
-  return static_cast<uint8_t>(mag | sign);
+  return static_cast<uint8_t>((mag | sign) & 0xFu);
 }
 
 TEST(NVFP4E2M1Rounding, KernelFormulaIsTheReference) {

@@ -1907,20 +1907,22 @@ std::string tileLoad(const std::string &p, const std::string &row,
 }
 
 /// Lines rounding f32 `%<p>s` to the E2M1 nibble `%<p>n` (i32): RNE with
-/// saturation to ±6 (te-semantics.md §3), NaN to 0x7. Ties go to the even
-/// code, hence the alternating strict and non-strict comparisons.
+/// saturation to ±6 (te-semantics.md §3), NaN to 0x7, ties to the even
+/// code. Only the nibble's bits of `%<p>n` are defined (callers pack).
 std::string e2m1Code(const std::string &p, const std::string &absValue = "",
                      const std::string &signSource = "", bool hardware = false) {
-  // The code is the number of bounds |s| passes (>, >=, >, >=, ... of
-  // 0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5), computed in two ranges with the
-  // rounding of IEEE arithmetic instead of seven comparisons:
-  //  * |s| < 1: |s| + 2^22 rounds |s| to nearest-even multiples of 0.5 (the
-  //    ulp of 2^22) in one correctly rounded add: codes 0, 1, 2;
-  //  * |s| >= 1: RNE of the f32 pattern to one mantissa bit (add half an
-  //    ulp less one, plus the kept bit; the carry moves into the
-  //    exponent), then exponent and bit as 2 * (e - 126) + m, at most 7.
-  // Checked equal to the seven comparisons (sign and NaN included) for all
-  // 2^32 patterns of s.
+  // The code is round-to-nearest-even of g(|s|) = min(2|s|, |s| + 2,
+  // |s| / 2 + 4) to an integer, saturated at 7: g maps the E2M1 grid 0,
+  // 0.5, 1, 1.5, 2, 3, 4, 6 onto 0..7 and is linear between neighbours, so
+  // its integer ties are E2M1's ties, the even code included. Rounding is
+  // monotonic, so the min of the three pieces' rounded values is the
+  // rounded min. Each piece rounds exactly in one f32 operation: with
+  // M = 2^23 (ulp 1), M + k + y (y = 2|s|, |s|, |s| / 2: exact scalings)
+  // is M + k + RNE(y) for y < 2^23, larger pieces lose the min to M + 7,
+  // and NaN loses every minnum (NaN -> 7). M's low 23 bits are zero, so
+  // the min's pattern has the code in its low bits, and the callers' nibble
+  // packing keeps only those. Checked equal to the seven comparisons (sign
+  // and NaN included) for all 2^32 patterns of s.
   std::string s;
   llvm::raw_string_ostream os(s);
   auto v = [&](const std::string &n) { return "%" + p + n; };
@@ -1941,21 +1943,16 @@ std::string e2m1Code(const std::string &p, const std::string &absValue = "",
   std::string sign = signSource.empty() ? v("s") : signSource;
   if (absValue.empty())
     os << in << v("a") << " = math.absf " << v("s") << " : f32\n";
-  os << in << v("ua") << " = arith.bitcast " << a << " : f32 to i32\n"
-     << in << v("lt1") << " = arith.cmpf olt, " << a << ", %fone : f32\n"
-     << in << v("fm") << " = arith.addf " << a << ", %e2m1magic : f32\n"
-     << in << v("fmb") << " = arith.bitcast " << v("fm") << " : f32 to i32\n"
-     << in << v("sub") << " = arith.subi " << v("fmb") << ", %e2m1mb : i32\n"
-     << in << v("kb0") << " = arith.shrui " << v("ua") << ", %i22 : i32\n"
-     << in << v("kb") << " = arith.andi " << v("kb0") << ", %i1 : i32\n"
-     << in << v("r0") << " = arith.addi " << v("ua") << ", " << v("kb") << " : i32\n"
-     << in << v("r1") << " = arith.addi " << v("r0") << ", %e2m1c : i32\n"
-     << in << v("r2") << " = arith.shrui " << v("r1") << ", %i22 : i32\n"
-     << in << v("nrm") << " = arith.minui " << v("r2") << ", %i7 : i32\n"
-     << in << v("m6") << " = arith.select " << v("lt1") << ", " << v("sub") << ", " << v("nrm") << " : i32\n";
-  // NaN is 0x7 whatever its sign: its magnitude code is 7 already (not
-  // below 1, pattern above infinity's), and bit 3 is set for negative
-  // non-NaN values only (-0 to -inf: pattern - 2^31 in [0, 0x7F800000]).
+  os << in << v("p1") << " = math.fma " << a << ", %e2m1two, %e2m1m0 : f32\n"
+     << in << v("p2") << " = arith.addf " << a << ", %e2m1m2 : f32\n"
+     << in << v("p3") << " = math.fma " << a << ", %e2m1half, %e2m1m4 : f32\n"
+     << in << v("p12") << " = arith.minnumf " << v("p1") << ", " << v("p2") << " : f32\n"
+     << in << v("p123") << " = arith.minnumf " << v("p12") << ", " << v("p3") << " : f32\n"
+     << in << v("pm") << " = arith.minnumf " << v("p123") << ", %e2m1m7 : f32\n"
+     << in << v("m6") << " = arith.bitcast " << v("pm") << " : f32 to i32\n";
+  // NaN is 0x7 whatever its sign: its magnitude code is 7 already, and
+  // bit 3 is set for negative non-NaN values only (-0 to -inf: pattern -
+  // 2^31 in [0, 0x7F800000]).
   os << "            " << v("bits") << " = arith.bitcast " << sign << " : f32 to i32\n"
      << "            " << v("sgo") << " = arith.subi " << v("bits") << ", %e2m1smin : i32\n"
      << "            " << v("sneg") << " = arith.cmpi ule, " << v("sgo") << ", %e2m1sinf : i32\n"
@@ -2530,9 +2527,12 @@ std::string nvfp4TileKernel(const NVFP4Spec &spec) {
       %i8 = arith.constant 8 : i32
       %i22 = arith.constant 22 : i32
       %i28 = arith.constant 28 : i32
-      %e2m1magic = arith.constant 4194304.0 : f32
-      %e2m1mb = arith.constant 1249902592 : i32
-      %e2m1c = arith.constant -1054867457 : i32
+      %e2m1m0 = arith.constant 8388608.0 : f32
+      %e2m1m2 = arith.constant 8388610.0 : f32
+      %e2m1m4 = arith.constant 8388612.0 : f32
+      %e2m1m7 = arith.constant 8388615.0 : f32
+      %e2m1two = arith.constant 2.0 : f32
+      %e2m1half = arith.constant 0.5 : f32
       %e2m1smin = arith.constant -2147483648 : i32
       %e2m1sinf = arith.constant 2139095040 : i32
       %i3 = arith.constant 3 : i32
@@ -2543,13 +2543,6 @@ std::string nvfp4TileKernel(const NVFP4Spec &spec) {
       %i23 = arith.constant 23 : i32
       %i31 = arith.constant 31 : i32
       %i120 = arith.constant 120 : i32
-      %e2m1b0 = arith.constant 0.25 : f32
-      %e2m1b1 = arith.constant 0.75 : f32
-      %e2m1b2 = arith.constant 1.25 : f32
-      %e2m1b3 = arith.constant 1.75 : f32
-      %e2m1b4 = arith.constant 2.5 : f32
-      %e2m1b5 = arith.constant 3.5 : f32
-      %e2m1b6 = arith.constant 5.0 : f32
 )" + registerBlockConstants() +
                      R"(      %tid = gpu.thread_id x
       %bx = gpu.block_id x

@@ -37,6 +37,8 @@ namespace {
 constexpr llvm::StringLiteral kKernelModule = "teq_kernels";
 /// The runtime function running one GEMM of the manifest (docs/Artifact.md).
 constexpr llvm::StringLiteral kGemmFunction = "teqGemm";
+/// Elements of an NVFP4 scaling block (te-semantics.md §5.5).
+constexpr int64_t kNVFP4Block = 16;
 
 /// One device buffer of an entry argument.
 struct Buffer {
@@ -356,12 +358,26 @@ struct BlockScaledOutputs {
     return args;
   }
 
-  /// The kernels zero-filling the scale buffers, named <prefix>_zero_rs/cs.
-  std::string zeroKernels(const std::string &prefix) const {
+  /// Whether the scales of an m x k tensor in 1x`block` blocks (rowwise;
+  /// columnwise: of its transpose) have padding the data kernel does not
+  /// write: rows or block columns beyond the tensor's.
+  bool rowScalesPadded(int64_t m, int64_t k, int64_t block) const {
+    return rscale &&
+           (rowScaleRows > m || rowScaleCols > (k + block - 1) / block);
+  }
+  bool colScalesPadded(int64_t m, int64_t k, int64_t block) const {
+    return cscale &&
+           (colScaleRows > k || colScaleCols > (m + block - 1) / block);
+  }
+
+  /// The kernels zero-filling the padded scale buffers (all of each),
+  /// named <prefix>_zero_rs/cs.
+  std::string zeroKernels(const std::string &prefix, int64_t m, int64_t k,
+                          int64_t block) const {
     std::string text;
-    if (rscale)
+    if (rowScalesPadded(m, k, block))
       text += kernels::zeroBytesKernel(prefix + "_zero_rs", rowScaleBytes);
-    if (cscale)
+    if (colScalesPadded(m, k, block))
       text += kernels::zeroBytesKernel(prefix + "_zero_cs", colScaleBytes);
     return text;
   }
@@ -442,7 +458,8 @@ private:
   }
   /// Launches the kernels of `BlockScaledOutputs::zeroKernels`.
   void zeroScales(OpBuilder &b, Location loc, const std::string &prefix,
-                  const BlockScaledOutputs &outs, Value &token);
+                  const BlockScaledOutputs &outs, int64_t m, int64_t k,
+                  int64_t block, Value &token);
   /// Launches `kernel` of the kernel module asynchronously after `token`.
   void launch(OpBuilder &b, Location loc, StringRef kernel, int64_t gx,
               int64_t gy, int64_t sharedBytes, ValueRange args,
@@ -521,14 +538,15 @@ void EntryLowering::launch(OpBuilder &b, Location loc, StringRef kernel,
 
 void EntryLowering::zeroScales(OpBuilder &b, Location loc,
                                const std::string &prefix,
-                               const BlockScaledOutputs &outs, Value &token) {
+                               const BlockScaledOutputs &outs, int64_t m,
+                               int64_t k, int64_t block, Value &token) {
   auto grid = [](int64_t bytes) {
     return std::clamp<int64_t>((bytes + 255) / 256, 1, 1024);
   };
-  if (outs.rscale)
+  if (outs.rowScalesPadded(m, k, block))
     launch(b, loc, prefix + "_zero_rs", grid(outs.rowScaleBytes), 1, 0,
            {outs.rscale}, token);
-  if (outs.cscale)
+  if (outs.colScalesPadded(m, k, block))
     launch(b, loc, prefix + "_zero_cs", grid(outs.colScaleBytes), 1, 0,
            {outs.cscale}, token);
 }
@@ -606,11 +624,12 @@ LogicalResult EntryLowering::lowerNVFP4Quantize(OpBuilder &b, QuantizeOp op,
   Value ramax = named.lookup("amax_rowwise").value;
   Value camax = named.lookup("amax_columnwise").value;
   if (failed(emitKernels(kernels::nvfp4Kernels(spec) +
-                             outs.zeroKernels(spec.prefix),
+                             outs.zeroKernels(spec.prefix, flat.m, flat.k,
+                                              kNVFP4Block),
                          op.getLoc())))
     return failure();
   Location loc = op.getLoc();
-  zeroScales(b, loc, spec.prefix, outs, token);
+  zeroScales(b, loc, spec.prefix, outs, flat.m, flat.k, kNVFP4Block, token);
   Value x = buffersOfValue.lookup(op.getInput()).front();
   // The plain amax (rowwise, and columnwise without RHT), then with RHT the
   // transformed copy's amax for the columnwise one.
