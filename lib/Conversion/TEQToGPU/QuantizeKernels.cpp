@@ -1943,12 +1943,18 @@ std::string e2m1Code(const std::string &p, const std::string &absValue = "",
   std::string sign = signSource.empty() ? v("s") : signSource;
   if (absValue.empty())
     os << in << v("a") << " = math.absf " << v("s") << " : f32\n";
-  os << in << v("p1") << " = math.fma " << a << ", %e2m1two, %e2m1m0 : f32\n"
+  // 2|s| and |s| / 2 are exact (a subnormal's half rounds, but far below
+  // any bound), so a fused multiply-add (contract: LLVM forms fma.rn) rounds
+  // like the separate add; math.fma would be a libdevice call.
+  os << in << v("q1") << " = arith.mulf " << a << ", %e2m1two fastmath<contract> : f32\n"
+     << in << v("p1") << " = arith.addf " << v("q1") << ", %e2m1m0 fastmath<contract> : f32\n"
      << in << v("p2") << " = arith.addf " << a << ", %e2m1m2 : f32\n"
-     << in << v("p3") << " = math.fma " << a << ", %e2m1half, %e2m1m4 : f32\n"
-     << in << v("p12") << " = arith.minnumf " << v("p1") << ", " << v("p2") << " : f32\n"
-     << in << v("p123") << " = arith.minnumf " << v("p12") << ", " << v("p3") << " : f32\n"
-     << in << v("pm") << " = arith.minnumf " << v("p123") << ", %e2m1m7 : f32\n"
+     << in << v("q3") << " = arith.mulf " << a << ", %e2m1half fastmath<contract> : f32\n"
+     << in << v("p3") << " = arith.addf " << v("q3") << ", %e2m1m4 fastmath<contract> : f32\n"
+     // NaN-ignoring min as a reduction (native min.f32; arith.minnumf
+     // would be a libdevice call).
+     << in << v("pv") << " = vector.from_elements " << v("p1") << ", " << v("p2") << ", " << v("p3") << " : vector<3xf32>\n"
+     << in << v("pm") << " = vector.reduction <minnumf>, " << v("pv") << ", %e2m1m7 : vector<3xf32> into f32\n"
      << in << v("m6") << " = arith.bitcast " << v("pm") << " : f32 to i32\n";
   // NaN is 0x7 whatever its sign: its magnitude code is 7 already, and
   // bit 3 is set for negative non-NaN values only (-0 to -inf: pattern -
@@ -2172,6 +2178,16 @@ std::string registerBlockConstants() {
   return s;
 }
 
+/// Whether the NVFP4 tile kernel stages its scales and columnwise data in
+/// workgroup memory and writes them after the phases as whole 4-byte scale
+/// words and 16-byte data runs (tiles are then whole: m and k are multiples
+/// of 64, so a tile row's four block scales are one aligned word in either
+/// layout). Byte-wide scale stores and 8-byte columnwise stores 32 rows
+/// apart made L2 the busiest unit of the kernel.
+bool nvfp4Staged(const NVFP4Spec &spec) {
+  return spec.rows % kNVFP4Tile == 0 && spec.cols % kNVFP4Tile == 0;
+}
+
 /// The lines of one copy's phase of the NVFP4 tile kernel, all inside
 /// `scf.if %ract {` (rowwise) or `scf.if %cact {` (columnwise): the thread's
 /// 16-element block of the copy (copy row %sr, block %b), read from the
@@ -2201,6 +2217,19 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
       {"SI", columnwise ? "%c2" : "%c0"},
       {"SJ", columnwise ? "%c3" : "%c1"},
   };
+  // Staged: the block's scale into tile row %lrow's byte %tbi of %stsc
+  // (the copy's 256-byte scale stage); else straight to the scale buffer.
+  const bool staged = nvfp4Staged(spec);
+  vars["SCALESTORE"] =
+      staged ? std::string("        %sso0 = arith.muli %lrow, %c4 : index\n"
+                           "        %sso = arith.addi %sso0, %tbi : index\n"
+                           "        memref.store %code8, %stsc[%sso] : "
+                           "memref<256xi8, $SHM>\n")
+             : "        %rsi = arith.addi %sr, %c0 : index\n"
+               "        %rsj = arith.addi %b, %c0 : index\n" +
+                   scaleIndex("rs", spec.swizzled, scaleCols, scaleCols / 4) +
+                   "        memref.store %code8, %scale[%rsidx] : "
+                   "memref<$SBxi8>\n";
   // Stochastic rounding: element i of the copy (row-major in the stored
   // orientation, i = %sr * LEN + e) rounds with Philox word i % 4 of block
   // i / 4 (Random.h).
@@ -2221,6 +2250,7 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
                    "        %ebase = arith.addi %m0, %c0 : index\n"
                    "        %prb = arith.addi %cb, %c0 : index\n"
                    "        %pcc = arith.divui %ci, %c16 : index\n"
+                   "        %tbi = arith.addi %cb, %c0 : index\n"
                  : "        %sr = arith.addi %gm, %c0 : index\n"
                    "        %b16 = arith.addi %gk, %c0 : index\n"
                    "        %b = arith.divui %gk, %c16 : index\n"
@@ -2228,7 +2258,8 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
                    "        %lb16 = arith.addi %lc, %c0 : index\n"
                    "        %ebase = arith.addi %k0, %c0 : index\n"
                    "        %prb = arith.divui %li, %c16 : index\n"
-                   "        %pcc = arith.addi %lj, %c0 : index\n";
+                   "        %pcc = arith.addi %lj, %c0 : index\n"
+                   "        %tbi = arith.addi %lj, %c0 : index\n";
   // The name of the block's value i (f32) when in registers.
   auto val = [&](int i) {
     return (rht || !columnwise ? "%rt" : "%cl") + std::to_string(i) +
@@ -2345,11 +2376,7 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
         %enc0 = arith.divf %fone, %sd : f32
         %elt = arith.cmpf olt, %enc0, %fltmax : f32
         %enc = arith.select %elt, %enc0, %fltmax : f32
-        %rsi = arith.addi %sr, %c0 : index
-        %rsj = arith.addi %b, %c0 : index
-)" + scaleIndex("rs", spec.swizzled, scaleCols, scaleCols / 4) + R"(
-        memref.store %code8, %scale[%rsidx] : memref<$SBxi8>
-        // Two codes a byte, the even element in the low nibble.
+$SCALESTORE        // Two codes a byte, the even element in the low nibble.
         %dbase = arith.muli %sr, %chalf : index
         %b8 = arith.muli %b, %c8 : index
         %dbase2 = arith.addi %dbase, %b8 : index
@@ -2404,11 +2431,21 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
               "b32 : i32 to i8\n";
       bytes += (pp ? ", %u" : "%u") + n + "b";
     }
-    // One 8-byte store: %dbase2 = sr * LEN/2 + b * 8 is a multiple of 8.
+    // One 8-byte store: %dbase2 = sr * LEN/2 + b * 8 is a multiple of 8;
+    // staged columnwise bytes go to tile column %lrow's 40-byte row of
+    // %cdt (40, not 32: consecutive threads' rows then start in different
+    // banks).
     text += "        %ubytes = vector.from_elements " + bytes +
-            " : vector<8xi8>\n"
-            "        vector.store %ubytes, %data[%dbase2] {alignment = 8} : "
-            "memref<$DBxi8>, vector<8xi8>\n";
+            " : vector<8xi8>\n";
+    if (staged && columnwise)
+      text += "        %cdo0 = arith.muli %lrow, %c40 : index\n"
+              "        %cdo1 = arith.muli %tbi, %c8 : index\n"
+              "        %cdo = arith.addi %cdo0, %cdo1 : index\n"
+              "        vector.store %ubytes, %cdt[%cdo] {alignment = 8} : "
+              "memref<2560xi8, $SHM>, vector<8xi8>\n";
+    else
+      text += "        vector.store %ubytes, %data[%dbase2] {alignment = 8} : "
+              "memref<$DBxi8>, vector<8xi8>\n";
   } else {
     text += R"(        scf.for %pp = %c0 to %c8 step %c1 {
           %pp2 = arith.muli %pp, %c2 : index
@@ -2454,7 +2491,8 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
   for (auto [from, to] :
        {std::pair<std::string, std::string>{"%amaxbuf[", "%amax" + a},
         {"%data[", "%data" + a},
-        {"%scale[", "%scale" + a}}) {
+        {"%scale[", "%scale" + a},
+        {"%stsc[", columnwise ? "%csc[" : "%rsc["}}) {
     for (size_t at = out.find(from); at != std::string::npos;
          at = out.find(from, at + to.size()))
       out.replace(at, from.size(), to);
@@ -2483,6 +2521,7 @@ std::string nvfp4TileKernel(const NVFP4Spec &spec) {
       {"RSB", std::to_string(spec.rowScaleRows * spec.rowScaleCols)},
       {"CSB", std::to_string(spec.colScaleRows * spec.colScaleCols)},
       {"M", std::to_string(m)},
+      {"HALFM", std::to_string(m / 2)},
       {"K", std::to_string(k)},
       {"T", typeName(spec.input)},
       {"VECIN", k % 8 == 0 ? "true" : "false"},
@@ -2497,11 +2536,17 @@ std::string nvfp4TileKernel(const NVFP4Spec &spec) {
             "memref<$CSBxi8>";
   if (spec.stochastic)
     args += ", %rng: memref<2xi64>";
+  const bool staged = nvfp4Staged(spec);
   std::string text = R"(
     gpu.func @$NAME()" + args + R"()
         workgroup(%tile: memref<4096x$T, $SHM> {llvm.align = 16 : i64},
                   %part: memref<256xf32, $SHM>, %tam: memref<16xf32, $SHM>,
-                  %sencs: memref<4xf32, $SHM>)
+                  %sencs: memref<4xf32, $SHM>)" +
+                     (staged ? R"(,
+                  %rsc: memref<256xi8, $SHM> {llvm.align = 4 : i64},
+                  %csc: memref<256xi8, $SHM> {llvm.align = 4 : i64},
+                  %cdt: memref<2560xi8, $SHM> {llvm.align = 8 : i64})"
+                             : "") + R"()
         kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -2510,8 +2555,11 @@ std::string nvfp4TileKernel(const NVFP4Spec &spec) {
       %c4 = arith.constant 4 : index
       %c8 = arith.constant 8 : index
       %c16 = arith.constant 16 : index
+      %c40 = arith.constant 40 : index
       %c64 = arith.constant 64 : index
+      %c128 = arith.constant 128 : index
       %c256 = arith.constant 256 : index
+      %chalfm = arith.constant $HALFM : index
       %cm = arith.constant $M : index
       %ck = arith.constant $K : index
       %fz = arith.constant 0.0 : f32
@@ -2660,6 +2708,60 @@ std::string nvfp4TileKernel(const NVFP4Spec &spec) {
       scf.if %cact {
 )" + nvfp4PhaseLines(spec, /*columnwise=*/true) +
             "      }\n";
+  if (staged) {
+    // The staged scales and columnwise data, written out after a barrier:
+    // threads 0-63 the rowwise scale word of tile row tid, 64-127 the
+    // columnwise one of tile column tid - 64, 128-255 half a tile column's
+    // 32 data bytes each (16 contiguous bytes: whole sectors).
+    text += "      gpu.barrier\n";
+    if (spec.rowwise)
+      text += R"(      %wrs = arith.cmpi ult, %tid, %c64 : index
+      scf.if %wrs {
+        %wro = arith.muli %tid, %c4 : index
+        %wrv = vector.load %rsc[%wro] : memref<256xi8, $SHM>, vector<4xi8>
+        %wri = arith.addi %m0, %tid : index
+        %wrj = arith.divui %k0, %c16 : index
+)" + scaleIndex("wr", spec.swizzled, spec.rowScaleCols,
+                                spec.rowScaleCols / 4) +
+              R"(        vector.store %wrv, %scaler[%wridx] {alignment = 4} : memref<$RSBxi8>, vector<4xi8>
+      }
+)";
+    if (spec.columnwise)
+      text += R"(      %wcp0 = arith.cmpi uge, %tid, %c64 : index
+      %wcp1 = arith.cmpi ult, %tid, %c128 : index
+      %wcp = arith.andi %wcp0, %wcp1 : i1
+      scf.if %wcp {
+        %wcc = arith.subi %tid, %c64 : index
+        %wco = arith.muli %wcc, %c4 : index
+        %wcv = vector.load %csc[%wco] : memref<256xi8, $SHM>, vector<4xi8>
+        %wci = arith.addi %k0, %wcc : index
+        %wcj = arith.divui %m0, %c16 : index
+)" + scaleIndex("wc", spec.swizzled, spec.colScaleCols,
+                                spec.colScaleCols / 4) +
+              R"(        vector.store %wcv, %scalec[%wcidx] {alignment = 4} : memref<$CSBxi8>, vector<4xi8>
+      }
+      %wcd = arith.cmpi uge, %tid, %c128 : index
+      scf.if %wcd {
+        %wdt = arith.subi %tid, %c128 : index
+        %wdr = arith.divui %wdt, %c2 : index
+        %wdh = arith.remui %wdt, %c2 : index
+        %wdo0 = arith.muli %wdr, %c40 : index
+        %wdh16 = arith.muli %wdh, %c16 : index
+        %wdo = arith.addi %wdo0, %wdh16 : index
+        %wdo8 = arith.addi %wdo, %c8 : index
+        %wdv0 = vector.load %cdt[%wdo] : memref<2560xi8, $SHM>, vector<8xi8>
+        %wdv1 = vector.load %cdt[%wdo8] : memref<2560xi8, $SHM>, vector<8xi8>
+        %wdgr = arith.addi %k0, %wdr : index
+        %wdg0 = arith.muli %wdgr, %chalfm : index
+        %wdm2 = arith.divui %m0, %c2 : index
+        %wdg1 = arith.addi %wdg0, %wdm2 : index
+        %wdg = arith.addi %wdg1, %wdh16 : index
+        %wdg8 = arith.addi %wdg, %c8 : index
+        vector.store %wdv0, %datac[%wdg] {alignment = 8} : memref<$DBxi8>, vector<8xi8>
+        vector.store %wdv1, %datac[%wdg8] {alignment = 8} : memref<$DBxi8>, vector<8xi8>
+      }
+)";
+  }
   text += R"(      gpu.return
     }
 )";
