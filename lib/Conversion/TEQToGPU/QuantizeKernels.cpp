@@ -1910,7 +1910,8 @@ std::string tileLoad(const std::string &p, const std::string &row,
 /// saturation to ±6 (te-semantics.md §3), NaN to 0x7, ties to the even
 /// code. Only the nibble's bits of `%<p>n` are defined (callers pack).
 std::string e2m1Code(const std::string &p, const std::string &absValue = "",
-                     const std::string &signSource = "", bool hardware = false) {
+                     const std::string &signSource = "", bool hardware = false,
+                     bool rawSign = false) {
   // The code is round-to-nearest-even of g(|s|) = min(2|s|, |s| + 2,
   // |s| / 2 + 4) to an integer, saturated at 7: g maps the E2M1 grid 0,
   // 0.5, 1, 1.5, 2, 3, 4, 6 onto 0..7 and is linear between neighbours, so
@@ -1956,6 +1957,17 @@ std::string e2m1Code(const std::string &p, const std::string &absValue = "",
      << in << v("pv") << " = vector.from_elements " << v("p1") << ", " << v("p2") << ", " << v("p3") << " : vector<3xf32>\n"
      << in << v("pm") << " = vector.reduction <minnumf>, " << v("pv") << ", %e2m1m7 : vector<3xf32> into f32\n"
      << in << v("m6") << " = arith.bitcast " << v("pm") << " : f32 to i32\n";
+  if (rawSign) {
+    // The block has no NaN: bit 3 is the sign bit, moved by integer
+    // multiplies (pattern * 2 high word, then * 8) with the opaque
+    // constants %e2m1u2 / %e2m1u8: LLVM keeps them multiplies, which run
+    // beside the min.f32s (shifts and selects would queue with them).
+    os << in << v("bits") << " = arith.bitcast " << sign << " : f32 to i32\n"
+       << in << v("slo") << ", " << v("shi") << " = arith.mului_extended " << v("bits") << ", %e2m1u2 : i32\n"
+       << in << v("sg") << " = arith.muli " << v("shi") << ", %e2m1u8 : i32\n"
+       << in << v("n") << " = arith.addi " << v("m6") << ", " << v("sg") << " : i32\n";
+    return s;
+  }
   // NaN is 0x7 whatever its sign: its magnitude code is 7 already, and
   // bit 3 is set for negative non-NaN values only (-0 to -inf: pattern -
   // 2^31 in [0, 0x7F800000]).
@@ -2107,7 +2119,7 @@ std::string e2m1StochasticCode(const std::string &p, const std::string &random) 
 /// exact order of Hadamard.h: `%<p>t<i>` (f32, BF16-rounded) and their amax
 /// `%<p>amax`. Needs %rc0..%rc15 (index) and %fz, %fq (0.25).
 std::string rhtLines(const std::string &p, const std::string &row, bool f32,
-                     bool tile = false) {
+                     bool tile = false, bool amaxReduction = true) {
   std::string s;
   llvm::raw_string_ostream os(s);
   std::vector<std::string> a(mlir::teq::reference::kRHTSize);
@@ -2162,9 +2174,10 @@ std::string rhtLines(const std::string &p, const std::string &row, bool f32,
     elems += (i ? ", " : "") + t + "abs";
   }
   os << "          %" << p << "tv = vector.from_elements " << elems
-     << " : vector<16xf32>\n"
-     << "          %" << p << "amax = vector.reduction <maxnumf>, %" << p
-     << "tv, %fz : vector<16xf32> into f32\n";
+     << " : vector<16xf32>\n";
+  if (amaxReduction)
+    os << "          %" << p << "amax = vector.reduction <maxnumf>, %" << p
+       << "tv, %fz : vector<16xf32> into f32\n";
   return s;
 }
 
@@ -2270,10 +2283,17 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
     std::string n = std::to_string(i);
     return rht ? "%rt" + n + "abs" : columnwise ? "%cab" + n : "%rta" + n;
   };
-  std::string amax;
+  // Round-to-nearest blocks in registers take a fast path when they hold
+  // no NaN (the NaN-propagating max of |x_i| tells): the sign bit is then
+  // bit 3 as is (rawSign). Blocks with a NaN take the general path.
+  const bool fast = inRegisters && !stochastic && !spec.hardwareConversions;
+  // %bamax: the block's amax (NaN-ignoring), defined by `bamaxLines` where
+  // the block's general path needs it.
+  std::string amax, bamaxLines;
   if (rht) {
-    amax = rhtLines("r", "%lrow", f32, /*tile=*/true) +
-           "        %bamax = arith.addf %ramax, %fz : f32\n";
+    amax = rhtLines("r", "%lrow", f32, /*tile=*/true, /*amaxReduction=*/false);
+    bamaxLines = "        %bamax = vector.reduction <maxnumf>, %rtv, %fz : "
+                 "vector<16xf32> into f32\n";
   } else {
     if (inRegisters && !columnwise) {
       amax = std::string(
@@ -2300,27 +2320,27 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
                 "        %cab" + std::to_string(i) + " = math.absf %" + li +
                 "v : f32\n";
       }
+      std::string elems;
+      for (int i = 0; i < 16; ++i)
+        elems += (i ? ", %cab" : "%cab") + std::to_string(i);
+      amax += "        %cabv = vector.from_elements " + elems +
+              " : vector<16xf32>\n";
     }
     if (spec.twoD) {
       // The 16x16 tile's amax, computed once per tile after staging.
-      amax += R"(        %tpr4 = arith.muli %prb, %c4 : index
+      bamaxLines = R"(        %tpr4 = arith.muli %prb, %c4 : index
         %tpi = arith.addi %tpr4, %pcc : index
         %bamax = memref.load %tam[%tpi] : memref<16xf32, $SHM>
 )";
     } else if (inRegisters && !columnwise) {
       // max(0, .) as the reference's fmaxf chain from 0: a block of NaNs
       // has amax 0 (0 the accumulator: see rhtLines).
-      amax += "        %bamax = vector.reduction <maxnumf>, %vabs, %fz : "
-              "vector<16xf32> into f32\n";
+      bamaxLines = "        %bamax = vector.reduction <maxnumf>, %vabs, %fz : "
+                   "vector<16xf32> into f32\n";
     } else if (inRegisters) {
       // max(0, max |x_i|): NaN-ignoring, so in any order (a tree).
-      std::string elems;
-      for (int i = 0; i < 16; ++i)
-        elems += (i ? ", %cab" : "%cab") + std::to_string(i);
-      amax += "        %cabv = vector.from_elements " + elems +
-              " : vector<16xf32>\n"
-              "        %bamax = vector.reduction <maxnumf>, %cabv, %fz : "
-              "vector<16xf32> into f32\n";
+      bamaxLines = "        %bamax = vector.reduction <maxnumf>, %cabv, %fz : "
+                   "vector<16xf32> into f32\n";
     } else {
       amax = R"(        %bamax = scf.for %w = %c0 to %c16 step %c1 iter_args(%mw = %fz) -> f32 {
           %we = arith.addi %b16, %w : index
@@ -2340,15 +2360,19 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
     }
   }
 
-  std::string text = place + R"(        %cnb = arith.constant $NB : index
+  std::string head = place + R"(        %cnb = arith.constant $NB : index
         %crows = arith.constant $ROWS : index
         %clen = arith.constant $LEN : index
         %chalf = arith.constant $HALF : index
 )" + (stochastic ? philoxSetupLines(columnwise) : std::string()) +
                      R"(        // S_enc and 1 / S_enc of this copy (computed once a block).
-        %senc = memref.load %sencs[$SI] : memref<4xf32, $SHM>
-        %sdec = memref.load %sencs[$SJ] : memref<4xf32, $SHM>
-)" + amax + R"(        // Block scale: e4m3(fminf(amax * (S_enc * (1/6)), FLT_MAX)).
+        %senc = memref.load %sencs[$SI] : memref<8xf32, $SHM>
+        %sdec = memref.load %sencs[$SJ] : memref<8xf32, $SHM>
+)" + amax;
+  // The block's scale, its stores and its E2M1 data; rawSign: the fast
+  // path's sign bits and nibble packing (NaN-free blocks).
+  auto blockBody = [&](bool rawSign) {
+    std::string text = R"(        // Block scale: e4m3(fminf(amax * (S_enc * (1/6)), FLT_MAX)).
         %sixth = arith.constant $SIXTH : f32
         %k6 = arith.mulf %senc, %sixth : f32
         %dec = arith.mulf %bamax, %k6 : f32
@@ -2419,14 +2443,23 @@ $SCALESTORE        // Two codes a byte, the even element in the low nibble.
               : "            %u" + n + "q0m = arith.mulf " + absVal(2 * pp) +
                     ", %enc : f32\n" + "            %u" + n +
                     "q1m = arith.mulf " + absVal(2 * pp + 1) + ", %enc : f32\n" +
-                    e2m1Code(q0, "%u" + n + "q0m", val(2 * pp)) +
-                    e2m1Code(q1, "%u" + n + "q1m", val(2 * pp + 1));
+                    e2m1Code(q0, "%u" + n + "q0m", val(2 * pp), false,
+                             rawSign) +
+                    e2m1Code(q1, "%u" + n + "q1m", val(2 * pp + 1), false,
+                             rawSign);
       std::string n0 = "%" + q0 + (stochastic ? "rn" : "n");
       std::string n1 = "%" + q1 + (stochastic ? "rn" : "n");
+      // Fast path: n0 + 16 * n1 by an integer multiply-add (the nibbles'
+      // bits do not overlap; the opaque 16 keeps it a multiply).
       text += rounding +
-              "            %u" + n + "hi = arith.shli " + n1 +
-              ", %i4 : i32\n" + "            %u" + n +
-              "b32 = arith.ori " + n0 + ", %u" + n + "hi : i32\n" +
+              (rawSign ? "            %u" + n + "hi = arith.muli " + n1 +
+                             ", %e2m1u16 : i32\n" + "            %u" + n +
+                             "b32 = arith.addi " + n0 + ", %u" + n +
+                             "hi : i32\n"
+                       : "            %u" + n + "hi = arith.shli " + n1 +
+                             ", %i4 : i32\n" + "            %u" + n +
+                             "b32 = arith.ori " + n0 + ", %u" + n +
+                             "hi : i32\n") +
               "            %u" + n + "b = arith.trunci %u" + n +
               "b32 : i32 to i8\n";
       bytes += (pp ? ", %u" : "%u") + n + "b";
@@ -2485,6 +2518,35 @@ $SCALESTORE        // Two codes a byte, the even element in the low nibble.
         }
 )";
   }
+    return text;
+  };
+  std::string text = head;
+  if (fast) {
+    // The NaN-propagating max of the block's |x_i| (0 the accumulator):
+    // NaN iff the block holds a NaN; else the block's amax.
+    std::string absVec = rht ? "%rtv" : columnwise ? "%cabv" : "%vabs";
+    std::string fastBody = blockBody(true);
+    if (!spec.twoD)
+      for (size_t at = fastBody.find("%bamax"); at != std::string::npos;
+           at = fastBody.find("%bamax", at))
+        fastBody.replace(at, 6, "%fnm");
+    text += "        %fnm = vector.reduction <maximumf>, " + absVec +
+            ", %fz : vector<16xf32> into f32\n"
+            "        %fnan = arith.cmpf uno, %fnm, %fnm : f32\n"
+            "        scf.if %fnan {\n" +
+            bamaxLines + blockBody(false) +
+            "        } else {\n"
+            "        %e2m1u2f = memref.load %sencs[%c4] : memref<8xf32, $SHM>\n"
+            "        %e2m1u8f = memref.load %sencs[%c5] : memref<8xf32, $SHM>\n"
+            "        %e2m1u16f = memref.load %sencs[%c6] : memref<8xf32, $SHM>\n"
+            "        %e2m1u2 = arith.bitcast %e2m1u2f : f32 to i32\n"
+            "        %e2m1u8 = arith.bitcast %e2m1u8f : f32 to i32\n"
+            "        %e2m1u16 = arith.bitcast %e2m1u16f : f32 to i32\n" +
+            (spec.twoD ? bamaxLines : std::string()) + fastBody +
+            "        }\n";
+  } else {
+    text += bamaxLines + blockBody(false);
+  }
   std::string out = substitute(substitute(text, vars), vars);
   // This copy's buffers.
   const std::string a = columnwise ? "c[" : "r[";
@@ -2541,7 +2603,7 @@ std::string nvfp4TileKernel(const NVFP4Spec &spec) {
     gpu.func @$NAME()" + args + R"()
         workgroup(%tile: memref<4096x$T, $SHM> {llvm.align = 16 : i64},
                   %part: memref<256xf32, $SHM>, %tam: memref<16xf32, $SHM>,
-                  %sencs: memref<4xf32, $SHM>)" +
+                  %sencs: memref<8xf32, $SHM>)" +
                      (staged ? R"(,
                   %rsc: memref<256xi8, $SHM> {llvm.align = 4 : i64},
                   %csc: memref<256xi8, $SHM> {llvm.align = 4 : i64},
@@ -2553,6 +2615,8 @@ std::string nvfp4TileKernel(const NVFP4Spec &spec) {
       %c2 = arith.constant 2 : index
       %c3 = arith.constant 3 : index
       %c4 = arith.constant 4 : index
+      %c5 = arith.constant 5 : index
+      %c6 = arith.constant 6 : index
       %c8 = arith.constant 8 : index
       %c16 = arith.constant 16 : index
       %c40 = arith.constant 40 : index
@@ -2663,9 +2727,18 @@ std::string nvfp4TileKernel(const NVFP4Spec &spec) {
             "        " + p + "sp = arith.ori " + p + "az, " + p + "qz : i1\n"
             "        " + p + "senc = arith.select " + p + "sp, %fone, " + p + "q1 : f32\n"
             "        " + p + "sdec = arith.divf %fone, " + p + "senc : f32\n"
-            "        memref.store " + p + "senc, %sencs[" + i0 + "] : memref<4xf32, $SHM>\n"
-            "        memref.store " + p + "sdec, %sencs[" + i1 + "] : memref<4xf32, $SHM>\n";
+            "        memref.store " + p + "senc, %sencs[" + i0 + "] : memref<8xf32, $SHM>\n"
+            "        memref.store " + p + "sdec, %sencs[" + i1 + "] : memref<8xf32, $SHM>\n";
   }
+  // The fast path's integer constants 2, 8, 16 as loaded values LLVM
+  // cannot fold (see e2m1Code).
+  for (auto [slot, value] : {std::pair{"%c4", 2}, {"%c5", 8}, {"%c6", 16}})
+    text += std::string("        %opq") + std::to_string(value) +
+            " = arith.constant " + std::to_string(value) + " : i32\n"
+            "        %opqf" + std::to_string(value) + " = arith.bitcast %opq" +
+            std::to_string(value) + " : i32 to f32\n"
+            "        memref.store %opqf" + std::to_string(value) +
+            ", %sencs[" + slot + "] : memref<8xf32, $SHM>\n";
   text += "      }\n"
           "      gpu.barrier\n";
   if (spec.twoD)
