@@ -75,6 +75,7 @@ void _mlir_ciface_q6_nvfp4(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
 void _mlir_ciface_q7_nvfp4(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
 void _mlir_ciface_q8_nvfp4(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
 void _mlir_ciface_q10_nvfp4(M1, M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q11_nvfp4(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
 // The amax kernels: (buffer..., bx, by).
 void _mlir_ciface_q0_rht_amax(M1, int64_t, int64_t);
 void _mlir_ciface_q0_rht_amax_final(M1, int64_t, int64_t);
@@ -130,6 +131,9 @@ const Case kCases[] = {
      _mlir_ciface_q8_nvfp4, nullptr, nullptr},
     {"rht_partial", 80, 48, DType::BF16, true, false, true, true, true, true,
      nullptr, _mlir_ciface_q10_nvfp4, nullptr},
+    // Whole 64x64 tiles: the 2D kernel computing each code once.
+    {"rn_twod_tiles", 128, 192, DType::BF16, false, true, true, false, true,
+     true, _mlir_ciface_q11_nvfp4, nullptr, nullptr},
 };
 
 /// Runs every 64x64 tile (block) of the case's data kernel.

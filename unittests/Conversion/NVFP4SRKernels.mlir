@@ -15,7 +15,9 @@
 //   @amax_big: only its amax kernels run (the per-tensor amax's grid is
 //             clamped to 1024 blocks here, so its four-loads-a-thread main
 //             loop, the remainder loop and the 6-element tail all run).
-//   @rht_partial: RHT with SR, partial tiles both ways (M = 80, K = 48).
+//   @rht_partial: RHT with SR, partial tiles both ways (M = 80, K = 48);
+//   @rn_twod_tiles: 2D on whole tiles (each code computed once, the
+//             columnwise bytes packed from the rowwise codes).
 // The amax kernels of all entries run too (NVFP4AmaxKernels).
 module attributes {teq.target = #teq.target<sm_90>} {
   func.func @rht(%x: tensor<64x128xbf16>, %rng: tensor<2xi64>) -> !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled> {
@@ -61,5 +63,9 @@ module attributes {teq.target = #teq.target<sm_90>} {
   func.func @rht_partial(%x: tensor<80x48xbf16>, %rng: tensor<2xi64>) -> !teq.proto<80x48xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled> {
     %q = teq.quantize %x rng_state(%rng : tensor<2xi64>) : tensor<80x48xbf16> -> !teq.proto<80x48xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled>
     return %q : !teq.proto<80x48xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled>
+  }
+  func.func @rn_twod_tiles(%x: tensor<128x192xbf16>) -> !teq.proto<128x192xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise|columnwise, gemm_swizzled> {
+    %q = teq.quantize %x : tensor<128x192xbf16> -> !teq.proto<128x192xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise|columnwise, gemm_swizzled>
+    return %q : !teq.proto<128x192xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise|columnwise, gemm_swizzled>
   }
 }

@@ -12,7 +12,7 @@ launch: a C++ test calls it for every block of the grid and compares the
 buffers with the reference. The kernels are plain arith/math/vector/memref/
 scf except for what is replaced here:
   * the workgroup attributions become `memref.alloca`s of the function (the
-    block's shared memory), their address space dropped;
+    block's shared memory, 16-byte aligned), their address space dropped;
   * the 256 threads run one after another, phase by phase: the body is cut
     at its top-level `gpu.barrier`s into segments S0..Sn, and phase p is a
     loop over the threads running S0..Sp (the earlier segments again, so
@@ -73,7 +73,10 @@ def main(src, dst):
         if m.group(4):
             for attr in re.finditer(r'(%\w+) : (memref<[^>]*>>|memref<[^>]*>)',
                                     m.group(4)):
-                out.append(f'    {attr.group(1)} = memref.alloca() : '
+                # 16-byte aligned like the kernels' workgroup buffers
+                # (their 16-byte vector accesses).
+                out.append(f'    {attr.group(1)} = memref.alloca() '
+                           f'{{alignment = 16 : i64}} : '
                            f'{attr.group(2).replace(WG, "")}')
         segments = [[]]
         ids = {}

@@ -2201,6 +2201,93 @@ bool nvfp4Staged(const NVFP4Spec &spec) {
   return spec.rows % kNVFP4Tile == 0 && spec.cols % kNVFP4Tile == 0;
 }
 
+/// Whether the 2D tile kernel computes each element's E2M1 code once: with
+/// 16x16 blocks and no RHT both copies scale an element by its tile's one
+/// scale (S_enc too: both come from the plain amax), so the columnwise
+/// nibbles are the rowwise ones transposed. Round to nearest only
+/// (stochastic rounding draws other random bits for each copy), software
+/// conversions, both copies, whole tiles. The tile scales are computed once
+/// a 16x16 tile (%tcode, %tenc); the rowwise phase leaves every code in
+/// %codes, from which the columnwise phase packs its bytes.
+bool nvfp4Shared2D(const NVFP4Spec &spec) {
+  return spec.twoD && !spec.stochastic && !spec.hardwareConversions &&
+         spec.rowwise && spec.columnwise && nvfp4Staged(spec);
+}
+
+/// Lines of a block's E4M3 scale (te-semantics.md §5.5) from its amax
+/// %bamax and the copy's %senc / %sdec: the code %code8 (i8) and the
+/// encode multiplier %enc.
+const char *kNVFP4ScaleLines = R"(        // Block scale: e4m3(fminf(amax * (S_enc * (1/6)), FLT_MAX)).
+        %sixth = arith.constant $SIXTH : f32
+        %k6 = arith.mulf %senc, %sixth : f32
+        %dec = arith.mulf %bamax, %k6 : f32
+        %dlt = arith.cmpf olt, %dec, %fltmax : f32
+        %dec1 = arith.select %dlt, %dec, %fltmax : f32
+        %h = nvvm.convert.f32x2.to.f8x2 %fz, %dec1 {rnd = #nvvm.fp_rnd_mode<rn>, sat = #nvvm.sat_mode<satfinite>} : i16 (f8E4M3FN)
+        %code8 = arith.trunci %h : i16 to i8
+        %code = arith.extui %code8 : i8 to i32
+        // Its value (non-negative, finite): normal or subnormal E4M3.
+        %ce0 = arith.shrui %code, %i3 : i32
+        %ce = arith.andi %ce0, %i15 : i32
+        %cmn = arith.andi %code, %i7 : i32
+        %nb1 = arith.addi %ce, %i120 : i32
+        %nb2 = arith.shli %nb1, %i23 : i32
+        %nb3 = arith.shli %cmn, %i20 : i32
+        %nb4 = arith.ori %nb2, %nb3 : i32
+        %nval = arith.bitcast %nb4 : i32 to f32
+        %smn = arith.uitofp %cmn : i32 to f32
+        %p2m9 = arith.constant 0.001953125 : f32
+        %sval = arith.mulf %smn, %p2m9 : f32
+        %isub = arith.cmpi eq, %ce, %i0 : i32
+        %sf = arith.select %isub, %sval, %nval : f32
+        // Encode multiplier: fminf(1 / (scale * (1 / S_enc)), FLT_MAX).
+        %sd = arith.mulf %sf, %sdec : f32
+        %enc0 = arith.divf %fone, %sd : f32
+        %elt = arith.cmpf olt, %enc0, %fltmax : f32
+        %enc = arith.select %elt, %enc0, %fltmax : f32
+)";
+
+/// The columnwise phase of the shared-code 2D kernel (nvfp4Shared2D): the
+/// tile column %ci's block %cb takes its tile's scale code and packs its
+/// 16 codes, read down the column of %codes, two a byte.
+std::string nvfp4Shared2DColumnLines() {
+  std::string s = R"(        %xtpr = arith.muli %cb, %c4 : index
+        %xtpc = arith.divui %ci, %c16 : index
+        %xtpi = arith.addi %xtpr, %xtpc : index
+        %xcode8 = memref.load %tcode[%xtpi] : memref<16xi8, $SHM>
+        %xsso0 = arith.muli %ci, %c4 : index
+        %xsso = arith.addi %xsso0, %cb : index
+        memref.store %xcode8, %csc[%xsso] : memref<256xi8, $SHM>
+        %xr0 = arith.muli %cb, %c16 : index
+)";
+  for (int i = 0; i < 16; ++i) {
+    std::string n = std::to_string(i);
+    s += "        %xr" + n + "a = arith.addi %xr0, %rc" + n + " : index\n" +
+         "        %xr" + n + "b = arith.muli %xr" + n + "a, %c64 : index\n" +
+         "        %xr" + n + "o = arith.addi %xr" + n + "b, %ci : index\n" +
+         "        %xc" + n + " = memref.load %codes[%xr" + n +
+         "o] : memref<4096xi8, $SHM>\n" +
+         "        %xw" + n + " = arith.extui %xc" + n + " : i8 to i32\n";
+  }
+  // Two codes a byte, the even row in the low nibble (codes are < 16).
+  std::string bytes;
+  for (int j = 0; j < 8; ++j) {
+    std::string n = std::to_string(j), lo = std::to_string(2 * j),
+                hi = std::to_string(2 * j + 1);
+    s += "        %xh" + n + " = arith.muli %xw" + hi + ", %e2m1u16 : i32\n" +
+         "        %xb" + n + "w = arith.addi %xw" + lo + ", %xh" + n + " : i32\n" +
+         "        %xb" + n + " = arith.trunci %xb" + n + "w : i32 to i8\n";
+    bytes += (j ? ", %xb" : "%xb") + n;
+  }
+  s += "        %xbytes = vector.from_elements " + bytes + " : vector<8xi8>\n"
+       "        %xdo0 = arith.muli %ci, %c40 : index\n"
+       "        %xdo1 = arith.muli %cb, %c8 : index\n"
+       "        %xdo = arith.addi %xdo0, %xdo1 : index\n"
+       "        vector.store %xbytes, %cdt[%xdo] {alignment = 8} : "
+       "memref<2560xi8, $SHM>, vector<8xi8>\n";
+  return s;
+}
+
 /// The lines of one copy's phase of the NVFP4 tile kernel, all inside
 /// `scf.if %ract {` (rowwise) or `scf.if %cact {` (columnwise): the thread's
 /// 16-element block of the copy (copy row %sr, block %b), read from the
@@ -2208,6 +2295,9 @@ bool nvfp4Staged(const NVFP4Spec &spec) {
 /// store when the copy's rows are whole blocks). The arithmetic is the
 /// per-block one of te-semantics.md §5.5, in the reference's order.
 std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
+  if (columnwise && nvfp4Shared2D(spec))
+    return substitute(nvfp4Shared2DColumnLines(),
+                      {{"SHM", "#gpu.address_space<workgroup>"}});
   int64_t m = spec.rows, k = spec.cols;
   bool f32 = spec.input == InputType::F32;
   // The copy being quantized: rows of 16-element blocks.
@@ -2371,36 +2461,15 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
 )" + amax;
   // The block's scale, its stores and its E2M1 data; rawSign: the fast
   // path's sign bits and nibble packing (NaN-free blocks).
+  // Shared-code 2D (rowwise phase): the tile's scale, computed once.
+  const bool shared2D = nvfp4Shared2D(spec);
   auto blockBody = [&](bool rawSign) {
-    std::string text = R"(        // Block scale: e4m3(fminf(amax * (S_enc * (1/6)), FLT_MAX)).
-        %sixth = arith.constant $SIXTH : f32
-        %k6 = arith.mulf %senc, %sixth : f32
-        %dec = arith.mulf %bamax, %k6 : f32
-        %dlt = arith.cmpf olt, %dec, %fltmax : f32
-        %dec1 = arith.select %dlt, %dec, %fltmax : f32
-        %h = nvvm.convert.f32x2.to.f8x2 %fz, %dec1 {rnd = #nvvm.fp_rnd_mode<rn>, sat = #nvvm.sat_mode<satfinite>} : i16 (f8E4M3FN)
-        %code8 = arith.trunci %h : i16 to i8
-        %code = arith.extui %code8 : i8 to i32
-        // Its value (non-negative, finite): normal or subnormal E4M3.
-        %ce0 = arith.shrui %code, %i3 : i32
-        %ce = arith.andi %ce0, %i15 : i32
-        %cmn = arith.andi %code, %i7 : i32
-        %nb1 = arith.addi %ce, %i120 : i32
-        %nb2 = arith.shli %nb1, %i23 : i32
-        %nb3 = arith.shli %cmn, %i20 : i32
-        %nb4 = arith.ori %nb2, %nb3 : i32
-        %nval = arith.bitcast %nb4 : i32 to f32
-        %smn = arith.uitofp %cmn : i32 to f32
-        %p2m9 = arith.constant 0.001953125 : f32
-        %sval = arith.mulf %smn, %p2m9 : f32
-        %isub = arith.cmpi eq, %ce, %i0 : i32
-        %sf = arith.select %isub, %sval, %nval : f32
-        // Encode multiplier: fminf(1 / (scale * (1 / S_enc)), FLT_MAX).
-        %sd = arith.mulf %sf, %sdec : f32
-        %enc0 = arith.divf %fone, %sd : f32
-        %elt = arith.cmpf olt, %enc0, %fltmax : f32
-        %enc = arith.select %elt, %enc0, %fltmax : f32
-$SCALESTORE        // Two codes a byte, the even element in the low nibble.
+    std::string text =
+        shared2D ? std::string(R"(        %code8 = memref.load %tcode[%tpi] : memref<16xi8, $SHM>
+        %enc = memref.load %tenc[%tpi] : memref<16xf32, $SHM>
+)")
+                 : std::string(kNVFP4ScaleLines);
+    text += R"($SCALESTORE        // Two codes a byte, the even element in the low nibble.
         %dbase = arith.muli %sr, %chalf : index
         %b8 = arith.muli %b, %c8 : index
         %dbase2 = arith.addi %dbase, %b8 : index
@@ -2463,6 +2532,24 @@ $SCALESTORE        // Two codes a byte, the even element in the low nibble.
               "            %u" + n + "b = arith.trunci %u" + n +
               "b32 : i32 to i8\n";
       bytes += (pp ? ", %u" : "%u") + n + "b";
+      if (shared2D)
+        text += "            %u" + n + "c0 = arith.trunci " + n0 +
+                " : i32 to i8\n" + "            %u" + n +
+                "c1 = arith.trunci " + n1 + " : i32 to i8\n";
+    }
+    if (shared2D) {
+      // Every element's code (low byte: sign and magnitude) for the
+      // columnwise phase: tile row %lrow, columns %lb16 + 0..15.
+      std::string codes;
+      for (int pp = 0; pp < 8; ++pp)
+        codes += (pp ? ", %u" : "%u") + std::to_string(pp) + "c0, %u" +
+                 std::to_string(pp) + "c1";
+      text += "        %ucodes = vector.from_elements " + codes +
+              " : vector<16xi8>\n"
+              "        %ucdo0 = arith.muli %lrow, %c64 : index\n"
+              "        %ucdo = arith.addi %ucdo0, %lb16 : index\n"
+              "        vector.store %ucodes, %codes[%ucdo] {alignment = 16} : "
+              "memref<4096xi8, $SHM>, vector<16xi8>\n";
     }
     // One 8-byte store: %dbase2 = sr * LEN/2 + b * 8 is a multiple of 8;
     // staged columnwise bytes go to tile column %lrow's 40-byte row of
@@ -2584,10 +2671,16 @@ std::string nvfp4TileKernel(const NVFP4Spec &spec) {
       {"CSB", std::to_string(spec.colScaleRows * spec.colScaleCols)},
       {"M", std::to_string(m)},
       {"HALFM", std::to_string(m / 2)},
+      {"SIXTH", floatLiteral(1.0f / 6.0f)},
       {"K", std::to_string(k)},
       {"T", typeName(spec.input)},
       {"VECIN", k % 8 == 0 ? "true" : "false"},
       {"SHM", "#gpu.address_space<workgroup>"},
+      // Every thread loads the global amaxes first (one broadcast line):
+      // thread 0's S_enc then waits for no load after staging.
+      {"AMAXLOADS",
+       std::string(spec.rowwise ? "      %srgamax = memref.load %amaxr[%c0] : memref<1xf32>\n" : "") +
+           (spec.columnwise ? "      %scgamax = memref.load %amaxc[%c0] : memref<1xf32>\n" : "")},
   };
   std::string args = "%x: memref<$Nx$T>";
   if (spec.rowwise)
@@ -2608,7 +2701,11 @@ std::string nvfp4TileKernel(const NVFP4Spec &spec) {
                   %rsc: memref<256xi8, $SHM> {llvm.align = 4 : i64},
                   %csc: memref<256xi8, $SHM> {llvm.align = 4 : i64},
                   %cdt: memref<2560xi8, $SHM> {llvm.align = 8 : i64})"
-                             : "") + R"()
+                             : "") +
+                     (nvfp4Shared2D(spec) ? R"(,
+                  %codes: memref<4096xi8, $SHM> {llvm.align = 16 : i64},
+                  %tcode: memref<16xi8, $SHM>, %tenc: memref<16xf32, $SHM>)"
+                                          : "") + R"()
         kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -2657,7 +2754,7 @@ std::string nvfp4TileKernel(const NVFP4Spec &spec) {
       %i120 = arith.constant 120 : i32
 )" + registerBlockConstants() +
                      R"(      %tid = gpu.thread_id x
-      %bx = gpu.block_id x
+$AMAXLOADS      %bx = gpu.block_id x
       %by = gpu.block_id y
       %k0 = arith.muli %bx, %c64 : index
       %m0 = arith.muli %by, %c64 : index
@@ -2709,7 +2806,8 @@ std::string nvfp4TileKernel(const NVFP4Spec &spec) {
 )";
   // Thread 0: S_enc = fminf(2688 / amax, FLT_MAX) (1 when amax or S_enc
   // is 0) and 1 / S_enc of each copy, into %sencs[0, 1] (rowwise) and
-  // [2, 3] (columnwise).
+  // [2, 3] (columnwise). The amaxes were loaded at the start (%srgamax,
+  // %scgamax), beside the tile's loads.
   text += "      %first = arith.cmpi eq, %tid, %c0 : index\n"
           "      scf.if %first {\n";
   for (int cw = 0; cw < 2; ++cw) {
@@ -2717,8 +2815,7 @@ std::string nvfp4TileKernel(const NVFP4Spec &spec) {
       continue;
     std::string p = cw ? "%sc" : "%sr", buf = cw ? "%amaxc" : "%amaxr";
     std::string i0 = cw ? "%c2" : "%c0", i1 = cw ? "%c3" : "%c1";
-    text += "        " + p + "gamax = memref.load " + buf + "[%c0] : memref<1xf32>\n"
-            "        " + p + "c2688 = arith.constant 2688.0 : f32\n"
+    text += "        " + p + "c2688 = arith.constant 2688.0 : f32\n"
             "        " + p + "q = arith.divf " + p + "c2688, " + p + "gamax : f32\n"
             "        " + p + "qlt = arith.cmpf olt, " + p + "q, %fltmax : f32\n"
             "        " + p + "q1 = arith.select " + p + "qlt, " + p + "q, %fltmax : f32\n"
@@ -2760,7 +2857,18 @@ std::string nvfp4TileKernel(const NVFP4Spec &spec) {
           scf.yield %tpm : f32
         }
         memref.store %ttm, %tam[%tid] : memref<16xf32, $SHM>
-      }
+)";
+  if (spec.twoD && nvfp4Shared2D(spec))
+    // The tile's scale, once (both copies use it; S_enc is the rowwise
+    // one, equal to the columnwise one here).
+    text += "        %bamax = arith.addf %ttm, %fnz : f32\n"
+            "        %senc = memref.load %sencs[%c0] : memref<8xf32, $SHM>\n"
+            "        %sdec = memref.load %sencs[%c1] : memref<8xf32, $SHM>\n" +
+            std::string(kNVFP4ScaleLines) +
+            "        memref.store %code8, %tcode[%tid] : memref<16xi8, $SHM>\n"
+            "        memref.store %enc, %tenc[%tid] : memref<16xf32, $SHM>\n";
+  if (spec.twoD)
+    text += R"(      }
       gpu.barrier
 )";
   if (spec.rowwise)
@@ -2768,6 +2876,11 @@ std::string nvfp4TileKernel(const NVFP4Spec &spec) {
             "      %ract = arith.andi %rowok, %kin : i1\n"
             "      scf.if %ract {\n" +
             nvfp4PhaseLines(spec, /*columnwise=*/false) + "      }\n";
+  if (nvfp4Shared2D(spec))
+    // The columnwise phase reads the codes the rowwise one left.
+    text += "      gpu.barrier\n"
+            "      %e2m1u16f = memref.load %sencs[%c6] : memref<8xf32, $SHM>\n"
+            "      %e2m1u16 = arith.bitcast %e2m1u16f : f32 to i32\n";
   if (spec.columnwise)
     text += R"(      // Columnwise 16x1 blocks: tile column tid % 64, block tid / 64.
       %ci = arith.remui %tid, %c64 : index
