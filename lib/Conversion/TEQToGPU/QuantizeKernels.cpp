@@ -2671,6 +2671,9 @@ std::string nvfp4TileKernel(const NVFP4Spec &spec) {
       {"CSB", std::to_string(spec.colScaleRows * spec.colScaleCols)},
       {"M", std::to_string(m)},
       {"HALFM", std::to_string(m / 2)},
+      // The last tile's column and row (the grid is nvfp4TileGrid).
+      {"LASTTX", std::to_string(std::max<int64_t>(1, (k + kNVFP4Tile - 1) / kNVFP4Tile) - 1)},
+      {"LASTTY", std::to_string(std::max<int64_t>(1, (m + kNVFP4Tile - 1) / kNVFP4Tile) - 1)},
       {"SIXTH", floatLiteral(1.0f / 6.0f)},
       {"K", std::to_string(k)},
       {"T", typeName(spec.input)},
@@ -2754,8 +2757,14 @@ std::string nvfp4TileKernel(const NVFP4Spec &spec) {
       %i120 = arith.constant 120 : i32
 )" + registerBlockConstants() +
                      R"(      %tid = gpu.thread_id x
-$AMAXLOADS      %bx = gpu.block_id x
-      %by = gpu.block_id y
+$AMAXLOADS      // Tiles in reverse order: the amax pass read the end of x last, and
+      // what of it is still in L2 is read first.
+      %bx0 = gpu.block_id x
+      %by0 = gpu.block_id y
+      %gdx1 = arith.constant $LASTTX : index
+      %gdy1 = arith.constant $LASTTY : index
+      %bx = arith.subi %gdx1, %bx0 : index
+      %by = arith.subi %gdy1, %by0 : index
       %k0 = arith.muli %bx, %c64 : index
       %m0 = arith.muli %by, %c64 : index
       // Staging: thread tid loads 16 elements of tile row tid / 4.
