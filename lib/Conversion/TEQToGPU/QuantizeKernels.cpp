@@ -2386,14 +2386,11 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
                  "vector<16xf32> into f32\n";
   } else {
     if (inRegisters && !columnwise) {
-      amax = std::string(
-                 "        %vrow = arith.muli %lrow, %c64 : index\n"
-                 "        %voff = arith.addi %vrow, %lb16 : index\n"
-                 "        %vx = vector.load %tile[%voff] : "
-                 "memref<4096x$T, $SHM>, vector<16x$T>\n") +
-             (f32 ? "        %vxf = arith.addf %vx, %vnz : vector<16xf32>\n"
-                  : "        %vxf = arith.extf %vx : vector<16x$T> to "
-                    "vector<16xf32>\n");
+      // The thread staged exactly this block (tile row tid / 4, elements
+      // 16 (tid % 4) on): its values are still in %vals.
+      amax = f32 ? "        %vxf = arith.addf %vals, %vnz : vector<16xf32>\n"
+                 : "        %vxf = arith.extf %vals : vector<16x$T> to "
+                   "vector<16xf32>\n";
       for (int i = 0; i < 16; ++i)
         amax += "        %rt" + std::to_string(i) + " = vector.extract %vxf[" +
                 std::to_string(i) + "] : f32 from vector<16xf32>\n";
