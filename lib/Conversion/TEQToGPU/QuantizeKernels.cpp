@@ -2116,8 +2116,10 @@ std::string e2m1StochasticCode(const std::string &p, const std::string &random) 
 
 /// Lines loading the 16 elements b16 + i of copy row `row` (all in range:
 /// RHT needs M % 16 == 0) and applying the random Hadamard transform in the
-/// exact order of Hadamard.h: `%<p>t<i>` (f32, BF16-rounded) and their amax
-/// `%<p>amax`. Needs %rc0..%rc15 (index) and %fz, %fq (0.25).
+/// exact order of Hadamard.h: `%<p>t<i>` (f32, BF16-rounded), their
+/// magnitudes as `%<p>tv` (vector<16xf32>) and, with `amaxReduction`, their
+/// NaN-ignoring amax `%<p>amax`. Needs %rc0..%rc15 (index) and %fz, %fq
+/// (0.25).
 std::string rhtLines(const std::string &p, const std::string &row, bool f32,
                      bool tile = false, bool amaxReduction = true) {
   std::string s;
@@ -2647,13 +2649,18 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
 }
 
 /// The NVFP4 data kernel: one 64x64 tile of x a block (grid
-/// nvfp4TileGrid). Phase 1 stages the tile in workgroup memory with 16-byte
-/// loads (zeros outside x; with 2D scaling also the max |x| of each
-/// thread's 16 elements, the 16x16 tiles' row partials); after one barrier
-/// each thread quantizes one rowwise 1x16 block (tile row tid / 4, block
-/// tid % 4) and one columnwise 16x1 block (tile column tid % 64, block
-/// tid / 64: consecutive threads read consecutive shared addresses) from
-/// the tile, writing its 8 data bytes with one store where blocks are whole.
+/// nvfp4TileGrid, visited in reverse: the amax pass left the end of x in
+/// L2). Phase 1 stages the tile in workgroup memory with 16-byte loads
+/// (zeros outside x; with 2D scaling also the max |x| of each thread's 16
+/// elements, the 16x16 tiles' row partials); after one barrier each thread
+/// quantizes one rowwise 1x16 block (tile row tid / 4, block tid % 4: the
+/// 16 values it staged, still in registers) and one columnwise 16x1 block
+/// (tile column tid % 64, block tid / 64: consecutive threads read
+/// consecutive shared addresses), writing 8 data bytes a block. On whole
+/// tiles (nvfp4Staged) scales and columnwise bytes go through workgroup
+/// memory and out as whole words; 2D on whole tiles computes each code once
+/// (nvfp4Shared2D). Round-to-nearest blocks without NaN take a fast path
+/// (see nvfp4PhaseLines). bench/RESULTS.md has the measured steps.
 std::string nvfp4TileKernel(const NVFP4Spec &spec) {
   int64_t m = spec.rows, k = spec.cols;
   bool f32 = spec.input == InputType::F32;
