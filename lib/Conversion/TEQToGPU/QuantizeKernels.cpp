@@ -2913,33 +2913,34 @@ $AMAXLOADS      // Tiles in reverse order: the amax pass read the end of x last,
     // columnwise one of tile column tid - 64, 128-255 half a tile column's
     // 32 data bytes each (16 contiguous bytes: whole sectors).
     text += "      gpu.barrier\n";
+    // Threads first..first+63 each write the 4-byte scale word of one tile
+    // row of a copy (staged in `stage`): copy row `rowBase` + t, blocks
+    // from `colBase` / 16.
+    auto scaleWriter = [&](const std::string &p, const char *first,
+                           const char *stage, const char *rowBase,
+                           const char *colBase, int64_t scaleCols,
+                           const char *buffer, const char *bytes) {
+      std::string v = "%" + p;
+      return "      " + v + "t = arith.subi %tid, " + first + " : index\n" +
+             "      " + v + "in = arith.cmpi ult, " + v + "t, %c64 : index\n" +
+             "      scf.if " + v + "in {\n" +
+             "        " + v + "o = arith.muli " + v + "t, %c4 : index\n" +
+             "        " + v + "v = vector.load " + stage + "[" + v + "o] : "
+             "memref<256xi8, $SHM>, vector<4xi8>\n" +
+             "        " + v + "i = arith.addi " + rowBase + ", " + v + "t : index\n" +
+             "        " + v + "j = arith.divui " + colBase + ", %c16 : index\n" +
+             scaleIndex(p, spec.swizzled, scaleCols, scaleCols / 4) +
+             "        vector.store " + v + "v, " + buffer + "[" + v +
+             "idx] {alignment = 4} : memref<" + bytes + "xi8>, vector<4xi8>\n" +
+             "      }\n";
+    };
     if (spec.rowwise)
-      text += R"(      %wrs = arith.cmpi ult, %tid, %c64 : index
-      scf.if %wrs {
-        %wro = arith.muli %tid, %c4 : index
-        %wrv = vector.load %rsc[%wro] : memref<256xi8, $SHM>, vector<4xi8>
-        %wri = arith.addi %m0, %tid : index
-        %wrj = arith.divui %k0, %c16 : index
-)" + scaleIndex("wr", spec.swizzled, spec.rowScaleCols,
-                                spec.rowScaleCols / 4) +
-              R"(        vector.store %wrv, %scaler[%wridx] {alignment = 4} : memref<$RSBxi8>, vector<4xi8>
-      }
-)";
+      text += scaleWriter("wr", "%c0", "%rsc", "%m0", "%k0", spec.rowScaleCols,
+                          "%scaler", "$RSB");
     if (spec.columnwise)
-      text += R"(      %wcp0 = arith.cmpi uge, %tid, %c64 : index
-      %wcp1 = arith.cmpi ult, %tid, %c128 : index
-      %wcp = arith.andi %wcp0, %wcp1 : i1
-      scf.if %wcp {
-        %wcc = arith.subi %tid, %c64 : index
-        %wco = arith.muli %wcc, %c4 : index
-        %wcv = vector.load %csc[%wco] : memref<256xi8, $SHM>, vector<4xi8>
-        %wci = arith.addi %k0, %wcc : index
-        %wcj = arith.divui %m0, %c16 : index
-)" + scaleIndex("wc", spec.swizzled, spec.colScaleCols,
-                                spec.colScaleCols / 4) +
-              R"(        vector.store %wcv, %scalec[%wcidx] {alignment = 4} : memref<$CSBxi8>, vector<4xi8>
-      }
-      %wcd = arith.cmpi uge, %tid, %c128 : index
+      text += scaleWriter("wc", "%c64", "%csc", "%k0", "%m0",
+                          spec.colScaleCols, "%scalec", "$CSB") +
+              R"(      %wcd = arith.cmpi uge, %tid, %c128 : index
       scf.if %wcd {
         %wdt = arith.subi %tid, %c128 : index
         %wdr = arith.divui %wdt, %c2 : index
