@@ -1,0 +1,38 @@
+// Kernels need no CUDA toolkit: nothing in the PTX calls libdevice (without
+// the toolkit, te-compile cannot link it and the module would not load).
+// Each quantize path, with CUDA_HOME unset as on a machine without CUDA.
+// RUN: env -u CUDA_HOME te-compile %s --emit=ptx | FileCheck %s --implicit-check-not=__nv_
+// CHECK-DAG: .visible .entry q0_cast(
+// CHECK-DAG: .visible .entry q1_nvfp4(
+// CHECK-DAG: .visible .entry q2_nvfp4(
+// CHECK-DAG: .visible .entry q3_rht_amax(
+// CHECK-DAG: .visible .entry q3_nvfp4(
+// CHECK-DAG: .visible .entry q4_mxfp8(
+// CHECK-DAG: .visible .entry q5_block(
+
+module attributes {teq.target = #teq.target<sm_90>} {
+  func.func @current(%x: tensor<128x256xbf16>) -> !teq.proto<128x256xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise> {
+    %q = teq.quantize %x : tensor<128x256xbf16> -> !teq.proto<128x256xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>
+    return %q : !teq.proto<128x256xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>
+  }
+  func.func @nvfp4_1d(%x: tensor<128x128xbf16>) -> !teq.proto<128x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise|columnwise, gemm_swizzled> {
+    %q = teq.quantize %x : tensor<128x128xbf16> -> !teq.proto<128x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise|columnwise, gemm_swizzled>
+    return %q : !teq.proto<128x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise|columnwise, gemm_swizzled>
+  }
+  func.func @nvfp4_2d(%x: tensor<128x128xbf16>) -> !teq.proto<128x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise|columnwise> {
+    %q = teq.quantize %x : tensor<128x128xbf16> -> !teq.proto<128x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise|columnwise>
+    return %q : !teq.proto<128x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise|columnwise>
+  }
+  func.func @nvfp4_rht_sr(%x: tensor<128x128xbf16>, %rng: tensor<2xi64>) -> !teq.proto<128x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled> {
+    %q = teq.quantize %x rng_state(%rng : tensor<2xi64>) : tensor<128x128xbf16> -> !teq.proto<128x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled>
+    return %q : !teq.proto<128x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled>
+  }
+  func.func @mxfp8(%x: tensor<128x128xbf16>) -> !teq.proto<128x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise> {
+    %q = teq.quantize %x : tensor<128x128xbf16> -> !teq.proto<128x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise>
+    return %q : !teq.proto<128x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise>
+  }
+  func.func @block(%x: tensor<128x128xbf16>) -> !teq.proto<128x128xbf16, #teq.float8_block_quantizer<f8E4M3FN, block_scaling_dim = 1>, rowwise|columnwise> {
+    %q = teq.quantize %x : tensor<128x128xbf16> -> !teq.proto<128x128xbf16, #teq.float8_block_quantizer<f8E4M3FN, block_scaling_dim = 1>, rowwise|columnwise>
+    return %q : !teq.proto<128x128xbf16, #teq.float8_block_quantizer<f8E4M3FN, block_scaling_dim = 1>, rowwise|columnwise>
+  }
+}
