@@ -1857,21 +1857,30 @@ std::string mlir::teq::kernels::delayedScalingUpdateKernel(
 
 namespace {
 
-/// Lines loading element `%<p>e` (index into the copy row `%<p>r`) of the
-/// input as f32 `%<p>v`. The rowwise copy is x itself; the columnwise copy
-/// is x^T, so its row r, element e is x[e][r].
-std::string nvfp4Load(const std::string &p, const std::string &row,
-                      const std::string &elem, bool columnwise, bool f32) {
+/// Side of the square tile of the NVFP4 data kernels (one a block).
+constexpr int64_t kNVFP4Tile = 64;
+
+/// Lines loading element `elem` of copy row `row` as f32 `%<p>v`. The
+/// rowwise copy is x itself; the columnwise copy is x^T, so its row r,
+/// element e is x[e][r]. From x itself (row length %ck), or with `tile`
+/// from the 64x64 tile staged in workgroup memory `%tile` (x[m0 + i][k0 +
+/// j] at i * 64 + j; `row` and `elem` then local to the tile).
+std::string elementLoad(const std::string &p, const std::string &row,
+                        const std::string &elem, bool columnwise, bool f32,
+                        bool tile) {
   std::string s;
   llvm::raw_string_ostream os(s);
   auto v = [&](const char *n) { return "%" + p + n; };
-  if (columnwise)
-    os << "          " << v("a0") << " = arith.muli " << elem << ", %ck : index\n"
-       << "          " << v("ad") << " = arith.addi " << v("a0") << ", " << row << " : index\n";
+  const char *stride = tile ? "%c64" : "%ck";
+  const std::string &outer = columnwise ? elem : row;
+  const std::string &inner = columnwise ? row : elem;
+  os << "          " << v("a0") << " = arith.muli " << outer << ", " << stride << " : index\n"
+     << "          " << v("ad") << " = arith.addi " << v("a0") << ", " << inner << " : index\n";
+  if (tile)
+    os << "          " << v("x") << " = memref.load %tile[" << v("ad")
+       << "] : memref<4096x$T, #gpu.address_space<workgroup>>\n";
   else
-    os << "          " << v("a0") << " = arith.muli " << row << ", %ck : index\n"
-       << "          " << v("ad") << " = arith.addi " << v("a0") << ", " << elem << " : index\n";
-  os << "          " << v("x") << " = memref.load %x[" << v("ad") << "] : memref<$Nx$T>\n";
+    os << "          " << v("x") << " = memref.load %x[" << v("ad") << "] : memref<$Nx$T>\n";
   if (f32)
     os << "          " << v("v") << " = arith.addf " << v("x") << ", %fnz : f32\n";
   else
@@ -1879,31 +1888,10 @@ std::string nvfp4Load(const std::string &p, const std::string &row,
   return s;
 }
 
-/// Side of the square tile of the NVFP4 data kernels (one a block).
-constexpr int64_t kNVFP4Tile = 64;
-
-/// Lines loading element `elem` of copy row `row` (both local to the tile
-/// staged in workgroup memory `%tile`, x[m0 + i][k0 + j] at i * 64 + j) as
-/// f32 `%<p>v`: the rowwise copy's rows are tile rows, the columnwise
-/// copy's rows tile columns.
+/// elementLoad from the staged tile.
 std::string tileLoad(const std::string &p, const std::string &row,
                      const std::string &elem, bool columnwise, bool f32) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  auto v = [&](const char *n) { return "%" + p + n; };
-  if (columnwise)
-    os << "          " << v("a0") << " = arith.muli " << elem << ", %c64 : index\n"
-       << "          " << v("ad") << " = arith.addi " << v("a0") << ", " << row << " : index\n";
-  else
-    os << "          " << v("a0") << " = arith.muli " << row << ", %c64 : index\n"
-       << "          " << v("ad") << " = arith.addi " << v("a0") << ", " << elem << " : index\n";
-  os << "          " << v("x") << " = memref.load %tile[" << v("ad")
-     << "] : memref<4096x$T, #gpu.address_space<workgroup>>\n";
-  if (f32)
-    os << "          " << v("v") << " = arith.addf " << v("x") << ", %fnz : f32\n";
-  else
-    os << "          " << v("v") << " = arith.extf " << v("x") << " : $T to f32\n";
-  return s;
+  return elementLoad(p, row, elem, columnwise, f32, /*tile=*/true);
 }
 
 /// Lines rounding f32 `%<p>s` to the E2M1 nibble `%<p>n` (i32): RNE with
@@ -2129,8 +2117,7 @@ std::string rhtLines(const std::string &p, const std::string &row, bool f32,
     std::string li = p + "l" + std::to_string(i);
     os << "          %" << li << "e = arith.addi " << (tile ? "%lb16" : "%b16")
        << ", %rc" << i << " : index\n"
-       << (tile ? tileLoad(li, row, "%" + li + "e", /*columnwise=*/true, f32)
-                : nvfp4Load(li, row, "%" + li + "e", /*columnwise=*/true, f32));
+       << elementLoad(li, row, "%" + li + "e", /*columnwise=*/true, f32, tile);
     // (s[i] * v[i]) * 0.25: the sign is a negation.
     std::string v = "%" + li + "v";
     std::string sv = v;
