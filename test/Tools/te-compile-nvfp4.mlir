@@ -33,19 +33,19 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // MLIR: @teq_kernels::@q0_zero_rs {{.*}} args(%[[RS]] : memref<1024xi8>)
 // The columnwise scales [128, 4] have no padding: no zero fill.
 // MLIR-NOT: @teq_kernels::@q0_zero_cs
-// MLIR: @teq_kernels::@q0_amax {{.*}} args(%[[X]] : memref<8192xbf16>)
-// MLIR: @teq_kernels::@q0_nvfp4_amax blocks in (%{{.*}}, %{{.*}}, %{{.*}}) {{.*}} args(%[[RA]] : memref<1xf32>, %[[CA]] : memref<1xf32>)
+// One amax pass; its last block writes both amaxes (no finalize kernel).
+// MLIR: @teq_kernels::@q0_amax {{.*}} args(%[[X]] : memref<8192xbf16>, %[[RA]] : memref<1xf32>, %[[CA]] : memref<1xf32>)
+// MLIR-NOT: @teq_kernels::@q0_nvfp4_amax
 // MLIR: @teq_kernels::@q0_nvfp4 blocks in (%{{.*}}, %{{.*}}, %{{.*}}) {{.*}} args(%[[X]] : memref<8192xbf16>, %[[RA]] : memref<1xf32>, %[[RD]] : memref<4096xi8>, %[[RS]] : memref<1024xi8>, %[[CA]] : memref<1xf32>, %[[CD]] : memref<4096xi8>, %[[CS]] : memref<512xi8>)
 
 // With RHT the columnwise amax is the transformed copy's: the plain amax
 // goes to the rowwise buffer only.
 // MLIR-LABEL: func.func @quantize_rht(
 // MLIR-SAME: %[[X:.*]]: memref<8192xbf16>, %{{.*}}: memref<4096xi8>, %{{.*}}: memref<1024xi8>, %{{.*}}: memref<4096xi8>, %{{.*}}: memref<512xi8>, %[[RA:.*]]: memref<1xf32>, %[[CA:.*]]: memref<1xf32>) attributes {teq.entry}
-// One pass over x computes both (the plain amax into partials of its own).
+// One pass over x computes both and writes them.
 // MLIR-NOT: @teq_kernels::@q1_amax
-// MLIR: @teq_kernels::@q1_rht_amax {{.*}} args(%[[X]] : memref<8192xbf16>)
-// MLIR: @teq_kernels::@q1_rht_amax_final {{.*}} args(%[[CA]] : memref<1xf32>)
-// MLIR: @teq_kernels::@q1_nvfp4_amax {{.*}} args(%[[RA]] : memref<1xf32>)
+// MLIR: @teq_kernels::@q1_rht_amax {{.*}} args(%[[X]] : memref<8192xbf16>, %[[CA]] : memref<1xf32>, %[[RA]] : memref<1xf32>)
+// MLIR-NOT: @teq_kernels::@q1_nvfp4_amax
 // MLIR: @teq_kernels::@q1_nvfp4 {{.*}} args(%[[X]] : memref<8192xbf16>, %[[RA]] : memref<1xf32>, %{{.*}}, %{{.*}}, %[[CA]] : memref<1xf32>
 
 // Stochastic rounding: the data kernel reads the rng_state buffer.

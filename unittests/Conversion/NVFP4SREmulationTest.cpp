@@ -76,24 +76,15 @@ void _mlir_ciface_q7_nvfp4(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
 void _mlir_ciface_q8_nvfp4(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
 void _mlir_ciface_q10_nvfp4(M1, M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
 void _mlir_ciface_q11_nvfp4(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
-// The amax kernels: (buffer..., bx, by).
-void _mlir_ciface_q0_rht_amax(M1, int64_t, int64_t);
-void _mlir_ciface_q0_rht_amax_final(M1, int64_t, int64_t);
-void _mlir_ciface_q0_nvfp4_amax(M1, int64_t, int64_t);
-void _mlir_ciface_q1_amax(M1, int64_t, int64_t);
-void _mlir_ciface_q1_nvfp4_amax(M1, M1, int64_t, int64_t);
-void _mlir_ciface_q3_amax(M1, int64_t, int64_t);
-void _mlir_ciface_q3_nvfp4_amax(M1, int64_t, int64_t);
-void _mlir_ciface_q4_amax(M1, int64_t, int64_t);
-void _mlir_ciface_q4_nvfp4_amax(M1, int64_t, int64_t);
-void _mlir_ciface_q7_rht_amax(M1, int64_t, int64_t);
-void _mlir_ciface_q7_rht_amax_final(M1, int64_t, int64_t);
-void _mlir_ciface_q7_nvfp4_amax(M1, int64_t, int64_t);
-void _mlir_ciface_q9_amax(M1, int64_t, int64_t);
-void _mlir_ciface_q9_nvfp4_amax(M1, int64_t, int64_t);
-void _mlir_ciface_q10_rht_amax(M1, int64_t, int64_t);
-void _mlir_ciface_q10_rht_amax_final(M1, int64_t, int64_t);
-void _mlir_ciface_q10_nvfp4_amax(M1, int64_t, int64_t);
+// The amax kernels: (x, amax buffer..., bx, by); the last block of the
+// grid writes the buffers.
+void _mlir_ciface_q0_rht_amax(M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q1_amax(M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q3_amax(M1, M1, int64_t, int64_t);
+void _mlir_ciface_q4_amax(M1, M1, int64_t, int64_t);
+void _mlir_ciface_q7_rht_amax(M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q9_amax(M1, M1, int64_t, int64_t);
+void _mlir_ciface_q10_rht_amax(M1, M1, M1, int64_t, int64_t);
 #undef M1
 }
 
@@ -335,33 +326,26 @@ int64_t rhtAmaxGrid(int64_t m, int64_t k) {
   return std::clamp<int64_t>((k * (m / 16) + 255) / 256, 1, 1024);
 }
 
-using Amax1 = void (*)(MemRef1D *, int64_t, int64_t);
-using Amax2 = void (*)(MemRef1D *, MemRef1D *, int64_t, int64_t);
+using Amax1 = void (*)(MemRef1D *, MemRef1D *, int64_t, int64_t);
+using Amax2 = void (*)(MemRef1D *, MemRef1D *, MemRef1D *, int64_t, int64_t);
 
-/// An entry's amax kernels: the per-tensor pass (or with RHT the pass
-/// computing both amaxes), then the finalizing blocks.
+/// An entry's amax pass (one kernel over its grid, the last block writing
+/// the amax buffers): one buffer, or two (rowwise, columnwise; with RHT
+/// columnwise, rowwise).
 struct AmaxCase {
   const Case *c;
-  Amax1 pass;                ///< _amax or _rht_amax over the grid.
-  Amax1 rhtFinal;            ///< _rht_amax_final(amax_c), with RHT.
-  Amax1 final1;              ///< _nvfp4_amax(one buffer).
-  Amax2 final2;              ///< _nvfp4_amax(amax_r, amax_c).
+  Amax1 one;
+  Amax2 two;
 };
 
 TEST(NVFP4AmaxKernels, MatchReferenceBitForBit) {
   const AmaxCase cases[] = {
-      {&kCases[0], _mlir_ciface_q0_rht_amax, _mlir_ciface_q0_rht_amax_final,
-       _mlir_ciface_q0_nvfp4_amax, nullptr},
-      {&kCases[1], _mlir_ciface_q1_amax, nullptr, nullptr,
-       _mlir_ciface_q1_nvfp4_amax},
-      {&kCases[3], _mlir_ciface_q3_amax, nullptr, _mlir_ciface_q3_nvfp4_amax,
-       nullptr},
-      {&kCases[4], _mlir_ciface_q4_amax, nullptr, _mlir_ciface_q4_nvfp4_amax,
-       nullptr},
-      {&kCases[7], _mlir_ciface_q7_rht_amax, _mlir_ciface_q7_rht_amax_final,
-       _mlir_ciface_q7_nvfp4_amax, nullptr},
-      {&kCases[9], _mlir_ciface_q10_rht_amax, _mlir_ciface_q10_rht_amax_final,
-       _mlir_ciface_q10_nvfp4_amax, nullptr},
+      {&kCases[0], nullptr, _mlir_ciface_q0_rht_amax},
+      {&kCases[1], nullptr, _mlir_ciface_q1_amax},
+      {&kCases[3], _mlir_ciface_q3_amax, nullptr},
+      {&kCases[4], _mlir_ciface_q4_amax, nullptr},
+      {&kCases[7], nullptr, _mlir_ciface_q7_rht_amax},
+      {&kCases[9], nullptr, _mlir_ciface_q10_rht_amax},
   };
   for (const AmaxCase &ac : cases)
     for (Fill fill : {Fill::Normal, Fill::Special, Fill::Tiny, Fill::Grid})
@@ -379,16 +363,21 @@ TEST(NVFP4AmaxKernels, MatchReferenceBitForBit) {
         std::vector<uint8_t> input = inputBytes(x);
         MemRef1D mx = memref(input.data(), c.m * c.k);
         int64_t grid = c.rht ? rhtAmaxGrid(c.m, c.k) : amaxGrid(c.m * c.k, c.dtype);
-        for (int64_t b = 0; b < grid; ++b)
-          ac.pass(&mx, b, 0);
         float got[2] = {-1.0f, -1.0f};
         MemRef1D mr = memref(&got[0], 1), mc = memref(&got[1], 1);
-        if (ac.rhtFinal)
-          ac.rhtFinal(&mc, 0, 0);
-        if (ac.final2)
-          ac.final2(&mr, &mc, 0, 0);
-        else if (ac.final1)
-          ac.final1(c.row ? &mr : &mc, 0, 0);
+        for (int64_t b = 0; b < grid; ++b) {
+          if (ac.two && c.rht)
+            ac.two(&mx, &mc, &mr, b, 0);
+          else if (ac.two)
+            ac.two(&mx, &mr, &mc, b, 0);
+          else
+            ac.one(&mx, c.row ? &mr : &mc, b, 0);
+          // Only the last block writes the amaxes.
+          if (b + 1 < grid) {
+            EXPECT_EQ(got[0], -1.0f);
+            EXPECT_EQ(got[1], -1.0f);
+          }
+        }
         const std::string what = std::string(c.name) + " fill " +
                                  std::to_string(static_cast<int>(fill)) +
                                  " draw " + std::to_string(draw);
@@ -419,11 +408,10 @@ TEST(NVFP4AmaxKernels, LargeTensorAllLoops) {
     Input x = Input::rounded(DType::BF16, {m, k}, v);
     std::vector<uint8_t> input = inputBytes(x);
     MemRef1D mx = memref(input.data(), n);
-    for (int64_t b = 0; b < amaxGrid(n, DType::BF16); ++b)
-      _mlir_ciface_q9_amax(&mx, b, 0);
     float got = -1.0f;
     MemRef1D mr = memref(&got, 1);
-    _mlir_ciface_q9_nvfp4_amax(&mr, 0, 0);
+    for (int64_t b = 0; b < amaxGrid(n, DType::BF16); ++b)
+      _mlir_ciface_q9_amax(&mx, &mr, b, 0);
     EXPECT_EQ(got, 77.0f) << "max at " << at;
   }
 }

@@ -24,6 +24,9 @@ scf except for what is replaced here:
     tid ^ offset's (the offsets are below 32: within the warp);
   * the gpu.module's memref.globals (amax partials) become the CPU
     module's, their address space dropped;
+  * the fused amax reductions' fences (nvvm.memory.barrier) are dropped
+    (blocks run one after another) and their zero-initialized globals stay
+    zero-initialized; their atomics run as CPU atomics;
   * gpu.thread_id x / gpu.block_id x|y become the thread loop's variable
     and the two new arguments; gpu.return becomes return;
   * nvvm.convert.f32x2.to.f8x2 (the hardware E4M3 RNE + satfinite cvt of
@@ -57,7 +60,8 @@ def main(src, dst):
         g = GLOBAL.match(line)
         if g:
             out.append(f'  memref.global "private" @{g.group(1)} : '
-                       f'{g.group(2).replace(GLOBAL_AS, "")} = uninitialized')
+                       f'{g.group(2).replace(GLOBAL_AS, "")} = '
+                       f'{"dense<0>" if "= dense<0>" in line else "uninitialized"}')
     while i < len(lines):
         m = FUNC.match(lines[i])
         i += 1
@@ -114,6 +118,9 @@ def main(src, dst):
                     f'{ind}%emu_src{k} = arith.xori %emu_tid, %emu_off{k} : index',
                     f'{ind}{shf.group(2)} = memref.load %emu_shfl{k}[%emu_src{k}] : memref<256xf32>',
                     f'{ind}{shf.group(3)} = arith.constant true'])
+                continue
+            if 'nvvm.memory.barrier' in line:
+                # A fence: the blocks run one after another here.
                 continue
             cvt = CVT.match(line)
             if cvt:

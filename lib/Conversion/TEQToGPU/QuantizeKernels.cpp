@@ -200,8 +200,63 @@ int64_t mlir::teq::kernels::amaxGridSize(int64_t numElements, InputType input) {
   return std::clamp<int64_t>(blocks, 1, 1024);
 }
 
+std::string mlir::teq::kernels::fusedAmaxGlobals(const std::string &prefix) {
+  return "    memref.global \"private\" @" + prefix +
+         "_amax_acc : memref<2xi32, #gpu.address_space<global>> = dense<0>\n"
+         "    memref.global \"private\" @" + prefix +
+         "_amax_count : memref<1xi32, #gpu.address_space<global>> = dense<0>\n";
+}
+
+namespace {
+/// Thread 0's lines finishing a fused amax reduction (fusedAmaxGlobals):
+/// each block's max (`values`[i], f32, never NaN) into running maximum i
+/// by an atomic max of its pattern (non-negative floats order as their
+/// patterns), a fence, then the count of blocks done; the last of `grid`
+/// blocks reads the maxima and stores maximum i into `buffers`[i] (each
+/// memref<1xf32>), then resets both globals for the next launch. This
+/// replaces a one-block finalize kernel (its launch and tail).
+std::string fusedAmaxLines(const std::string &prefix, int64_t grid,
+                           const std::vector<std::string> &values,
+                           const std::vector<std::vector<std::string>> &buffers) {
+  const std::string acc = "memref<2xi32, #gpu.address_space<global>>";
+  const std::string cnt = "memref<1xi32, #gpu.address_space<global>>";
+  std::string s = "        %facc = memref.get_global @" + prefix + "_amax_acc : " + acc + "\n" +
+                  "        %fcnt = memref.get_global @" + prefix + "_amax_count : " + cnt + "\n" +
+                  "        %fi0 = arith.constant 0 : index\n" +
+                  "        %fi1 = arith.constant 1 : index\n" +
+                  "        %fz32 = arith.constant 0 : i32\n" +
+                  "        %fone32 = arith.constant 1 : i32\n";
+  for (size_t i = 0; i < values.size(); ++i) {
+    std::string n = std::to_string(i);
+    s += "        %fb" + n + " = arith.bitcast " + values[i] + " : f32 to i32\n" +
+         "        %fo" + n + " = memref.atomic_rmw maxu %fb" + n + ", %facc[%fi" + n +
+         "] : (i32, " + acc + ") -> i32\n";
+  }
+  s += "        nvvm.memory.barrier #nvvm.mem_scope<gpu>\n"
+       "        %fold = memref.atomic_rmw addi %fone32, %fcnt[%fi0] : (i32, " + cnt + ") -> i32\n"
+       "        %fgm1 = arith.constant " + std::to_string(grid - 1) + " : i32\n"
+       "        %flast = arith.cmpi eq, %fold, %fgm1 : i32\n"
+       "        scf.if %flast {\n"
+       "          nvvm.memory.barrier #nvvm.mem_scope<gpu>\n";
+  for (size_t i = 0; i < values.size(); ++i) {
+    std::string n = std::to_string(i);
+    // An atomic read: the other blocks' maxima, not a cached line.
+    s += "          %fm" + n + " = memref.atomic_rmw maxu %fz32, %facc[%fi" + n +
+         "] : (i32, " + acc + ") -> i32\n" +
+         "          %fmf" + n + " = arith.bitcast %fm" + n + " : i32 to f32\n";
+    for (const std::string &b : buffers[i])
+      s += "          memref.store %fmf" + n + ", %" + b + "[%fi0] : memref<1xf32>\n";
+    s += "          memref.store %fz32, %facc[%fi" + n + "] : " + acc + "\n";
+  }
+  s += "          memref.store %fz32, %fcnt[%fi0] : " + cnt + "\n"
+       "        }\n";
+  return s;
+}
+} // namespace
+
 std::string
-mlir::teq::kernels::perTensorAmaxKernel(const PerTensorFP8Spec &spec) {
+mlir::teq::kernels::perTensorAmaxKernel(const PerTensorFP8Spec &spec,
+                                        const std::vector<std::string> &finalBuffers) {
   int64_t n = spec.rows * spec.cols;
   int64_t perVector = 16 / typeBytes(spec.input);
   int64_t grid = amaxGridSize(n, spec.input);
@@ -228,6 +283,16 @@ mlir::teq::kernels::perTensorAmaxKernel(const PerTensorFP8Spec &spec) {
       {"NFULL", std::to_string((n / perVector) / (4 * grid * kBlockSize) *
                                (4 * grid * kBlockSize))},
       {"UEXT", uext},
+      {"FINALARGS", [&] {
+         std::string a;
+         for (const std::string &b : finalBuffers)
+           a += ", %" + b + ": memref<1xf32>";
+         return a;
+       }()},
+      {"FINALSTORE",
+       finalBuffers.empty()
+           ? std::string("        memref.store %bm, %partials[%bid] : memref<$Gxf32, #gpu.address_space<global>>\n")
+           : fusedAmaxLines(spec.prefix, grid, {"%bm"}, {finalBuffers})},
       {"EXT", spec.input == InputType::F32
                   ? "%vnz = arith.constant dense<-0.0> : vector<$Vxf32>\n        %vf = arith.addf %v, %vnz : vector<$Vxf32>"
                   : "%vf = arith.extf %v : vector<$Vx$T> to vector<$Vxf32>"},
@@ -236,7 +301,7 @@ mlir::teq::kernels::perTensorAmaxKernel(const PerTensorFP8Spec &spec) {
                    : "%tf = arith.extf %t : $T to f32"},
   };
   std::string text = R"(
-    gpu.func @$NAME(%x: memref<$Nx$T>)
+    gpu.func @$NAME(%x: memref<$Nx$T>$FINALARGS)
         workgroup(%smem: memref<8xf32, #gpu.address_space<workgroup>>)
         kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
       %partials = memref.get_global @$PARTIALS : memref<$Gxf32, #gpu.address_space<global>>
@@ -317,8 +382,7 @@ mlir::teq::kernels::perTensorAmaxKernel(const PerTensorFP8Spec &spec) {
           %n = arith.maxnumf %mm, %e : f32
           scf.yield %n : f32
         }
-        memref.store %bm, %partials[%bid] : memref<$Gxf32, #gpu.address_space<global>>
-      }
+$FINALSTORE      }
       gpu.return
     }
 )";
@@ -2965,41 +3029,18 @@ void mlir::teq::kernels::nvfp4TileGrid(const NVFP4Spec &spec, int64_t &gridX,
 
 namespace {
 
-/// `gpu.func @<name>(<amax buffers>)`: one block; the max of `grid`
-/// partials in the global `@<partials>` stored into each amax buffer.
-std::string amaxFinalizeKernel(const std::string &name,
-                               const std::string &partials, int64_t grid,
-                               const std::vector<std::string> &buffers) {
-  std::string args, stores;
-  for (const std::string &b : buffers) {
-    args += (args.empty() ? "%" : ", %") + b + ": memref<1xf32>";
-    stores += "        memref.store %gamax, %" + b + "[%c0] : memref<1xf32>\n";
-  }
-  std::map<std::string, std::string> vars = {
-      {"NAME", name}, {"PARTIALS", partials}, {"G", std::to_string(grid)}};
-  std::string text = R"(
-    gpu.func @$NAME()" + args + R"()
-        workgroup(%smem: memref<8xf32, #gpu.address_space<workgroup>>)
-        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {)" +
-                     partialsMaxLines("gamax") + R"()" + stores + R"(      }
-      gpu.return
-    }
-)";
-  return substitute(text, vars);
-}
-
-/// `gpu.func @<prefix>_rht_amax(%x)`: per-block amax of the RHT-transformed
-/// columnwise copy into `@<prefix>_rht_partials` (grid-stride over the
-/// K * M/16 groups, one a thread), and with `plain` (the rowwise copy needs
-/// the plain amax) in the same read of x the per-block max |x| into
-/// `@<prefix>_rht_plain_partials`.
-std::string rhtAmaxKernel(const NVFP4Spec &spec, bool plain) {
+/// `gpu.func @<prefix>_rht_amax(%x, %amax_c, <plainBuffers>)`: the amax of
+/// the RHT-transformed columnwise copy into %amax_c (grid-stride over the
+/// K * M/16 groups, one a thread; the last block finishes the reduction,
+/// fusedAmaxLines) and, with `plainBuffers` (the rowwise copy needs the
+/// plain amax), in the same read of x the plain max |x| into those.
+std::string rhtAmaxKernel(const NVFP4Spec &spec,
+                          const std::vector<std::string> &plainBuffers) {
+  const bool plain = !plainBuffers.empty();
   int64_t groups = spec.cols * (spec.rows / 16);
   int64_t grid = nvfp4RhtAmaxGrid(spec);
   std::map<std::string, std::string> vars = {
       {"NAME", spec.prefix + "_rht_amax"},
-      {"PARTIALS", spec.prefix + "_rht_partials"},
-      {"PLAIN", spec.prefix + "_rht_plain_partials"},
       {"N", std::to_string(spec.rows * spec.cols)},
       {"T", typeName(spec.input)},
       {"K", std::to_string(spec.cols)},
@@ -3024,12 +3065,14 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec, bool plain) {
                 "vector<16xf32> into f32\n";
   }
   std::string text = std::string(R"(
-    memref.global "private" @$PARTIALS : memref<$Gxf32, #gpu.address_space<global>>
-)") + (plain ? R"(    memref.global "private" @$PLAIN : memref<$Gxf32, #gpu.address_space<global>>
-)" : "") + R"(    gpu.func @$NAME(%x: memref<$Nx$T>)
+    gpu.func @$NAME(%x: memref<$Nx$T>, %amax_c: memref<1xf32>)") + [&] {
+    std::string a;
+    for (const std::string &b : plainBuffers)
+      a += ", %" + b + ": memref<1xf32>";
+    return a;
+  }() + R"()
         workgroup(%smem: memref<16xf32, #gpu.address_space<workgroup>>)
         kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
-      %partials = memref.get_global @$PARTIALS : memref<$Gxf32, #gpu.address_space<global>>
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c8 = arith.constant 8 : index
@@ -3077,15 +3120,19 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec, bool plain) {
           %n = arith.maxnumf %mm, %e : f32
           scf.yield %n : f32
         }
-        memref.store %bm, %partials[%bid] : memref<$Gxf32, #gpu.address_space<global>>
-)" + (plain ? R"(        %plainp = memref.get_global @$PLAIN : memref<$Gxf32, #gpu.address_space<global>>
-        %pbm = scf.for %j = %c8 to %c16 step %c1 iter_args(%mm = %zero) -> f32 {
+)" + (plain ? R"(        %pbm = scf.for %j = %c8 to %c16 step %c1 iter_args(%mm = %zero) -> f32 {
           %e = memref.load %smem[%j] : memref<16xf32, #gpu.address_space<workgroup>>
           %n = arith.maxnumf %mm, %e : f32
           scf.yield %n : f32
         }
-        memref.store %pbm, %plainp[%bid] : memref<$Gxf32, #gpu.address_space<global>>
-)" : "") + R"(      }
+)" : "") + fusedAmaxLines(spec.prefix, grid,
+                                plain ? std::vector<std::string>{"%bm", "%pbm"}
+                                      : std::vector<std::string>{"%bm"},
+                                plain ? std::vector<std::vector<std::string>>{
+                                            {"amax_c"}, plainBuffers}
+                                      : std::vector<std::vector<std::string>>{
+                                            {"amax_c"}}) +
+                     R"(      }
       gpu.return
     }
 )";
@@ -3105,7 +3152,6 @@ std::string mlir::teq::kernels::nvfp4Kernels(const NVFP4Spec &spec) {
   amaxSpec.rows = spec.rows;
   amaxSpec.cols = spec.cols;
   amaxSpec.input = spec.input;
-  int64_t grid = amaxGridSize(spec.rows * spec.cols, spec.input);
   // The plain amax feeds the rowwise copy, and the columnwise one unless
   // that is RHT-transformed (its amax is then the transformed tensor's).
   std::vector<std::string> plain;
@@ -3117,19 +3163,14 @@ std::string mlir::teq::kernels::nvfp4Kernels(const NVFP4Spec &spec) {
   // With RHT the pass over x computing the transformed copy's amax also
   // computes the plain one (x is read once for both).
   bool rht = spec.columnwise && spec.rht;
+  // Each amax pass finishes its own reduction (fusedAmaxLines): its last
+  // block writes the amax buffers.
+  if ((!plain.empty() && !rht) || rht)
+    text += fusedAmaxGlobals(spec.prefix);
   if (!plain.empty() && !rht)
-    text += perTensorGlobals(amaxSpec) + perTensorAmaxKernel(amaxSpec) +
-            amaxFinalizeKernel(spec.prefix + "_nvfp4_amax",
-                               spec.prefix + "_partials", grid, plain);
+    text += perTensorGlobals(amaxSpec) + perTensorAmaxKernel(amaxSpec, plain);
   if (rht)
-    text += rhtAmaxKernel(spec, /*plain=*/!plain.empty()) +
-            amaxFinalizeKernel(spec.prefix + "_rht_amax_final",
-                               spec.prefix + "_rht_partials",
-                               nvfp4RhtAmaxGrid(spec), {"amax_c"});
-  if (rht && !plain.empty())
-    text += amaxFinalizeKernel(spec.prefix + "_nvfp4_amax",
-                               spec.prefix + "_rht_plain_partials",
-                               nvfp4RhtAmaxGrid(spec), plain);
+    text += rhtAmaxKernel(spec, plain);
   if (spec.rowwise || spec.columnwise)
     text += nvfp4TileKernel(spec);
   return text;

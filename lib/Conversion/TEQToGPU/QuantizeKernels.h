@@ -67,8 +67,16 @@ int64_t amaxGridSize(int64_t numElements, InputType input);
 std::string perTensorGlobals(const PerTensorFP8Spec &spec);
 
 /// `gpu.func @<prefix>_amax(%x: memref<N x T>)`: per-block max|x|
-/// (NaN-ignoring, like fmaxf) into `@<prefix>_partials`.
-std::string perTensorAmaxKernel(const PerTensorFP8Spec &spec);
+/// (NaN-ignoring, like fmaxf) into `@<prefix>_partials`. With
+/// `finalBuffers` the kernel takes those amax buffers (memref<1xf32>) after
+/// %x and finishes the reduction itself (fusedAmaxGlobals): no partials.
+std::string perTensorAmaxKernel(const PerTensorFP8Spec &spec,
+                                const std::vector<std::string> &finalBuffers = {});
+
+/// The device globals of a fused amax reduction (`@<prefix>_amax_acc`,
+/// two running maxima as bit patterns, and `@<prefix>_amax_count`, blocks
+/// done), zero at load and reset by the last block.
+std::string fusedAmaxGlobals(const std::string &prefix);
 
 /// `gpu.func @<prefix>_scale(%scale_inv: memref<1xf32>)`: one block; the
 /// amax of the partials and compute_scale_from_amax into
@@ -163,12 +171,11 @@ struct NVFP4Spec {
 };
 
 /// NVFP4 kernels of one quantization, all 256 threads a block:
-/// `@<prefix>_amax(%x)` (the per-tensor amax partials, from
-/// `perTensorAmaxKernel`, its globals from `perTensorGlobals`),
-/// `@<prefix>_nvfp4_amax([%amax_rowwise], [%amax_columnwise])` (one block:
-/// the global amax into the amax buffers; with RHT the columnwise amax comes
-/// from `@<prefix>_rht_amax(%x)` and `@<prefix>_rht_amax_final(%amax_c)`
-/// instead, over the transformed copy), then the data kernel, one 64x64
+/// `@<prefix>_amax(%x, [%amax_rowwise], [%amax_columnwise])` (the global
+/// amax into the amax buffers, the last block finishing the reduction;
+/// with RHT `@<prefix>_rht_amax(%x, %amax_c[, %amax_r])` instead: the
+/// transformed copy's amax and, for a rowwise copy, the plain one), then
+/// the data kernel, one 64x64
 /// tile of x a block staged in workgroup memory (grid nvfp4TileGrid):
 /// `@<prefix>_nvfp4(%x, %amax_r, %rdata, %rscale, %amax_c, %cdata,
 /// %cscale[, %rng])` with both usages (x read once for both copies), else

@@ -638,20 +638,21 @@ LogicalResult EntryLowering::lowerNVFP4Quantize(OpBuilder &b, QuantizeOp op,
     amaxArgs.push_back(ramax);
   if (camax && !spec.rht)
     amaxArgs.push_back(camax);
-  // With RHT one pass over x computes both amaxes (the plain one into
-  // partials of its own), each then finalized.
+  // One pass over x computes the amax(es), its last block writing them
+  // (with RHT the transformed copy's and, for a rowwise copy, the plain
+  // one in the same read of x).
   if (!amaxArgs.empty() && !(camax && spec.rht)) {
+    SmallVector<Value> args{x};
+    args.append(amaxArgs.begin(), amaxArgs.end());
     launch(b, loc, spec.prefix + "_amax",
-           kernels::amaxGridSize(flat.m * flat.k, spec.input), 1, 0, {x},
+           kernels::amaxGridSize(flat.m * flat.k, spec.input), 1, 0, args,
            token);
-    launch(b, loc, spec.prefix + "_nvfp4_amax", 1, 1, 0, amaxArgs, token);
   }
   if (camax && spec.rht) {
+    SmallVector<Value> args{x, camax};
+    args.append(amaxArgs.begin(), amaxArgs.end());
     launch(b, loc, spec.prefix + "_rht_amax", kernels::nvfp4RhtAmaxGrid(spec),
-           1, 0, {x}, token);
-    launch(b, loc, spec.prefix + "_rht_amax_final", 1, 1, 0, {camax}, token);
-    if (!amaxArgs.empty())
-      launch(b, loc, spec.prefix + "_nvfp4_amax", 1, 1, 0, amaxArgs, token);
+           1, 0, args, token);
   }
   // The data kernel: one 64x64 tile a block, both copies from one read of
   // x where both usages are asked for.
