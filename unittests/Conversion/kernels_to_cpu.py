@@ -32,7 +32,10 @@ scf except for what is replaced here:
   * nvvm.convert.f32x2.to.f8x2 (the hardware E4M3 RNE + satfinite cvt of
     the block scale, already checked bit for bit on the GPU) becomes a call
     to `emu_e4m3(f32, f32) -> i16`, which the test implements with the
-    reference's floatToE4M3 (first operand in the upper byte, as cvt does).
+    reference's floatToE4M3 (first operand in the upper byte, as cvt does);
+  * nvvm.convert.f32x2.to.bf16x2 (cvt.rn.bf16x2.f32 of the RHT's BF16
+    roundings) becomes two arith.truncf, the first operand in element 1
+    (the upper half, as cvt does).
 Everything else, the Philox4x32-10 evaluation and the stochastic E2M1
 rounding included, is the kernel's own IR. Any other gpu./nvvm. operation
 (shuffles, barriers inside control flow) is refused.
@@ -47,6 +50,8 @@ GLOBAL = re.compile(r'\s*memref\.global "private" @(\w+) : (memref<[^>]*>>|memre
 SHUFFLE = re.compile(r'(\s*)(%\S+), (%\S+) = gpu\.shuffle\s+xor (%\S+), (%\S+), (%\S+) : f32\s*$')
 GLOBAL_AS = ', #gpu.address_space<global>'
 CVT = re.compile(r'(\s*)(%\S+) = nvvm\.convert\.f32x2\.to\.f8x2 (%\S+), (%\S+) \{.*\} : i16\s*\(f8E4M3FN\)')
+CVTBF = re.compile(r'(\s*)(%\S+) = nvvm\.convert\.f32x2\.to\.bf16x2 (%\S+), (%\S+) '
+                   r'\{rnd = #nvvm\.fp_rnd_mode<rn>\} : vector<2xbf16>\s*$')
 WG = ', #gpu.address_space<workgroup>'
 IDS = {'thread_id x': '%emu_tid', 'block_id x': '%emu_bx', 'block_id y': '%emu_by'}
 
@@ -85,6 +90,7 @@ def main(src, dst):
         segments = [[]]
         ids = {}
         shuffles = 0
+        cvts = 0
         while lines[i].strip() != 'gpu.return' or \
                 len(lines[i]) - len(lines[i].lstrip()) != indent:
             line = lines[i]
@@ -126,6 +132,16 @@ def main(src, dst):
             if cvt:
                 line = (f'{cvt.group(1)}{cvt.group(2)} = func.call @emu_e4m3('
                         f'{cvt.group(3)}, {cvt.group(4)}) : (f32, f32) -> i16')
+            cvtbf = CVTBF.match(line)
+            if cvtbf:
+                # cvt.rn.bf16x2.f32 d, a, b: a in the high half (element 1).
+                ind, d, hi, lo = cvtbf.groups()
+                k = cvts
+                cvts += 1
+                line = (f'{ind}%emu_bf{k}lo = arith.truncf {lo} : f32 to bf16\n'
+                        f'{ind}%emu_bf{k}hi = arith.truncf {hi} : f32 to bf16\n'
+                        f'{ind}{d} = vector.from_elements %emu_bf{k}lo, '
+                        f'%emu_bf{k}hi : vector<2xbf16>')
             if 'nvvm.' in line or 'gpu.' in line:
                 sys.exit(f'kernels_to_cpu.py: cannot run on the CPU: {line.strip()}')
             segments[-1].append(line)

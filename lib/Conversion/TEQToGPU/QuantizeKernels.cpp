@@ -15,10 +15,13 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <regex>
+#include <sstream>
 
 using namespace mlir::teq::kernels;
 
@@ -109,6 +112,53 @@ std::string withoutLibdevice(const std::string &text) {
   }
   out.append(text, last, std::string::npos);
   return out;
+}
+
+/// Whether `c` continues an SSA name (`%name`).
+bool isNameChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+/// `text` with every whole SSA name `%from` of `names` spelled `%to`.
+std::string renameValues(const std::string &text,
+                         const std::map<std::string, std::string> &names) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    if (text[i] == '%') {
+      size_t end = i + 1;
+      while (end < text.size() && isNameChar(text[end]))
+        ++end;
+      auto it = names.find(text.substr(i + 1, end - i - 1));
+      out += '%';
+      out += it == names.end() ? text.substr(i + 1, end - i - 1) : it->second;
+      i = end;
+      continue;
+    }
+    out += text[i++];
+  }
+  return out;
+}
+
+/// `text` with the values it defines (`%a = ...`, `%a, %b = ...`) renamed
+/// `%<prefix>a`, so that it can sit beside another copy of itself in an
+/// enclosing region (MLIR names may not shadow).
+std::string prefixDefinitions(const std::string &text,
+                              const std::string &prefix) {
+  std::map<std::string, std::string> names;
+  static const std::regex def(R"(^\s*((%[A-Za-z0-9_]+\s*,\s*)*%[A-Za-z0-9_]+)\s*=)");
+  static const std::regex name(R"(%([A-Za-z0-9_]+))");
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;
+    if (!std::regex_search(line, m, def))
+      continue;
+    std::string defs = m[1];
+    for (std::sregex_iterator it(defs.begin(), defs.end(), name), e; it != e;
+         ++it)
+      names[(*it)[1]] = prefix + (*it)[1].str();
+  }
+  return renameValues(text, names);
 }
 
 /// Exact decimal-free spelling of a float constant (hex bit pattern).
@@ -1958,12 +2008,39 @@ std::string tileLoad(const std::string &p, const std::string &row,
   return elementLoad(p, row, elem, columnwise, f32, /*tile=*/true);
 }
 
+/// Lines of the magnitude part of e2m1Code: the f32 pattern `%<p>m6` of
+/// 2^23 + the code of |s| = `a` in its low three bits (see e2m1Code).
+/// Without `saturate` the caller guarantees |s| < 7 (no NaN): the piece
+/// |s| / 2 + 4 then rounds to at most 7 by itself, and the min with 7 goes.
+std::string e2m1Magnitude(const std::string &p, const std::string &a,
+                          bool saturate = true) {
+  auto v = [&](const std::string &n) { return "%" + p + n; };
+  const char *in = "            ";
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  // 2|s| and |s| / 2 are exact (a subnormal's half rounds, but far below
+  // any bound), so a fused multiply-add (contract: LLVM forms fma.rn) rounds
+  // like the separate add; math.fma would be a libdevice call.
+  os << in << v("q1") << " = arith.mulf " << a << ", %e2m1two fastmath<contract> : f32\n"
+     << in << v("p1") << " = arith.addf " << v("q1") << ", %e2m1m0 fastmath<contract> : f32\n"
+     << in << v("p2") << " = arith.addf " << a << ", %e2m1m2 : f32\n"
+     << in << v("q3") << " = arith.mulf " << a << ", %e2m1half fastmath<contract> : f32\n"
+     << in << v("p3") << " = arith.addf " << v("q3") << ", %e2m1m4 fastmath<contract> : f32\n"
+     // NaN-ignoring min as a reduction (native min.f32; arith.minnumf
+     // would be a libdevice call).
+     << in << v("pv") << " = vector.from_elements " << v("p1") << ", " << v("p2") << ", " << v("p3") << " : vector<3xf32>\n"
+     << in << v("pm") << " = vector.reduction <minnumf>, " << v("pv")
+     << (saturate ? ", %e2m1m7" : "") << " : vector<3xf32> into f32\n"
+     << in << v("m6") << " = arith.bitcast " << v("pm") << " : f32 to i32\n";
+  return s;
+}
+
 /// Lines rounding f32 `%<p>s` to the E2M1 nibble `%<p>n` (i32): RNE with
 /// saturation to ±6 (te-semantics.md §3), NaN to 0x7, ties to the even
 /// code. Only the nibble's bits of `%<p>n` are defined (callers pack).
 std::string e2m1Code(const std::string &p, const std::string &absValue = "",
                      const std::string &signSource = "", bool hardware = false,
-                     bool rawSign = false) {
+                     bool rawSign = false, bool saturate = true) {
   // The code is round-to-nearest-even of g(|s|) = min(2|s|, |s| + 2,
   // |s| / 2 + 4) to an integer, saturated at 7: g maps the E2M1 grid 0,
   // 0.5, 1, 1.5, 2, 3, 4, 6 onto 0..7 and is linear between neighbours, so
@@ -1996,19 +2073,7 @@ std::string e2m1Code(const std::string &p, const std::string &absValue = "",
   std::string sign = signSource.empty() ? v("s") : signSource;
   if (absValue.empty())
     os << in << v("a") << " = math.absf " << v("s") << " : f32\n";
-  // 2|s| and |s| / 2 are exact (a subnormal's half rounds, but far below
-  // any bound), so a fused multiply-add (contract: LLVM forms fma.rn) rounds
-  // like the separate add; math.fma would be a libdevice call.
-  os << in << v("q1") << " = arith.mulf " << a << ", %e2m1two fastmath<contract> : f32\n"
-     << in << v("p1") << " = arith.addf " << v("q1") << ", %e2m1m0 fastmath<contract> : f32\n"
-     << in << v("p2") << " = arith.addf " << a << ", %e2m1m2 : f32\n"
-     << in << v("q3") << " = arith.mulf " << a << ", %e2m1half fastmath<contract> : f32\n"
-     << in << v("p3") << " = arith.addf " << v("q3") << ", %e2m1m4 fastmath<contract> : f32\n"
-     // NaN-ignoring min as a reduction (native min.f32; arith.minnumf
-     // would be a libdevice call).
-     << in << v("pv") << " = vector.from_elements " << v("p1") << ", " << v("p2") << ", " << v("p3") << " : vector<3xf32>\n"
-     << in << v("pm") << " = vector.reduction <minnumf>, " << v("pv") << ", %e2m1m7 : vector<3xf32> into f32\n"
-     << in << v("m6") << " = arith.bitcast " << v("pm") << " : f32 to i32\n";
+  os << e2m1Magnitude(p, a, saturate);
   if (rawSign) {
     // The block has no NaN: bit 3 is the sign bit, moved by integer
     // multiplies (pattern * 2 high word, then * 8) with the opaque
@@ -2028,6 +2093,52 @@ std::string e2m1Code(const std::string &p, const std::string &absValue = "",
      << "            " << v("sneg") << " = arith.cmpi ule, " << v("sgo") << ", %e2m1sinf : i32\n"
      << "            " << v("sg") << " = arith.select " << v("sneg") << ", %i8, %i0 : i32\n"
      << "            " << v("n") << " = arith.ori " << v("m6") << ", " << v("sg") << " : i32\n";
+  return s;
+}
+
+/// Lines packing a NaN-free block's 16 values, all with |x * enc| < 7,
+/// into its eight E2M1 bytes `%ubytes` (vector<8xi8>): the fast path of
+/// the NVFP4 data kernel. `absVal(i)` / `val(i)` name |x_i| and x_i (f32);
+/// needs %enc and the opaque multipliers %e2m1u2, %e2m1u8, %e2m1u16.
+/// Each half block is one word W + 8 S: W = sum over j of m_j 16^j with m_j
+/// the pattern of e2m1Magnitude (2^23 + code: the codes land in nibble j,
+/// 2^23's bits only in the top byte, as 0xFB000000 in all), S = sum of the
+/// sign bits s_j 16^j (mul.hi by 2). Both sums are Horner chains of
+/// multiply-adds by the opaque 16, which LLVM keeps as IMADs beside the
+/// min.f32s: three integer operations an element where the per-pair
+/// nibble packing took five.
+std::string e2m1FastBytes(const std::function<std::string(int)> &absVal,
+                          const std::function<std::string(int)> &val) {
+  std::string s;
+  for (int i = 0; i < 16; ++i) {
+    std::string p = "fq" + std::to_string(i);
+    s += "            %" + p + "a = arith.mulf " + absVal(i) + ", %enc : f32\n" +
+         e2m1Magnitude(p, "%" + p + "a", /*saturate=*/false) +
+         "            %" + p + "bits = arith.bitcast " + val(i) + " : f32 to i32\n" +
+         "            %" + p + "lo, %" + p + "sg = arith.mului_extended %" + p +
+         "bits, %e2m1u2 : i32\n";
+  }
+  for (int w = 0; w < 2; ++w) {
+    std::string last = std::to_string(8 * w + 7);
+    std::string mags = "%fq" + last + "m6", signs = "%fq" + last + "sg";
+    for (int j = 6; j >= 0; --j) {
+      std::string q = "%fw" + std::to_string(w) + "_" + std::to_string(j);
+      std::string e = std::to_string(8 * w + j);
+      s += "            " + q + "ms = arith.muli " + mags + ", %e2m1u16 : i32\n" +
+           "            " + q + "m = arith.addi " + q + "ms, %fq" + e + "m6 : i32\n" +
+           "            " + q + "ss = arith.muli " + signs + ", %e2m1u16 : i32\n" +
+           "            " + q + "s = arith.addi " + q + "ss, %fq" + e + "sg : i32\n";
+      mags = q + "m";
+      signs = q + "s";
+    }
+    std::string wn = "%fw" + std::to_string(w);
+    s += "            " + wn + "s8 = arith.muli " + signs + ", %e2m1u8 : i32\n" +
+         "            " + wn + "a = arith.addi " + mags + ", " + wn + "s8 : i32\n" +
+         // Less 0xFB000000: the words' pattern bits of 2^23.
+         "            " + wn + " = arith.addi " + wn + "a, %e2m1wfix : i32\n";
+  }
+  s += "            %uwords = vector.from_elements %fw0, %fw1 : vector<2xi32>\n"
+       "            %ubytes = vector.bitcast %uwords : vector<2xi32> to vector<8xi8>\n";
   return s;
 }
 
@@ -2176,36 +2287,56 @@ std::string rhtLines(const std::string &p, const std::string &row, bool f32,
                      bool tile = false, bool amaxReduction = true) {
   std::string s;
   llvm::raw_string_ostream os(s);
-  std::vector<std::string> a(mlir::teq::reference::kRHTSize);
-  for (int i = 0; i < mlir::teq::reference::kRHTSize; ++i) {
+  constexpr int n = mlir::teq::reference::kRHTSize;
+  auto negated = [](int i) {
+    return (mlir::teq::reference::kRHTSignMask >> i) & 1u;
+  };
+  // (s[i] * v[i]) * 0.25 is exact for 16-bit inputs (even for their
+  // subnormals: f32 has 16 more exponent steps below), so the first stage
+  // takes the odd elements' products inside fused multiply-adds: the same
+  // roundings, one multiply fewer a pair. f32 inputs can lose bits to
+  // subnormal products: they multiply first.
+  const bool fuseOdd = !f32;
+  std::vector<std::string> a(n), v(n);
+  for (int i = 0; i < n; ++i) {
     std::string li = p + "l" + std::to_string(i);
     os << "          %" << li << "e = arith.addi " << (tile ? "%lb16" : "%b16")
        << ", %rc" << i << " : index\n"
        << elementLoad(li, row, "%" + li + "e", /*columnwise=*/true, f32, tile);
-    // (s[i] * v[i]) * 0.25: the sign is a negation.
-    std::string v = "%" + li + "v";
-    std::string sv = v;
-    if ((mlir::teq::reference::kRHTSignMask >> i) & 1u) {
-      sv = "%" + li + "n";
-      os << "          " << sv << " = arith.negf " << v << " : f32\n";
-    }
+    v[i] = "%" + li + "v";
+    if (fuseOdd && (i & 1))
+      continue;
+    // The sign is the multiplier's: s[i] * 0.25 is +-0.25 exactly.
     a[i] = "%" + p + "a0_" + std::to_string(i);
-    os << "          " << a[i] << " = arith.mulf " << sv << ", %fq : f32\n";
+    os << "          " << a[i] << " = arith.mulf " << v[i] << ", "
+       << (negated(i) ? "%fqn" : "%fq") << " : f32\n";
   }
   int stage = 1;
-  for (int h = 1; h < mlir::teq::reference::kRHTSize; h <<= 1, ++stage) {
+  for (int h = 1; h < n; h <<= 1, ++stage) {
     std::vector<std::string> next = a;
-    for (int j = 0; j < mlir::teq::reference::kRHTSize; ++j) {
+    for (int j = 0; j < n; ++j) {
       if (j & h)
         continue;
       std::string sum = "%" + p + "a" + std::to_string(stage) + "_" +
                         std::to_string(j);
       std::string diff = "%" + p + "a" + std::to_string(stage) + "_" +
                          std::to_string(j + h);
-      os << "          " << sum << " = arith.addf " << a[j] << ", " << a[j + h]
-         << " : f32\n"
-         << "          " << diff << " = arith.subf " << a[j] << ", "
-         << a[j + h] << " : f32\n";
+      if (h == 1 && fuseOdd) {
+        // fma(v, +-0.25, a) and fma(v, -+0.25, a): contract lets LLVM fuse
+        // the exact product into both.
+        std::string prod = "%" + p + "a0_" + std::to_string(j + 1);
+        os << "          " << prod << " = arith.mulf " << v[j + 1] << ", "
+           << (negated(j + 1) ? "%fqn" : "%fq") << " fastmath<contract> : f32\n"
+           << "          " << sum << " = arith.addf " << a[j] << ", " << prod
+           << " fastmath<contract> : f32\n"
+           << "          " << diff << " = arith.subf " << a[j] << ", " << prod
+           << " fastmath<contract> : f32\n";
+      } else {
+        os << "          " << sum << " = arith.addf " << a[j] << ", "
+           << a[j + h] << " : f32\n"
+           << "          " << diff << " = arith.subf " << a[j] << ", "
+           << a[j + h] << " : f32\n";
+      }
       next[j] = sum;
       next[j + h] = diff;
     }
@@ -2218,12 +2349,24 @@ std::string rhtLines(const std::string &p, const std::string &row, bool f32,
   // the select as always true for a max of |.| (NaN ignored), leaving NaN:
   // scale 448 where the reference has 0 (an all-NaN block after the RHT of
   // one NaN input). test/Tools/ptxas-nan-max.mlir checks ptxas keeps it.
+  // The BF16 roundings go two at a time (cvt.rn.bf16x2.f32; a plain
+  // truncf stays one cvt each), widened back by placing each half in the
+  // upper 16 bits.
   std::string elems;
-  for (int i = 0; i < mlir::teq::reference::kRHTSize; ++i) {
+  for (int i = 0; i < n; i += 2) {
+    std::string t0 = "%" + p + "t" + std::to_string(i);
+    std::string t1 = "%" + p + "t" + std::to_string(i + 1);
+    std::string w = "%" + p + "tw" + std::to_string(i);
+    os << "          " << w << "h = nvvm.convert.f32x2.to.bf16x2 " << a[i + 1]
+       << ", " << a[i] << " {rnd = #nvvm.fp_rnd_mode<rn>} : vector<2xbf16>\n"
+       << "          " << w << "lo = vector.extract " << w << "h[0] : bf16 from vector<2xbf16>\n"
+       << "          " << w << "hi = vector.extract " << w << "h[1] : bf16 from vector<2xbf16>\n"
+       << "          " << t0 << " = arith.extf " << w << "lo : bf16 to f32\n"
+       << "          " << t1 << " = arith.extf " << w << "hi : bf16 to f32\n";
+  }
+  for (int i = 0; i < n; ++i) {
     std::string t = "%" + p + "t" + std::to_string(i);
-    os << "          " << t << "h = arith.truncf " << a[i] << " : f32 to bf16\n"
-       << "          " << t << " = arith.extf " << t << "h : bf16 to f32\n"
-       << "          " << t << "abs = math.absf " << t << " : f32\n";
+    os << "          " << t << "abs = math.absf " << t << " : f32\n";
     elems += (i ? ", " : "") + t + "abs";
   }
   os << "          %" << p << "tv = vector.from_elements " << elems
@@ -2237,7 +2380,10 @@ std::string rhtLines(const std::string &p, const std::string &row, bool f32,
 /// Constants of the kernels that keep a 16-element block in registers
 /// (rhtLines, the vectorized rowwise path): %rc0..%rc15 and %fq = 0.25.
 std::string registerBlockConstants() {
-  std::string s = "      %fq = arith.constant 0.25 : f32\n";
+  std::string s = "      %fq = arith.constant 0.25 : f32\n"
+                  "      %fqn = arith.constant -0.25 : f32\n"
+                  "      %i16 = arith.constant 16 : i32\n"
+                  "      %ihigh16 = arith.constant -65536 : i32\n";
   for (int i = 0; i < mlir::teq::reference::kRHTSize; ++i)
     s += "      %rc" + std::to_string(i) + " = arith.constant " +
          std::to_string(i) + " : index\n";
@@ -2513,12 +2659,16 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
   // path's sign bits and nibble packing (NaN-free blocks).
   // Shared-code 2D (rowwise phase): the tile's scale, computed once.
   const bool shared2D = nvfp4Shared2D(spec);
-  auto blockBody = [&](bool rawSign) {
+  // With `scaleGiven` (the 1D fast path) %code8 and %enc are computed
+  // before the branch, no value needs saturation, and whole words are
+  // packed (e2m1FastBytes).
+  auto blockBody = [&](bool rawSign, bool scaleGiven = false) {
     std::string text =
-        shared2D ? std::string(R"(        %code8 = memref.load %tcode[%tpi] : memref<16xi8, $SHM>
+        scaleGiven ? std::string()
+        : shared2D ? std::string(R"(        %code8 = memref.load %tcode[%tpi] : memref<16xi8, $SHM>
         %enc = memref.load %tenc[%tpi] : memref<16xf32, $SHM>
 )")
-                 : std::string(kNVFP4ScaleLines);
+                   : std::string(kNVFP4ScaleLines);
     text += R"($SCALESTORE        // Two codes a byte, the even element in the low nibble.
         %dbase = arith.muli %sr, %chalf : index
         %b8 = arith.muli %b, %c8 : index
@@ -2539,8 +2689,11 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
         text += philoxLines("ph" + std::to_string(j),
                             "%srblk" + std::to_string(j));
     }
+    const bool fastWords = scaleGiven;
+    if (fastWords)
+      text += e2m1FastBytes(absVal, val);
     std::string bytes;
-    for (int pp = 0; pp < 8; ++pp) {
+    for (int pp = 0; pp < (fastWords ? 0 : 8); ++pp) {
       std::string n = std::to_string(pp);
       std::string q0 = "u" + n + "q0", q1 = "u" + n + "q1";
       std::string word = "%ph" + std::to_string(pp / 2) + "w";
@@ -2605,8 +2758,9 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
     // staged columnwise bytes go to tile column %lrow's 40-byte row of
     // %cdt (40, not 32: consecutive threads' rows then start in different
     // banks).
-    text += "        %ubytes = vector.from_elements " + bytes +
-            " : vector<8xi8>\n";
+    if (!fastWords)
+      text += "        %ubytes = vector.from_elements " + bytes +
+              " : vector<8xi8>\n";
     if (staged && columnwise)
       text += "        %cdo0 = arith.muli %lrow, %c40 : index\n"
               "        %cdo1 = arith.muli %tbi, %c8 : index\n"
@@ -2658,29 +2812,43 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
     return text;
   };
   std::string text = head;
-  if (fast) {
-    // The NaN-propagating max of the block's |x_i| (0 the accumulator):
-    // NaN iff the block holds a NaN; else the block's amax.
-    std::string absVec = rht ? "%rtv" : columnwise ? "%cabv" : "%vabs";
-    std::string fastBody = blockBody(true);
-    if (!spec.twoD)
-      for (size_t at = fastBody.find("%bamax"); at != std::string::npos;
-           at = fastBody.find("%bamax", at))
-        fastBody.replace(at, 6, "%fnm");
-    text += "        %fnm = vector.reduction <maximumf>, " + absVec +
-            ", %fz : vector<16xf32> into f32\n"
+  // The NaN-propagating max of the block's |x_i| (0 the accumulator): NaN
+  // iff the block holds a NaN; else the block's amax.
+  std::string absVec = rht ? "%rtv" : columnwise ? "%cabv" : "%vabs";
+  std::string fnm = "        %fnm = vector.reduction <maximumf>, " + absVec +
+                    ", %fz : vector<16xf32> into f32\n";
+  std::string opaqueConstants =
+      "        %e2m1u2f = memref.load %sencs[%c4] : memref<8xf32, $SHM>\n"
+      "        %e2m1u8f = memref.load %sencs[%c5] : memref<8xf32, $SHM>\n"
+      "        %e2m1u16f = memref.load %sencs[%c6] : memref<8xf32, $SHM>\n"
+      "        %e2m1u2 = arith.bitcast %e2m1u2f : f32 to i32\n"
+      "        %e2m1u8 = arith.bitcast %e2m1u8f : f32 to i32\n"
+      "        %e2m1u16 = arith.bitcast %e2m1u16f : f32 to i32\n";
+  if (fast && !spec.twoD) {
+    // 1D: the block's scale comes from %fnm before the branch; the fast
+    // path takes the blocks without NaN whose |x_i| * enc are all below 7
+    // (RN(amax * enc) < 7 bounds every one; a NaN makes it false), so that
+    // E2M1 needs no saturation. Others (a NaN, or a subnormal or zero
+    // scale) take the general path, which computes the scale again from
+    // the NaN-ignoring amax.
+    text += fnm +
+            prefixDefinitions(renameValues(kNVFP4ScaleLines, {{"bamax", "fnm"}}),
+                              "sc_") +
+            "        %fsat = arith.mulf %fnm, %sc_enc : f32\n"
+            "        %fgo = arith.cmpf olt, %fsat, %e2m1seven : f32\n"
+            "        scf.if %fgo {\n" +
+            opaqueConstants +
+            // ($SCALESTORE names %code8 too: substituted first.)
+            renameValues(substituteVars(substituteVars(blockBody(true, true), vars), vars),
+                         {{"code8", "sc_code8"}, {"enc", "sc_enc"}}) +
+            "        } else {\n" + bamaxLines + blockBody(false) + "        }\n";
+  } else if (fast) {
+    // 2D: blocks without NaN take the fast path (the tile's scale).
+    text += fnm +
             "        %fnan = arith.cmpf uno, %fnm, %fnm : f32\n"
             "        scf.if %fnan {\n" +
-            bamaxLines + blockBody(false) +
-            "        } else {\n"
-            "        %e2m1u2f = memref.load %sencs[%c4] : memref<8xf32, $SHM>\n"
-            "        %e2m1u8f = memref.load %sencs[%c5] : memref<8xf32, $SHM>\n"
-            "        %e2m1u16f = memref.load %sencs[%c6] : memref<8xf32, $SHM>\n"
-            "        %e2m1u2 = arith.bitcast %e2m1u2f : f32 to i32\n"
-            "        %e2m1u8 = arith.bitcast %e2m1u8f : f32 to i32\n"
-            "        %e2m1u16 = arith.bitcast %e2m1u16f : f32 to i32\n" +
-            (spec.twoD ? bamaxLines : std::string()) + fastBody +
-            "        }\n";
+            bamaxLines + blockBody(false) + "        } else {\n" +
+            opaqueConstants + bamaxLines + blockBody(true) + "        }\n";
   } else {
     text += bamaxLines + blockBody(false);
   }
@@ -2798,6 +2966,8 @@ std::string nvfp4TileKernel(const NVFP4Spec &spec) {
       %e2m1m2 = arith.constant 8388610.0 : f32
       %e2m1m4 = arith.constant 8388612.0 : f32
       %e2m1m7 = arith.constant 8388615.0 : f32
+      %e2m1wfix = arith.constant 83886080 : i32
+      %e2m1seven = arith.constant 7.0 : f32
       %e2m1two = arith.constant 2.0 : f32
       %e2m1half = arith.constant 0.5 : f32
       %e2m1smin = arith.constant -2147483648 : i32
