@@ -76,6 +76,7 @@ void _mlir_ciface_q7_nvfp4(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
 void _mlir_ciface_q8_nvfp4(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
 void _mlir_ciface_q10_nvfp4(M1, M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
 void _mlir_ciface_q11_nvfp4(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q12_nvfp4(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
 // The amax kernels: (x, amax buffer..., bx, by); the last block of the
 // grid writes the buffers.
 void _mlir_ciface_q0_rht_amax(M1, M1, M1, int64_t, int64_t);
@@ -85,6 +86,7 @@ void _mlir_ciface_q4_amax(M1, M1, int64_t, int64_t);
 void _mlir_ciface_q7_rht_amax(M1, M1, M1, int64_t, int64_t);
 void _mlir_ciface_q9_amax(M1, M1, int64_t, int64_t);
 void _mlir_ciface_q10_rht_amax(M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q12_rht_amax(M1, M1, M1, int64_t, int64_t);
 #undef M1
 }
 
@@ -125,6 +127,8 @@ const Case kCases[] = {
     // Whole 64x64 tiles: the 2D kernel computing each code once.
     {"rn_twod_tiles", 128, 192, DType::BF16, false, true, true, false, true,
      true, _mlir_ciface_q11_nvfp4, nullptr, nullptr},
+    {"rn_rht_odd_k", 32, 42, DType::BF16, true, false, false, false, true, true,
+     _mlir_ciface_q12_nvfp4, nullptr, nullptr},
 };
 
 /// Runs every 64x64 tile (block) of the case's data kernel.
@@ -322,8 +326,11 @@ int64_t amaxGrid(int64_t n, DType dtype) {
   int64_t perVector = dtype == DType::F32 ? 4 : 8;
   return std::clamp<int64_t>((n / perVector + 255) / 256, 1, 1024);
 }
-int64_t rhtAmaxGrid(int64_t m, int64_t k) {
-  return std::clamp<int64_t>((k * (m / 16) + 255) / 256, 1, 1024);
+// As nvfp4RhtAmaxGrid: a thread transforms four columns of 16-bit x when
+// K % 4 == 0, else one.
+int64_t rhtAmaxGrid(int64_t m, int64_t k, DType dtype) {
+  int64_t width = dtype != DType::F32 && k % 4 == 0 ? 4 : 1;
+  return std::clamp<int64_t>((k / width * (m / 16) + 255) / 256, 1, 1024);
 }
 
 using Amax1 = void (*)(MemRef1D *, MemRef1D *, int64_t, int64_t);
@@ -346,6 +353,7 @@ TEST(NVFP4AmaxKernels, MatchReferenceBitForBit) {
       {&kCases[4], _mlir_ciface_q4_amax, nullptr},
       {&kCases[7], nullptr, _mlir_ciface_q7_rht_amax},
       {&kCases[9], nullptr, _mlir_ciface_q10_rht_amax},
+      {&kCases[11], nullptr, _mlir_ciface_q12_rht_amax},
   };
   for (const AmaxCase &ac : cases)
     for (Fill fill : {Fill::Normal, Fill::Special, Fill::Tiny, Fill::Grid})
@@ -362,7 +370,7 @@ TEST(NVFP4AmaxKernels, MatchReferenceBitForBit) {
         ASSERT_TRUE(expected.ok()) << expected.message();
         std::vector<uint8_t> input = inputBytes(x);
         MemRef1D mx = memref(input.data(), c.m * c.k);
-        int64_t grid = c.rht ? rhtAmaxGrid(c.m, c.k) : amaxGrid(c.m * c.k, c.dtype);
+        int64_t grid = c.rht ? rhtAmaxGrid(c.m, c.k, c.dtype) : amaxGrid(c.m * c.k, c.dtype);
         float got[2] = {-1.0f, -1.0f};
         MemRef1D mr = memref(&got[0], 1), mc = memref(&got[1], 1);
         for (int64_t b = 0; b < grid; ++b) {

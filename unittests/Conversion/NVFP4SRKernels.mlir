@@ -17,7 +17,9 @@
 //             loop, the remainder loop and the 6-element tail all run).
 //   @rht_partial: RHT with SR, partial tiles both ways (M = 80, K = 48);
 //   @rn_twod_tiles: 2D on whole tiles (each code computed once, the
-//             columnwise bytes packed from the rowwise codes).
+//             columnwise bytes packed from the rowwise codes);
+//   @rn_rht_odd_k: RHT with K % 4 != 0 (the amax pass transforms one
+//             column a thread; rowwise blocks per pair).
 // The amax kernels of all entries run too (NVFP4AmaxKernels).
 module attributes {teq.target = #teq.target<sm_90>} {
   func.func @rht(%x: tensor<64x128xbf16>, %rng: tensor<2xi64>) -> !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled> {
@@ -67,5 +69,9 @@ module attributes {teq.target = #teq.target<sm_90>} {
   func.func @rn_twod_tiles(%x: tensor<128x192xbf16>) -> !teq.proto<128x192xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise|columnwise, gemm_swizzled> {
     %q = teq.quantize %x : tensor<128x192xbf16> -> !teq.proto<128x192xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise|columnwise, gemm_swizzled>
     return %q : !teq.proto<128x192xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise|columnwise, gemm_swizzled>
+  }
+  func.func @rn_rht_odd_k(%x: tensor<32x42xbf16>) -> !teq.proto<32x42xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, rowwise|columnwise> {
+    %q = teq.quantize %x : tensor<32x42xbf16> -> !teq.proto<32x42xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, rowwise|columnwise>
+    return %q : !teq.proto<32x42xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, rowwise|columnwise>
   }
 }

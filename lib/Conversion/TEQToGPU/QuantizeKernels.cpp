@@ -2277,14 +2277,14 @@ std::string e2m1StochasticCode(const std::string &p, const std::string &random) 
   return s + e2m1Code(p + "r");
 }
 
-/// Lines loading the 16 elements b16 + i of copy row `row` (all in range:
-/// RHT needs M % 16 == 0) and applying the random Hadamard transform in the
-/// exact order of Hadamard.h: `%<p>t<i>` (f32, BF16-rounded), their
-/// magnitudes as `%<p>tv` (vector<16xf32>) and, with `amaxReduction`, their
-/// NaN-ignoring amax `%<p>amax`. Needs %rc0..%rc15 (index) and %fz, %fq
-/// (0.25).
-std::string rhtLines(const std::string &p, const std::string &row, bool f32,
-                     bool tile = false, bool amaxReduction = true) {
+/// The random Hadamard transform of the 16 f32 values `v` (x's values,
+/// widened) in the exact order of Hadamard.h: `%<p>t<i>` (f32,
+/// BF16-rounded), their magnitudes as `%<p>tv` (vector<16xf32>) and, with
+/// `amaxReduction`, their NaN-ignoring amax `%<p>amax`. `f32`: x is f32.
+/// Needs %fq / %fqn (+-0.25) and %fz.
+std::string rhtTransformLines(const std::string &p,
+                              const std::vector<std::string> &v, bool f32,
+                              bool amaxReduction) {
   std::string s;
   llvm::raw_string_ostream os(s);
   constexpr int n = mlir::teq::reference::kRHTSize;
@@ -2297,13 +2297,8 @@ std::string rhtLines(const std::string &p, const std::string &row, bool f32,
   // roundings, one multiply fewer a pair. f32 inputs can lose bits to
   // subnormal products: they multiply first.
   const bool fuseOdd = !f32;
-  std::vector<std::string> a(n), v(n);
+  std::vector<std::string> a(n);
   for (int i = 0; i < n; ++i) {
-    std::string li = p + "l" + std::to_string(i);
-    os << "          %" << li << "e = arith.addi " << (tile ? "%lb16" : "%b16")
-       << ", %rc" << i << " : index\n"
-       << elementLoad(li, row, "%" + li + "e", /*columnwise=*/true, f32, tile);
-    v[i] = "%" + li + "v";
     if (fuseOdd && (i & 1))
       continue;
     // The sign is the multiplier's: s[i] * 0.25 is +-0.25 exactly.
@@ -2375,6 +2370,23 @@ std::string rhtLines(const std::string &p, const std::string &row, bool f32,
     os << "          %" << p << "amax = vector.reduction <maxnumf>, %" << p
        << "tv, %fz : vector<16xf32> into f32\n";
   return s;
+}
+
+/// Lines loading the 16 elements b16 + i of copy row `row` (all in range:
+/// RHT needs M % 16 == 0) and transforming them (rhtTransformLines). Needs
+/// %rc0..%rc15 (index) besides.
+std::string rhtLines(const std::string &p, const std::string &row, bool f32,
+                     bool tile = false, bool amaxReduction = true) {
+  std::string s;
+  std::vector<std::string> v;
+  for (int i = 0; i < mlir::teq::reference::kRHTSize; ++i) {
+    std::string li = p + "l" + std::to_string(i);
+    s += "          %" + li + "e = arith.addi " + (tile ? "%lb16" : "%b16") +
+         ", %rc" + std::to_string(i) + " : index\n" +
+         elementLoad(li, row, "%" + li + "e", /*columnwise=*/true, f32, tile);
+    v.push_back("%" + li + "v");
+  }
+  return s + rhtTransformLines(p, v, f32, amaxReduction);
 }
 
 /// Constants of the kernels that keep a 16-element block in registers
@@ -3204,10 +3216,28 @@ namespace {
 /// K * M/16 groups, one a thread; the last block finishes the reduction,
 /// fusedAmaxLines) and, with `plainBuffers` (the rowwise copy needs the
 /// plain amax), in the same read of x the plain max |x| into those.
+/// The columns a thread of the RHT amax pass transforms at once: with
+/// 16-bit x and K % W == 0, W (each of the group's 16 rows one 2W-byte
+/// load), else 1.
+constexpr int64_t kRhtAmaxWidth = 4;
+int64_t rhtAmaxColumns(const NVFP4Spec &spec) {
+  return spec.input != InputType::F32 && spec.cols % kRhtAmaxWidth == 0
+             ? kRhtAmaxWidth
+             : 1;
+}
+
+/// The RHT amax pass's work items: 16-row groups of rhtAmaxColumns columns.
+int64_t rhtAmaxGroups(const NVFP4Spec &spec) {
+  return spec.cols / rhtAmaxColumns(spec) * (spec.rows / 16);
+}
+
 std::string rhtAmaxKernel(const NVFP4Spec &spec,
                           const std::vector<std::string> &plainBuffers) {
   const bool plain = !plainBuffers.empty();
-  int64_t groups = spec.cols * (spec.rows / 16);
+  const int64_t width = rhtAmaxColumns(spec);
+  const bool quads = width > 1;
+  const std::string vec = "vector<" + std::to_string(width) + "x$T>";
+  int64_t groups = rhtAmaxGroups(spec);
   int64_t grid = nvfp4RhtAmaxGrid(spec);
   std::map<std::string, std::string> vars = {
       {"NAME", spec.prefix + "_rht_amax"},
@@ -3217,22 +3247,74 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec,
       {"G", std::to_string(grid)},
       {"GROUPS", std::to_string(groups)},
       {"STRIDE", std::to_string(grid * kBlockSize)},
+      {"QUADS", std::to_string(spec.cols / width)},
+      {"W", std::to_string(width)},
   };
+  // The group's transform(s) and %ramax, their amax.
+  std::string group;
+  // The plain values' names.
+  std::vector<std::string> values;
+  if (quads) {
+    // W columns: 16 independent 2W-byte loads (consecutive threads,
+    // consecutive column groups: a warp reads 64W contiguous bytes a row),
+    // then W transforms from registers.
+    group = R"(        %q = arith.remui %t, %cquads : index
+        %b = arith.divui %t, %cquads : index
+        %qc = arith.muli %q, %cw : index
+        %qr0 = arith.muli %b, %c16 : index
+)";
+    for (int i = 0; i < 16; ++i) {
+      std::string n = std::to_string(i);
+      group += "        %qo" + n + "r = arith.addi %qr0, %rc" + n + " : index\n" +
+               "        %qo" + n + "a = arith.muli %qo" + n + "r, %ck : index\n" +
+               "        %qo" + n + " = arith.addi %qo" + n + "a, %qc : index\n" +
+               "        %ql" + n + " = vector.load %x[%qo" + n +
+               "] {alignment = " + std::to_string(2 * width) +
+               "} : memref<$Nx$T>, " + vec + "\n";
+    }
+    std::string amaxes;
+    for (int j = 0; j < width; ++j) {
+      std::vector<std::string> v;
+      for (int i = 0; i < 16; ++i) {
+        std::string e = "%qv" + std::to_string(j) + "_" + std::to_string(i);
+        group += "        " + e + "h = vector.extract %ql" + std::to_string(i) +
+                 "[" + std::to_string(j) + "] : $T from " + vec + "\n" +
+                 "        " + e + " = arith.extf " + e + "h : $T to f32\n";
+        v.push_back(e);
+      }
+      std::string p = "h" + std::to_string(j);
+      group += rhtTransformLines(p, v, /*f32=*/false, /*amaxReduction=*/true);
+      amaxes += (j ? ", %" : "%") + p + "amax";
+      values.insert(values.end(), v.begin(), v.end());
+    }
+    group += "        %qam = vector.from_elements " + amaxes +
+             " : vector<$Wxf32>\n"
+             "        %ramax = vector.reduction <maxnumf>, %qam, %fz : "
+             "vector<$Wxf32> into f32\n";
+  } else {
+    group = R"(        %sr = arith.remui %t, %ck : index
+        %b = arith.divui %t, %ck : index
+        %b16 = arith.muli %b, %c16 : index
+)" + rhtLines("r", "%sr", spec.input == InputType::F32);
+    for (int i = 0; i < 16; ++i)
+      values.push_back("%rl" + std::to_string(i) + "v");
+  }
   std::string plainMax;
   if (plain) {
-    // max |x| over the group's 16 loaded values (order free: a tree).
+    // max |x| over the group's loaded values (order free: a tree).
     std::string elems;
-    for (int i = 0; i < mlir::teq::reference::kRHTSize; ++i) {
+    for (size_t i = 0; i < values.size(); ++i) {
       std::string n = std::to_string(i);
-      plainMax += "        %pab" + n + " = math.absf %rl" + n + "v : f32\n";
+      plainMax += "        %pab" + n + " = math.absf " + values[i] + " : f32\n";
       elems += (i ? ", %pab" : "%pab") + n;
     }
-    plainMax += "        %pabv = vector.from_elements " + elems +
-                " : vector<16xf32>\n"
+    plainMax += "        %pabv = vector.from_elements " + elems + " : vector<" +
+                std::to_string(values.size()) +
+                "xf32>\n"
                 // The running max as the accumulator: a native max.f32
-                // (see rhtLines).
+                // (see rhtTransformLines).
                 "        %pm2 = vector.reduction <maxnumf>, %pabv, %pm : "
-                "vector<16xf32> into f32\n";
+                "vector<" + std::to_string(values.size()) + "xf32> into f32\n";
   }
   std::string text = std::string(R"(
     gpu.func @$NAME(%x: memref<$Nx$T>, %amax_c: memref<1xf32>)") + [&] {
@@ -3250,6 +3332,8 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec,
       %c32 = arith.constant 32 : index
       %c256 = arith.constant 256 : index
       %ck = arith.constant $K : index
+      %cw = arith.constant $W : index
+      %cquads = arith.constant $QUADS : index
       %cgroups = arith.constant $GROUPS : index
       %stride = arith.constant $STRIDE : index
       %fz = arith.constant 0.0 : f32
@@ -3260,10 +3344,7 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec,
       %base = arith.muli %bid, %c256 : index
       %start = arith.addi %base, %tid : index
       %acc, %pacc = scf.for %t = %start to %cgroups step %stride iter_args(%m = %fz, %pm = %fz) -> (f32, f32) {
-        %sr = arith.remui %t, %ck : index
-        %b = arith.divui %t, %ck : index
-        %b16 = arith.muli %b, %c16 : index
-)" + rhtLines("r", "%sr", spec.input == InputType::F32) + plainMax + R"(
+)" + group + plainMax + R"(
         %m2 = arith.maxnumf %m, %ramax : f32
         scf.yield %m2, )" + (plain ? "%pm2" : "%pm") + R"( : f32, f32
       })" + std::regex_replace(std::string(kBlockMaxReduce), std::regex("memref<8xf32"), "memref<16xf32") + (plain ? R"(
@@ -3312,7 +3393,7 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec,
 } // namespace
 
 int64_t mlir::teq::kernels::nvfp4RhtAmaxGrid(const NVFP4Spec &spec) {
-  int64_t groups = spec.cols * (spec.rows / 16);
+  int64_t groups = rhtAmaxGroups(spec);
   return std::clamp<int64_t>((groups + kBlockSize - 1) / kBlockSize, 1, 1024);
 }
 
