@@ -1,6 +1,7 @@
-// te-compile: NVFP4 lowers to the amax partials, one block reducing them
-// into both amax buffers, then one data kernel over 64x64 tiles (both
-// usages from one read of x); swizzled scale padding is zeroed first.
+// te-compile: NVFP4 lowers to an amax pass whose last block writes both
+// amax buffers and the S_enc / encode-multiplier constants, then one data
+// kernel over 64x64 tiles (both usages from one read of x); swizzled scale
+// padding is zeroed first.
 // Stochastic rounding passes the rng_state buffer (seed, offset) to it.
 // RUN: te-compile %s --emit=mlir | FileCheck %s --check-prefix=MLIR
 // RUN: te-compile %s --emit=ptx | FileCheck %s --check-prefix=PTX
@@ -53,15 +54,23 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // MLIR-SAME: %[[X:.*]]: memref<8192xbf16>, %[[RNG:.*]]: memref<2xi64>, %[[RD:.*]]: memref<4096xi8>, %[[RS:.*]]: memref<1024xi8>, %[[CD:.*]]: memref<4096xi8>, %[[CS:.*]]: memref<512xi8>, %[[RA:.*]]: memref<1xf32>, %[[CA:.*]]: memref<1xf32>) attributes {teq.entry}
 // MLIR: @teq_kernels::@q2_nvfp4 {{.*}} args(%[[X]] : memref<8192xbf16>, %[[RA]] : memref<1xf32>, %[[RD]] : memref<4096xi8>, %[[RS]] : memref<1024xi8>, %[[CA]] : memref<1xf32>, %[[CD]] : memref<4096xi8>, %[[CS]] : memref<512xi8>, %[[RNG]] : memref<2xi64>)
 
-// S_enc = 2688 / amax and the encode multiplier divide with IEEE rounding;
-// block scales use the hardware E4M3 RNE + satfinite conversion; no
-// libdevice calls.
-// The tile is staged with 16-byte loads (S_enc computed once a block
-// meanwhile), the data written 8 bytes a store.
+// S_enc = 2688 / amax and the encode multipliers divide with IEEE rounding
+// once, in the amax pass's last block (after its count of blocks done), into
+// the constants the data kernel reads; block scales use the hardware E4M3
+// RNE + satfinite conversion; no libdevice calls.
+// PTX-LABEL: .visible .entry q0_amax(
+// PTX: atom.global.add.u32 {{.*}}[q0_amax_count]
+// PTX: bar.sync
+// PTX: div.rn.f32
+// PTX: mov.b64 {{.*}}, q0_nvfp4_consts;
+// PTX: st.global
+// The tile is staged with 16-byte loads, the data written 8 bytes a store;
+// no division: the encode multipliers are looked up.
 // PTX-LABEL: .visible .entry q0_nvfp4(
 // PTX: ld.global.v4
 // PTX: st.shared.v4
-// PTX: div.rn.f32
+// PTX-NOT: div.rn.f32
+// PTX-NOT: rcp.rn.f32
 // PTX: bar.sync
 // PTX: cvt.rn.satfinite.e4m3x2.f32
 // PTX: st.global.v2.b32

@@ -87,10 +87,18 @@ void _mlir_ciface_q7_rht_amax(M1, M1, M1, int64_t, int64_t);
 void _mlir_ciface_q9_amax(M1, M1, int64_t, int64_t);
 void _mlir_ciface_q10_rht_amax(M1, M1, M1, int64_t, int64_t);
 void _mlir_ciface_q12_rht_amax(M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q2_amax(M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q5_amax(M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q6_amax(M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q8_amax(M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q11_amax(M1, M1, M1, int64_t, int64_t);
 #undef M1
 }
 
 namespace {
+
+using Amax1 = void (*)(MemRef1D *, MemRef1D *, int64_t, int64_t);
+using Amax2 = void (*)(MemRef1D *, MemRef1D *, MemRef1D *, int64_t, int64_t);
 
 struct Case {
   const char *name;
@@ -101,40 +109,89 @@ struct Case {
   Both both;      ///< Round to nearest, both usages.
   BothSR bothSR;  ///< Stochastic, both usages.
   OneSR one;      ///< Stochastic, one usage.
+  /// The amax pass (one kernel over its grid; its last block writes the
+  /// amax buffers and the S_enc / encode-multiplier constants the data
+  /// kernel reads): one buffer, or two (rowwise, columnwise; with RHT
+  /// columnwise, rowwise).
+  Amax1 amax1;
+  Amax2 amax2;
 };
 
 const Case kCases[] = {
     {"rht", 64, 128, DType::BF16, true, false, true, true, true, true, nullptr,
-     _mlir_ciface_q0_nvfp4, nullptr},
+     _mlir_ciface_q0_nvfp4, nullptr,
+     nullptr, _mlir_ciface_q0_rht_amax},
     {"ragged", 34, 40, DType::BF16, false, false, false, true, true, true,
-     nullptr, _mlir_ciface_q1_nvfp4, nullptr},
+     nullptr, _mlir_ciface_q1_nvfp4, nullptr,
+     nullptr, _mlir_ciface_q1_amax},
     {"twod", 50, 72, DType::BF16, false, true, false, true, true, true, nullptr,
-     _mlir_ciface_q2_nvfp4, nullptr},
+     _mlir_ciface_q2_nvfp4, nullptr,
+     nullptr, _mlir_ciface_q2_amax},
     {"f32_row", 32, 64, DType::F32, false, false, true, true, true, false,
-     nullptr, nullptr, _mlir_ciface_q3_nvfp4_row},
+     nullptr, nullptr, _mlir_ciface_q3_nvfp4_row,
+     _mlir_ciface_q3_amax, nullptr},
     {"f16_col", 32, 48, DType::F16, false, false, false, true, false, true,
-     nullptr, nullptr, _mlir_ciface_q4_nvfp4_col},
+     nullptr, nullptr, _mlir_ciface_q4_nvfp4_col,
+     _mlir_ciface_q4_amax, nullptr},
     {"rn_1d", 192, 128, DType::BF16, false, false, false, false, true, true,
-     _mlir_ciface_q5_nvfp4, nullptr, nullptr},
+     _mlir_ciface_q5_nvfp4, nullptr, nullptr,
+     nullptr, _mlir_ciface_q5_amax},
     {"rn_twod", 96, 80, DType::BF16, false, true, true, false, true, true,
-     _mlir_ciface_q6_nvfp4, nullptr, nullptr},
+     _mlir_ciface_q6_nvfp4, nullptr, nullptr,
+     nullptr, _mlir_ciface_q6_amax},
     {"rn_rht", 128, 128, DType::BF16, true, false, false, false, true, true,
-     _mlir_ciface_q7_nvfp4, nullptr, nullptr},
+     _mlir_ciface_q7_nvfp4, nullptr, nullptr,
+     nullptr, _mlir_ciface_q7_rht_amax},
     {"rn_f16_ragged", 36, 42, DType::F16, false, true, false, false, true, true,
-     _mlir_ciface_q8_nvfp4, nullptr, nullptr},
+     _mlir_ciface_q8_nvfp4, nullptr, nullptr,
+     nullptr, _mlir_ciface_q8_amax},
     {"rht_partial", 80, 48, DType::BF16, true, false, true, true, true, true,
-     nullptr, _mlir_ciface_q10_nvfp4, nullptr},
+     nullptr, _mlir_ciface_q10_nvfp4, nullptr,
+     nullptr, _mlir_ciface_q10_rht_amax},
     // Whole 64x64 tiles: the 2D kernel computing each code once.
     {"rn_twod_tiles", 128, 192, DType::BF16, false, true, true, false, true,
-     true, _mlir_ciface_q11_nvfp4, nullptr, nullptr},
+     true, _mlir_ciface_q11_nvfp4, nullptr, nullptr,
+     nullptr, _mlir_ciface_q11_amax},
     {"rn_rht_odd_k", 32, 42, DType::BF16, true, false, false, false, true, true,
-     _mlir_ciface_q12_nvfp4, nullptr, nullptr},
+     _mlir_ciface_q12_nvfp4, nullptr, nullptr,
+     nullptr, _mlir_ciface_q12_rht_amax},
 };
 
-/// Runs every 64x64 tile (block) of the case's data kernel.
+/// Grids of the amax kernels (QuantizeKernels.cpp: amaxGridSize,
+/// nvfp4RhtAmaxGrid).
+int64_t amaxGrid(int64_t n, DType dtype) {
+  int64_t perVector = dtype == DType::F32 ? 4 : 8;
+  return std::clamp<int64_t>((n / perVector + 255) / 256, 1, 1024);
+}
+// As nvfp4RhtAmaxGrid: a thread transforms four columns of 16-bit x when
+// K % 4 == 0, else one.
+int64_t rhtAmaxGrid(int64_t m, int64_t k, DType dtype) {
+  int64_t width = dtype != DType::F32 && k % 4 == 0 ? 4 : 1;
+  return std::clamp<int64_t>((k / width * (m / 16) + 255) / 256, 1, 1024);
+}
+
+/// Block b of the case's amax pass (ra / ca: the amax buffers).
+void runAmaxBlock(const Case &c, MemRef1D *x, MemRef1D *ra, MemRef1D *ca,
+                  int64_t b) {
+  if (c.amax2 && c.rht)
+    c.amax2(x, ca, ra, b, 0);
+  else if (c.amax2)
+    c.amax2(x, ra, ca, b, 0);
+  else
+    c.amax1(x, c.row ? ra : ca, b, 0);
+}
+
+int64_t amaxPassGrid(const Case &c) {
+  return c.rht ? rhtAmaxGrid(c.m, c.k, c.dtype) : amaxGrid(c.m * c.k, c.dtype);
+}
+
+/// Runs the case's amax pass, then every 64x64 tile (block) of its data
+/// kernel, which reads the constants the pass left.
 void runKernel(const Case &c, MemRef1D *x, MemRef1D *ra, MemRef1D *rd,
                MemRef1D *rs, MemRef1D *ca, MemRef1D *cd, MemRef1D *cs,
                MemRef1D *rng) {
+  for (int64_t b = 0; b < amaxPassGrid(c); ++b)
+    runAmaxBlock(c, x, ra, ca, b);
   for (int64_t by = 0; by * 64 < c.m; ++by)
     for (int64_t bx = 0; bx * 64 < c.k; ++bx) {
       if (c.both)
@@ -320,45 +377,10 @@ TEST(NVFP4SRKernels, OtherStateOtherBits) {
   EXPECT_NE(firstDifference(data.bytes, got), -1);
 }
 
-/// Grids of the amax kernels (QuantizeKernels.cpp: amaxGridSize,
-/// nvfp4RhtAmaxGrid).
-int64_t amaxGrid(int64_t n, DType dtype) {
-  int64_t perVector = dtype == DType::F32 ? 4 : 8;
-  return std::clamp<int64_t>((n / perVector + 255) / 256, 1, 1024);
-}
-// As nvfp4RhtAmaxGrid: a thread transforms four columns of 16-bit x when
-// K % 4 == 0, else one.
-int64_t rhtAmaxGrid(int64_t m, int64_t k, DType dtype) {
-  int64_t width = dtype != DType::F32 && k % 4 == 0 ? 4 : 1;
-  return std::clamp<int64_t>((k / width * (m / 16) + 255) / 256, 1, 1024);
-}
-
-using Amax1 = void (*)(MemRef1D *, MemRef1D *, int64_t, int64_t);
-using Amax2 = void (*)(MemRef1D *, MemRef1D *, MemRef1D *, int64_t, int64_t);
-
-/// An entry's amax pass (one kernel over its grid, the last block writing
-/// the amax buffers): one buffer, or two (rowwise, columnwise; with RHT
-/// columnwise, rowwise).
-struct AmaxCase {
-  const Case *c;
-  Amax1 one;
-  Amax2 two;
-};
-
 TEST(NVFP4AmaxKernels, MatchReferenceBitForBit) {
-  const AmaxCase cases[] = {
-      {&kCases[0], nullptr, _mlir_ciface_q0_rht_amax},
-      {&kCases[1], nullptr, _mlir_ciface_q1_amax},
-      {&kCases[3], _mlir_ciface_q3_amax, nullptr},
-      {&kCases[4], _mlir_ciface_q4_amax, nullptr},
-      {&kCases[7], nullptr, _mlir_ciface_q7_rht_amax},
-      {&kCases[9], nullptr, _mlir_ciface_q10_rht_amax},
-      {&kCases[11], nullptr, _mlir_ciface_q12_rht_amax},
-  };
-  for (const AmaxCase &ac : cases)
+  for (const Case &c : kCases)
     for (Fill fill : {Fill::Normal, Fill::Special, Fill::Tiny, Fill::Grid})
       for (unsigned draw = 0; draw < 3; ++draw) {
-        const Case &c = *ac.c;
         std::vector<float> values = makeValues(c.m * c.k, fill, 7 * draw + 1);
         if (fill == Fill::Normal && draw == 1)
           values[values.size() / 2] = std::numeric_limits<float>::quiet_NaN();
@@ -370,16 +392,11 @@ TEST(NVFP4AmaxKernels, MatchReferenceBitForBit) {
         ASSERT_TRUE(expected.ok()) << expected.message();
         std::vector<uint8_t> input = inputBytes(x);
         MemRef1D mx = memref(input.data(), c.m * c.k);
-        int64_t grid = c.rht ? rhtAmaxGrid(c.m, c.k, c.dtype) : amaxGrid(c.m * c.k, c.dtype);
+        int64_t grid = amaxPassGrid(c);
         float got[2] = {-1.0f, -1.0f};
         MemRef1D mr = memref(&got[0], 1), mc = memref(&got[1], 1);
         for (int64_t b = 0; b < grid; ++b) {
-          if (ac.two && c.rht)
-            ac.two(&mx, &mc, &mr, b, 0);
-          else if (ac.two)
-            ac.two(&mx, &mr, &mc, b, 0);
-          else
-            ac.one(&mx, c.row ? &mr : &mc, b, 0);
+          runAmaxBlock(c, &mx, &mr, &mc, b);
           // Only the last block writes the amaxes.
           if (b + 1 < grid) {
             EXPECT_EQ(got[0], -1.0f);

@@ -26,7 +26,9 @@ scf except for what is replaced here:
     module's, their address space dropped;
   * the fused amax reductions' fences (nvvm.memory.barrier) are dropped
     (blocks run one after another) and their zero-initialized globals stay
-    zero-initialized; their atomics run as CPU atomics;
+    zero-initialized; their atomics run as CPU atomics, once: a later
+    phase re-runs the segments before it without their result-less
+    top-level regions that hold atomics (they define no value it reads);
   * gpu.thread_id x / gpu.block_id x|y become the thread loop's variable
     and the two new arguments; gpu.return becomes return;
   * nvvm.convert.f32x2.to.f8x2 (the hardware E4M3 RNE + satfinite cvt of
@@ -54,6 +56,28 @@ CVTBF = re.compile(r'(\s*)(%\S+) = nvvm\.convert\.f32x2\.to\.bf16x2 (%\S+), (%\S
                    r'\{rnd = #nvvm\.fp_rnd_mode<rn>\} : vector<2xbf16>\s*$')
 WG = ', #gpu.address_space<workgroup>'
 IDS = {'thread_id x': '%emu_tid', 'block_id x': '%emu_bx', 'block_id y': '%emu_by'}
+
+
+def without_atomic_regions(seg, indent):
+    """`seg` without its top-level result-less regions (`scf.if ... {`)
+    that hold atomics: re-running a segment for a later phase must not
+    count or accumulate twice (the fused amax reductions), and such a
+    region defines no value a later phase reads."""
+    out, i = [], 0
+    while i < len(seg):
+        line = seg[i]
+        top = len(line) - len(line.lstrip()) == indent
+        if top and re.match(r'\s*scf\.if %\S+ \{\s*$', line):
+            j, depth = i + 1, 1
+            while depth:
+                depth += seg[j].count('{') - seg[j].count('}')
+                j += 1
+            if any('atomic_rmw' in l for l in seg[i:j]):
+                i = j
+                continue
+        out.append(line)
+        i += 1
+    return out
 
 
 def main(src, dst):
@@ -148,8 +172,8 @@ def main(src, dst):
         i += 1  # gpu.return
         for phase in range(len(segments)):
             out.append('    scf.for %emu_tid = %emu_c0 to %emu_c256 step %emu_c1 {')
-            for seg in segments[:phase + 1]:
-                out.extend(seg)
+            for k, seg in enumerate(segments[:phase + 1]):
+                out.extend(seg if k == phase else without_atomic_regions(seg, indent))
             out.append('    }')
         out.append('    return')
         out.append('  }')

@@ -250,6 +250,20 @@ int64_t mlir::teq::kernels::amaxGridSize(int64_t numElements, InputType input) {
   return std::clamp<int64_t>(blocks, 1, 1024);
 }
 
+namespace {
+/// `@<prefix>_nvfp4_consts` (f32): S_enc and 1 / S_enc of the rowwise copy
+/// [0, 1] and of the columnwise copy [2, 3], then each copy's encode
+/// multipliers of the E4M3 codes 0..127 from kNVFP4EncTable[copy].
+constexpr int64_t kNVFP4ConstsSize = 4 + 2 * 128;
+constexpr int64_t kNVFP4EncTable[2] = {4, 4 + 128};
+} // namespace
+
+std::string mlir::teq::kernels::nvfp4ConstsGlobal(const std::string &prefix) {
+  return "    memref.global \"private\" @" + prefix + "_nvfp4_consts : memref<" +
+         std::to_string(kNVFP4ConstsSize) +
+         "xf32, #gpu.address_space<global>> = dense<0.0>\n";
+}
+
 std::string mlir::teq::kernels::fusedAmaxGlobals(const std::string &prefix) {
   return "    memref.global \"private\" @" + prefix +
          "_amax_acc : memref<2xi32, #gpu.address_space<global>> = dense<0>\n"
@@ -258,6 +272,38 @@ std::string mlir::teq::kernels::fusedAmaxGlobals(const std::string &prefix) {
 }
 
 namespace {
+/// Lines of the encode multiplier %enc of the E4M3 scale code %code (i32)
+/// and the copy's %sdec = 1 / S_enc; self-contained (its own constants).
+const char *kNVFP4EncodeMultiplierLines = R"(        // The scale's value (non-negative, finite): normal or subnormal E4M3.
+        %i0 = arith.constant 0 : i32
+        %i3 = arith.constant 3 : i32
+        %i7 = arith.constant 7 : i32
+        %i15 = arith.constant 15 : i32
+        %i20 = arith.constant 20 : i32
+        %i23 = arith.constant 23 : i32
+        %i120 = arith.constant 120 : i32
+        %fone = arith.constant 1.0 : f32
+        %fltmax = arith.constant 0x7F7FFFFF : f32
+        %ce0 = arith.shrui %code, %i3 : i32
+        %ce = arith.andi %ce0, %i15 : i32
+        %cmn = arith.andi %code, %i7 : i32
+        %nb1 = arith.addi %ce, %i120 : i32
+        %nb2 = arith.shli %nb1, %i23 : i32
+        %nb3 = arith.shli %cmn, %i20 : i32
+        %nb4 = arith.ori %nb2, %nb3 : i32
+        %nval = arith.bitcast %nb4 : i32 to f32
+        %smn = arith.uitofp %cmn : i32 to f32
+        %p2m9 = arith.constant 0.001953125 : f32
+        %sval = arith.mulf %smn, %p2m9 : f32
+        %isub = arith.cmpi eq, %ce, %i0 : i32
+        %sf = arith.select %isub, %sval, %nval : f32
+        // Encode multiplier: fminf(1 / (scale * (1 / S_enc)), FLT_MAX).
+        %sd = arith.mulf %sf, %sdec : f32
+        %enc0 = arith.divf %fone, %sd : f32
+        %elt = arith.cmpf olt, %enc0, %fltmax : f32
+        %enc = arith.select %elt, %enc0, %fltmax : f32
+)";
+
 /// Thread 0's lines finishing a fused amax reduction (fusedAmaxGlobals):
 /// each block's max (`values`[i], f32, never NaN) into running maximum i
 /// by an atomic max of its pattern (non-negative floats order as their
@@ -265,9 +311,23 @@ namespace {
 /// blocks reads the maxima and stores maximum i into `buffers`[i] (each
 /// memref<1xf32>), then resets both globals for the next launch. This
 /// replaces a one-block finalize kernel (its launch and tail).
+/// With `constsAmaxes` (value indices for the rowwise and columnwise
+/// copies), thread 0 also leaves for nvfp4ConstsLines the flag "last
+/// block" in `%smem`[slot] (type `smemType`) and those values in
+/// [slot + 1], [slot + 2]: slots the block's reduction does not use (the
+/// CPU emulation runs its stores again).
 std::string fusedAmaxLines(const std::string &prefix, int64_t grid,
                            const std::vector<std::string> &values,
-                           const std::vector<std::vector<std::string>> &buffers) {
+                           const std::vector<std::vector<std::string>> &buffers,
+                           std::pair<int, int> constsAmaxes = {-1, -1},
+                           const std::string &smemType = "",
+                           int64_t slot = 0) {
+  const bool consts = constsAmaxes.first >= 0;
+  const std::string slots = "        %fs0 = arith.constant " + std::to_string(slot) +
+                            " : index\n        %fs1 = arith.constant " +
+                            std::to_string(slot + 1) +
+                            " : index\n        %fs2 = arith.constant " +
+                            std::to_string(slot + 2) + " : index\n";
   const std::string acc = "memref<2xi32, #gpu.address_space<global>>";
   const std::string cnt = "memref<1xi32, #gpu.address_space<global>>";
   std::string s = "        %facc = memref.get_global @" + prefix + "_amax_acc : " + acc + "\n" +
@@ -285,8 +345,11 @@ std::string fusedAmaxLines(const std::string &prefix, int64_t grid,
   s += "        nvvm.memory.barrier #nvvm.mem_scope<gpu>\n"
        "        %fold = memref.atomic_rmw addi %fone32, %fcnt[%fi0] : (i32, " + cnt + ") -> i32\n"
        "        %fgm1 = arith.constant " + std::to_string(grid - 1) + " : i32\n"
-       "        %flast = arith.cmpi eq, %fold, %fgm1 : i32\n"
-       "        scf.if %flast {\n"
+       "        %flast = arith.cmpi eq, %fold, %fgm1 : i32\n";
+  if (consts)
+    s += slots + "        %fnotlast = arith.constant 0.0 : f32\n"
+         "        memref.store %fnotlast, %smem[%fs0] : " + smemType + "\n";
+  s += "        scf.if %flast {\n"
        "          nvvm.memory.barrier #nvvm.mem_scope<gpu>\n";
   for (size_t i = 0; i < values.size(); ++i) {
     std::string n = std::to_string(i);
@@ -298,15 +361,86 @@ std::string fusedAmaxLines(const std::string &prefix, int64_t grid,
       s += "          memref.store %fmf" + n + ", %" + b + "[%fi0] : memref<1xf32>\n";
     s += "          memref.store %fz32, %facc[%fi" + n + "] : " + acc + "\n";
   }
+  if (consts)
+    s += "          %fislast = arith.constant 1.0 : f32\n"
+         "          memref.store %fislast, %smem[%fs0] : " + smemType + "\n"
+         "          memref.store %fmf" + std::to_string(constsAmaxes.first) +
+         ", %smem[%fs1] : " + smemType + "\n"
+         "          memref.store %fmf" + std::to_string(constsAmaxes.second) +
+         ", %smem[%fs2] : " + smemType + "\n";
   s += "          memref.store %fz32, %fcnt[%fi0] : " + cnt + "\n"
        "        }\n";
   return s;
+}
+
+/// Lines after thread 0's fusedAmaxLines (with constsAmaxes), at the
+/// kernel's top level (`%tid`, 256 threads): in the last block, every
+/// thread fills an entry of @<prefix>_nvfp4_consts from the amaxes thread 0
+/// left in `%smem` from `slot` on — thread t for the copy t / 128 (0 rowwise, 1
+/// columnwise): S_enc = fminf(2688 / amax, FLT_MAX) (1 when amax or S_enc
+/// is 0; te-semantics.md §5.5) and 1 / S_enc (thread 128c), and the encode
+/// multiplier of E4M3 code t % 128 (kNVFP4EncodeMultiplierLines). The
+/// data kernel then looks them up instead of dividing in every block.
+std::string nvfp4ConstsLines(const std::string &prefix,
+                             const std::string &smemType, int64_t slot) {
+  std::string text = R"(      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c128 = arith.constant 128 : index
+      %cflag = arith.constant $SLOT : index
+      %flag = memref.load %smem[%cflag] : $SMEM
+      %one = arith.constant 1.0 : f32
+      %islast = arith.cmpf oeq, %flag, %one : f32
+      scf.if %islast {
+        %ncst = memref.get_global @$PREFIX_nvfp4_consts : memref<$NCONSTxf32, #gpu.address_space<global>>
+        %cw = arith.divui %tid, %c128 : index
+        %codei = arith.remui %tid, %c128 : index
+        %slot0 = arith.addi %cw, %c1 : index
+        %slot = arith.addi %slot0, %cflag : index
+        %gamax = memref.load %smem[%slot] : $SMEM
+        %c2688 = arith.constant 2688.0 : f32
+        %fz = arith.constant 0.0 : f32
+        %fmax = arith.constant 0x7F7FFFFF : f32
+        %q = arith.divf %c2688, %gamax : f32
+        %qlt = arith.cmpf olt, %q, %fmax : f32
+        %q1 = arith.select %qlt, %q, %fmax : f32
+        %az = arith.cmpf oeq, %gamax, %fz : f32
+        %qz = arith.cmpf oeq, %q1, %fz : f32
+        %sp = arith.ori %az, %qz : i1
+        %senc = arith.select %sp, %one, %q1 : f32
+        %sdec = arith.divf %one, %senc : f32
+        %code64 = arith.index_cast %codei : index to i64
+        %code = arith.trunci %code64 : i64 to i32
+)" + std::string(kNVFP4EncodeMultiplierLines) +
+                     R"(        %cwb = arith.muli %cw, %c128 : index
+        %eb = arith.addi %cwb, %codei : index
+        %ebase = arith.constant $ENCBASE0 : index
+        %ei = arith.addi %eb, %ebase : index
+        memref.store %enc, %ncst[%ei] : memref<$NCONSTxf32, #gpu.address_space<global>>
+        %first = arith.cmpi eq, %codei, %c0 : index
+        scf.if %first {
+          %si = arith.muli %cw, %c2 : index
+          %si1 = arith.addi %si, %c1 : index
+          memref.store %senc, %ncst[%si] : memref<$NCONSTxf32, #gpu.address_space<global>>
+          memref.store %sdec, %ncst[%si1] : memref<$NCONSTxf32, #gpu.address_space<global>>
+        }
+      }
+)";
+  text = substituteVars(text, {{"SMEM", smemType},
+                               {"PREFIX", prefix},
+                               {"NCONST", std::to_string(kNVFP4ConstsSize)},
+                               {"ENCBASE0", std::to_string(kNVFP4EncTable[0])},
+                               {"SLOT", std::to_string(slot)}});
+  // Its own names: beside the amax kernel's.
+  return "      gpu.barrier\n" + prefixDefinitions(text, "nc_");
 }
 } // namespace
 
 std::string
 mlir::teq::kernels::perTensorAmaxKernel(const PerTensorFP8Spec &spec,
                                         const std::vector<std::string> &finalBuffers) {
+  // The fused (NVFP4) pass needs three more workgroup slots (8..10).
+  const std::string kAmaxSmem = "memref<11xf32, #gpu.address_space<workgroup>>";
   int64_t n = spec.rows * spec.cols;
   int64_t perVector = 16 / typeBytes(spec.input);
   int64_t grid = amaxGridSize(n, spec.input);
@@ -342,7 +476,11 @@ mlir::teq::kernels::perTensorAmaxKernel(const PerTensorFP8Spec &spec,
       {"FINALSTORE",
        finalBuffers.empty()
            ? std::string("        memref.store %bm, %partials[%bid] : memref<$Gxf32, #gpu.address_space<global>>\n")
-           : fusedAmaxLines(spec.prefix, grid, {"%bm"}, {finalBuffers})},
+           : fusedAmaxLines(spec.prefix, grid, {"%bm"}, {finalBuffers},
+                            {0, 0}, kAmaxSmem, 8)},
+      {"AFTERT0", finalBuffers.empty()
+                      ? std::string()
+                      : nvfp4ConstsLines(spec.prefix, kAmaxSmem, 8)},
       {"EXT", spec.input == InputType::F32
                   ? "%vnz = arith.constant dense<-0.0> : vector<$Vxf32>\n        %vf = arith.addf %v, %vnz : vector<$Vxf32>"
                   : "%vf = arith.extf %v : vector<$Vx$T> to vector<$Vxf32>"},
@@ -433,10 +571,14 @@ mlir::teq::kernels::perTensorAmaxKernel(const PerTensorFP8Spec &spec,
           scf.yield %n : f32
         }
 $FINALSTORE      }
-      gpu.return
+$AFTERT0      gpu.return
     }
 )";
   // Two rounds: $EXT/$SEXT bring in $V/$T.
+  if (!finalBuffers.empty())
+    text = std::regex_replace(
+        text, std::regex("memref<8xf32, #gpu.address_space<workgroup>>"),
+        kAmaxSmem);
   return substitute(substitute(text, vars), vars);
 }
 
@@ -2425,10 +2567,9 @@ bool nvfp4Shared2D(const NVFP4Spec &spec) {
          spec.rowwise && spec.columnwise && nvfp4Staged(spec);
 }
 
-/// Lines of a block's E4M3 scale (te-semantics.md §5.5) from its amax
-/// %bamax and the copy's %senc / %sdec: the code %code8 (i8) and the
-/// encode multiplier %enc.
-const char *kNVFP4ScaleLines = R"(        // Block scale: e4m3(fminf(amax * (S_enc * (1/6)), FLT_MAX)).
+/// Lines of a block's E4M3 scale code (te-semantics.md §5.5) from its
+/// amax %bamax and the copy's %senc: %code8 (i8) and %code (i32).
+const char *kNVFP4ScaleCodeLines = R"(        // Block scale: e4m3(fminf(amax * (S_enc * (1/6)), FLT_MAX)).
         %sixth = arith.constant $SIXTH : f32
         %k6 = arith.mulf %senc, %sixth : f32
         %dec = arith.mulf %bamax, %k6 : f32
@@ -2437,25 +2578,16 @@ const char *kNVFP4ScaleLines = R"(        // Block scale: e4m3(fminf(amax * (S_e
         %h = nvvm.convert.f32x2.to.f8x2 %fz, %dec1 {rnd = #nvvm.fp_rnd_mode<rn>, sat = #nvvm.sat_mode<satfinite>} : i16 (f8E4M3FN)
         %code8 = arith.trunci %h : i16 to i8
         %code = arith.extui %code8 : i8 to i32
-        // Its value (non-negative, finite): normal or subnormal E4M3.
-        %ce0 = arith.shrui %code, %i3 : i32
-        %ce = arith.andi %ce0, %i15 : i32
-        %cmn = arith.andi %code, %i7 : i32
-        %nb1 = arith.addi %ce, %i120 : i32
-        %nb2 = arith.shli %nb1, %i23 : i32
-        %nb3 = arith.shli %cmn, %i20 : i32
-        %nb4 = arith.ori %nb2, %nb3 : i32
-        %nval = arith.bitcast %nb4 : i32 to f32
-        %smn = arith.uitofp %cmn : i32 to f32
-        %p2m9 = arith.constant 0.001953125 : f32
-        %sval = arith.mulf %smn, %p2m9 : f32
-        %isub = arith.cmpi eq, %ce, %i0 : i32
-        %sf = arith.select %isub, %sval, %nval : f32
-        // Encode multiplier: fminf(1 / (scale * (1 / S_enc)), FLT_MAX).
-        %sd = arith.mulf %sf, %sdec : f32
-        %enc0 = arith.divf %fone, %sd : f32
-        %elt = arith.cmpf olt, %enc0, %fltmax : f32
-        %enc = arith.select %elt, %enc0, %fltmax : f32
+)";
+
+/// Lines of a block's E4M3 scale from its amax %bamax and the copy's %senc:
+/// the code %code8 (i8) and the encode multiplier %enc, looked up in the
+/// copy's table of `@<prefix>_nvfp4_consts` (%ncst; $ENCBASE: the copy's
+/// first entry), which the amax pass filled (nvfp4ConstsLines).
+const std::string kNVFP4ScaleLines = std::string(kNVFP4ScaleCodeLines) + R"(        %codei = arith.index_cast %code : i32 to index
+        %encb = arith.constant $ENCBASE : index
+        %enci = arith.addi %codei, %encb : index
+        %enc = memref.load %ncst[%enci] : memref<$NCONSTxf32, #gpu.address_space<global>>
 )";
 
 /// The columnwise phase of the shared-code 2D kernel (nvfp4Shared2D): the
@@ -2530,6 +2662,8 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
       {"SHM", "#gpu.address_space<workgroup>"},
       {"SI", columnwise ? "%c2" : "%c0"},
       {"SJ", columnwise ? "%c3" : "%c1"},
+      {"ENCBASE", std::to_string(kNVFP4EncTable[columnwise])},
+      {"NCONST", std::to_string(kNVFP4ConstsSize)},
   };
   // Staged: the block's scale into tile row %lrow's byte %tbi of %stsc
   // (the copy's 256-byte scale stage); else straight to the scale buffer.
@@ -2914,11 +3048,15 @@ std::string nvfp4TileKernel(const NVFP4Spec &spec) {
       {"T", typeName(spec.input)},
       {"VECIN", k % 8 == 0 ? "true" : "false"},
       {"SHM", "#gpu.address_space<workgroup>"},
-      // Every thread loads the global amaxes first (one broadcast line):
-      // thread 0's S_enc then waits for no load after staging.
+      // The amax pass's constants (S_enc, encode multipliers).
       {"AMAXLOADS",
-       std::string(spec.rowwise ? "      %srgamax = memref.load %amaxr[%c0] : memref<1xf32>\n" : "") +
-           (spec.columnwise ? "      %scgamax = memref.load %amaxc[%c0] : memref<1xf32>\n" : "")},
+       "      %ncst = memref.get_global @" + spec.prefix +
+           "_nvfp4_consts : $NCSTTYPE\n"},
+      {"NCSTTYPE", "memref<" + std::to_string(kNVFP4ConstsSize) +
+                       "xf32, #gpu.address_space<global>>"},
+      {"NCONST", std::to_string(kNVFP4ConstsSize)},
+      // The 2D tile scales: both copies' S_enc is the rowwise one.
+      {"ENCBASE", std::to_string(kNVFP4EncTable[0])},
   };
   std::string args = "%x: memref<$Nx$T>";
   if (spec.rowwise)
@@ -3050,26 +3188,18 @@ $AMAXLOADS      // Tiles in reverse order: the amax pass read the end of x last,
       %pmz = vector.reduction <maxnumf>, %pa, %fz : vector<16xf32> into f32
       memref.store %pmz, %part[%tid] : memref<256xf32, $SHM>
 )";
-  // Thread 0: S_enc = fminf(2688 / amax, FLT_MAX) (1 when amax or S_enc
-  // is 0) and 1 / S_enc of each copy, into %sencs[0, 1] (rowwise) and
-  // [2, 3] (columnwise). The amaxes were loaded at the start (%srgamax,
-  // %scgamax), beside the tile's loads.
+  // Thread 0: S_enc and 1 / S_enc of each copy, which the amax pass left
+  // in @<prefix>_nvfp4_consts (nvfp4ConstsLines), into %sencs[0, 1]
+  // (rowwise) and [2, 3] (columnwise).
   text += "      %first = arith.cmpi eq, %tid, %c0 : index\n"
           "      scf.if %first {\n";
   for (int cw = 0; cw < 2; ++cw) {
     if (!(cw ? spec.columnwise : spec.rowwise))
       continue;
-    std::string p = cw ? "%sc" : "%sr", buf = cw ? "%amaxc" : "%amaxr";
+    std::string p = cw ? "%sc" : "%sr";
     std::string i0 = cw ? "%c2" : "%c0", i1 = cw ? "%c3" : "%c1";
-    text += "        " + p + "c2688 = arith.constant 2688.0 : f32\n"
-            "        " + p + "q = arith.divf " + p + "c2688, " + p + "gamax : f32\n"
-            "        " + p + "qlt = arith.cmpf olt, " + p + "q, %fltmax : f32\n"
-            "        " + p + "q1 = arith.select " + p + "qlt, " + p + "q, %fltmax : f32\n"
-            "        " + p + "az = arith.cmpf oeq, " + p + "gamax, %fz : f32\n"
-            "        " + p + "qz = arith.cmpf oeq, " + p + "q1, %fz : f32\n"
-            "        " + p + "sp = arith.ori " + p + "az, " + p + "qz : i1\n"
-            "        " + p + "senc = arith.select " + p + "sp, %fone, " + p + "q1 : f32\n"
-            "        " + p + "sdec = arith.divf %fone, " + p + "senc : f32\n"
+    text += "        " + p + "senc = memref.load %ncst[" + i0 + "] : $NCSTTYPE\n"
+            "        " + p + "sdec = memref.load %ncst[" + i1 + "] : $NCSTTYPE\n"
             "        memref.store " + p + "senc, %sencs[" + i0 + "] : memref<8xf32, $SHM>\n"
             "        memref.store " + p + "sdec, %sencs[" + i1 + "] : memref<8xf32, $SHM>\n";
   }
@@ -3234,6 +3364,8 @@ int64_t rhtAmaxGroups(const NVFP4Spec &spec) {
 std::string rhtAmaxKernel(const NVFP4Spec &spec,
                           const std::vector<std::string> &plainBuffers) {
   const bool plain = !plainBuffers.empty();
+  // Warp maxima in 0..15 (the plain ones from 8), nvfp4ConstsLines' from 16.
+  const std::string kRhtSmem = "memref<19xf32, #gpu.address_space<workgroup>>";
   const int64_t width = rhtAmaxColumns(spec);
   const bool quads = width > 1;
   const std::string vec = "vector<" + std::to_string(width) + "x$T>";
@@ -3382,11 +3514,17 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec,
                                 plain ? std::vector<std::vector<std::string>>{
                                             {"amax_c"}, plainBuffers}
                                       : std::vector<std::vector<std::string>>{
-                                            {"amax_c"}}) +
-                     R"(      }
-      gpu.return
+                                            {"amax_c"}},
+                                // Rowwise: the plain amax; columnwise: the
+                                // transformed copy's.
+                                {plain ? 1 : 0, 0}, kRhtSmem, 16) +
+                     "      }\n" + nvfp4ConstsLines(spec.prefix, kRhtSmem, 16) +
+                     R"(      gpu.return
     }
 )";
+  text = std::regex_replace(
+      text, std::regex("memref<16xf32, #gpu.address_space<workgroup>>"),
+      kRhtSmem);
   return substitute(substitute(text, vars), vars);
 }
 
@@ -3417,7 +3555,7 @@ std::string mlir::teq::kernels::nvfp4Kernels(const NVFP4Spec &spec) {
   // Each amax pass finishes its own reduction (fusedAmaxLines): its last
   // block writes the amax buffers.
   if ((!plain.empty() && !rht) || rht)
-    text += fusedAmaxGlobals(spec.prefix);
+    text += fusedAmaxGlobals(spec.prefix) + nvfp4ConstsGlobal(spec.prefix);
   if (!plain.empty() && !rht)
     text += perTensorGlobals(amaxSpec) + perTensorAmaxKernel(amaxSpec, plain);
   if (rht)

@@ -78,6 +78,11 @@ std::string perTensorAmaxKernel(const PerTensorFP8Spec &spec,
 /// done), zero at load and reset by the last block.
 std::string fusedAmaxGlobals(const std::string &prefix);
 
+/// The device global `@<prefix>_nvfp4_consts` of an NVFP4 quantization:
+/// each copy's S_enc, 1 / S_enc and encode multipliers per E4M3 scale
+/// code, written by the amax pass's last block, read by the data kernel.
+std::string nvfp4ConstsGlobal(const std::string &prefix);
+
 /// `gpu.func @<prefix>_scale(%scale_inv: memref<1xf32>)`: one block; the
 /// amax of the partials and compute_scale_from_amax into
 /// `@<prefix>_scale_value` and `%scale_inv`.
