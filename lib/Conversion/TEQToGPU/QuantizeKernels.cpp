@@ -251,9 +251,9 @@ int64_t mlir::teq::kernels::amaxGridSize(int64_t numElements, InputType input) {
 }
 
 namespace {
-/// `@<prefix>_nvfp4_consts` (f32): S_enc and 1 / S_enc of the rowwise copy
-/// [0, 1] and of the columnwise copy [2, 3], then each copy's encode
-/// multipliers of the E4M3 codes 0..127 from kNVFP4EncTable[copy].
+/// `@<prefix>_nvfp4_consts` (f32): S_enc of the rowwise copy [0] and of the
+/// columnwise copy [1], then each copy's encode multipliers of the E4M3
+/// codes 0..127 from kNVFP4EncTable[copy].
 constexpr int64_t kNVFP4ConstsSize = 4 + 2 * 128;
 constexpr int64_t kNVFP4EncTable[2] = {4, 4 + 128};
 } // namespace
@@ -378,7 +378,7 @@ std::string fusedAmaxLines(const std::string &prefix, int64_t grid,
 /// thread fills an entry of @<prefix>_nvfp4_consts from the amaxes thread 0
 /// left in `%smem` from `slot` on — thread t for the copy t / 128 (0 rowwise, 1
 /// columnwise): S_enc = fminf(2688 / amax, FLT_MAX) (1 when amax or S_enc
-/// is 0; te-semantics.md §5.5) and 1 / S_enc (thread 128c), and the encode
+/// is 0; te-semantics.md §5.5; thread 128c stores it) and the encode
 /// multiplier of E4M3 code t % 128 (kNVFP4EncodeMultiplierLines). The
 /// data kernel then looks them up instead of dividing in every block.
 std::string nvfp4ConstsLines(const std::string &prefix,
@@ -419,10 +419,7 @@ std::string nvfp4ConstsLines(const std::string &prefix,
         memref.store %enc, %ncst[%ei] : memref<$NCONSTxf32, #gpu.address_space<global>>
         %first = arith.cmpi eq, %codei, %c0 : index
         scf.if %first {
-          %si = arith.muli %cw, %c2 : index
-          %si1 = arith.addi %si, %c1 : index
-          memref.store %senc, %ncst[%si] : memref<$NCONSTxf32, #gpu.address_space<global>>
-          memref.store %sdec, %ncst[%si1] : memref<$NCONSTxf32, #gpu.address_space<global>>
+          memref.store %senc, %ncst[%cw] : memref<$NCONSTxf32, #gpu.address_space<global>>
         }
       }
 )";
@@ -2661,7 +2658,6 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
       {"SIXTH", floatLiteral(1.0f / 6.0f)},
       {"SHM", "#gpu.address_space<workgroup>"},
       {"SI", columnwise ? "%c2" : "%c0"},
-      {"SJ", columnwise ? "%c3" : "%c1"},
       {"ENCBASE", std::to_string(kNVFP4EncTable[columnwise])},
       {"NCONST", std::to_string(kNVFP4ConstsSize)},
   };
@@ -2797,9 +2793,8 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
         %clen = arith.constant $LEN : index
         %chalf = arith.constant $HALF : index
 )" + (stochastic ? philoxSetupLines(columnwise) : std::string()) +
-                     R"(        // S_enc and 1 / S_enc of this copy (computed once a block).
+                     R"(        // S_enc of this copy (from the amax pass).
         %senc = memref.load %sencs[$SI] : memref<8xf32, $SHM>
-        %sdec = memref.load %sencs[$SJ] : memref<8xf32, $SHM>
 )" + amax;
   // The block's scale, its stores and its E2M1 data; rawSign: the fast
   // path's sign bits and nibble packing (NaN-free blocks).
@@ -3188,20 +3183,18 @@ $AMAXLOADS      // Tiles in reverse order: the amax pass read the end of x last,
       %pmz = vector.reduction <maxnumf>, %pa, %fz : vector<16xf32> into f32
       memref.store %pmz, %part[%tid] : memref<256xf32, $SHM>
 )";
-  // Thread 0: S_enc and 1 / S_enc of each copy, which the amax pass left
-  // in @<prefix>_nvfp4_consts (nvfp4ConstsLines), into %sencs[0, 1]
-  // (rowwise) and [2, 3] (columnwise).
+  // Thread 0: S_enc of each copy, which the amax pass left in
+  // @<prefix>_nvfp4_consts (nvfp4ConstsLines), into %sencs[0] (rowwise) and
+  // [2] (columnwise).
   text += "      %first = arith.cmpi eq, %tid, %c0 : index\n"
           "      scf.if %first {\n";
   for (int cw = 0; cw < 2; ++cw) {
     if (!(cw ? spec.columnwise : spec.rowwise))
       continue;
     std::string p = cw ? "%sc" : "%sr";
-    std::string i0 = cw ? "%c2" : "%c0", i1 = cw ? "%c3" : "%c1";
-    text += "        " + p + "senc = memref.load %ncst[" + i0 + "] : $NCSTTYPE\n"
-            "        " + p + "sdec = memref.load %ncst[" + i1 + "] : $NCSTTYPE\n"
-            "        memref.store " + p + "senc, %sencs[" + i0 + "] : memref<8xf32, $SHM>\n"
-            "        memref.store " + p + "sdec, %sencs[" + i1 + "] : memref<8xf32, $SHM>\n";
+    std::string from = cw ? "%c1" : "%c0", to = cw ? "%c2" : "%c0";
+    text += "        " + p + "senc = memref.load %ncst[" + from + "] : $NCSTTYPE\n"
+            "        memref.store " + p + "senc, %sencs[" + to + "] : memref<8xf32, $SHM>\n";
   }
   // The fast path's integer constants 2, 8, 16 as loaded values LLVM
   // cannot fold (see e2m1Code).
@@ -3238,9 +3231,8 @@ $AMAXLOADS      // Tiles in reverse order: the amax pass read the end of x last,
     // The tile's scale, once (both copies use it; S_enc is the rowwise
     // one, equal to the columnwise one here).
     text += "        %bamax = arith.addf %ttm, %fnz : f32\n"
-            "        %senc = memref.load %sencs[%c0] : memref<8xf32, $SHM>\n"
-            "        %sdec = memref.load %sencs[%c1] : memref<8xf32, $SHM>\n" +
-            std::string(kNVFP4ScaleLines) +
+            "        %senc = memref.load %sencs[%c0] : memref<8xf32, $SHM>\n" +
+            kNVFP4ScaleLines +
             "        memref.store %code8, %tcode[%tid] : memref<16xi8, $SHM>\n"
             "        memref.store %enc, %tenc[%tid] : memref<16xf32, $SHM>\n";
   if (spec.twoD)
