@@ -66,7 +66,10 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // PTX: st.global
 // The tile is staged with 16-byte loads, the data written 8 bytes a store;
 // no division: the encode multipliers are looked up.
+// Round to nearest on whole tiles: capped at 32 registers (eight blocks an
+// SM).
 // PTX-LABEL: .visible .entry q0_nvfp4(
+// PTX: .maxnreg 32
 // PTX: ld.global.v4
 // PTX: st.shared.v4
 // PTX-NOT: div.rn.f32
