@@ -179,9 +179,11 @@ struct NVFP4Spec {
 /// `@<prefix>_amax(%x, [%amax_rowwise], [%amax_columnwise])` (the global
 /// amax into the amax buffers, the last block finishing the reduction;
 /// with RHT `@<prefix>_rht_amax(%x, %amax_c[, %amax_r])` instead: the
-/// transformed copy's amax and, for a rowwise copy, the plain one), then
-/// the data kernel, one 64x64
-/// tile of x a block staged in workgroup memory (grid nvfp4TileGrid):
+/// transformed copy's amax and, for a rowwise copy, the plain one; the last
+/// block also fills `@<prefix>_nvfp4_consts`: each copy's S_enc and encode
+/// multiplier per E4M3 scale code), then the data kernel, one 64x64
+/// tile of x a block staged in workgroup memory (grid nvfp4TileGrid),
+/// which reads those constants (its amax arguments only order the launch):
 /// `@<prefix>_nvfp4(%x, %amax_r, %rdata, %rscale, %amax_c, %cdata,
 /// %cscale[, %rng])` with both usages (x read once for both copies), else
 /// `@<prefix>_nvfp4_row(%x, %amax, %data, %scale[, %rng])` or
