@@ -37,7 +37,8 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // One amax pass; its last block writes both amaxes (no finalize kernel).
 // MLIR: @teq_kernels::@q0_amax {{.*}} args(%[[X]] : memref<8192xbf16>, %[[RA]] : memref<1xf32>, %[[CA]] : memref<1xf32>)
 // MLIR-NOT: @teq_kernels::@q0_nvfp4_amax
-// MLIR: @teq_kernels::@q0_nvfp4 blocks in (%{{.*}}, %{{.*}}, %{{.*}}) {{.*}} args(%[[X]] : memref<8192xbf16>, %[[RA]] : memref<1xf32>, %[[RD]] : memref<4096xi8>, %[[RS]] : memref<1024xi8>, %[[CA]] : memref<1xf32>, %[[CD]] : memref<4096xi8>, %[[CS]] : memref<512xi8>)
+// The data kernel takes S_enc from the amax pass's constants, not the amaxes.
+// MLIR: @teq_kernels::@q0_nvfp4 blocks in (%{{.*}}, %{{.*}}, %{{.*}}) {{.*}} args(%[[X]] : memref<8192xbf16>, %[[RD]] : memref<4096xi8>, %[[RS]] : memref<1024xi8>, %[[CD]] : memref<4096xi8>, %[[CS]] : memref<512xi8>)
 
 // With RHT the columnwise amax is the transformed copy's: the plain amax
 // goes to the rowwise buffer only.
@@ -47,12 +48,12 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // MLIR-NOT: @teq_kernels::@q1_amax
 // MLIR: @teq_kernels::@q1_rht_amax {{.*}} args(%[[X]] : memref<8192xbf16>, %[[CA]] : memref<1xf32>, %[[RA]] : memref<1xf32>)
 // MLIR-NOT: @teq_kernels::@q1_nvfp4_amax
-// MLIR: @teq_kernels::@q1_nvfp4 {{.*}} args(%[[X]] : memref<8192xbf16>, %[[RA]] : memref<1xf32>, %{{.*}}, %{{.*}}, %[[CA]] : memref<1xf32>
+// MLIR: @teq_kernels::@q1_nvfp4 {{.*}} args(%[[X]] : memref<8192xbf16>, %{{.*}} : memref<4096xi8>, %{{.*}} : memref<1024xi8>, %{{.*}} : memref<4096xi8>, %{{.*}} : memref<512xi8>)
 
 // Stochastic rounding: the data kernel reads the rng_state buffer.
 // MLIR-LABEL: func.func @quantize_sr(
 // MLIR-SAME: %[[X:.*]]: memref<8192xbf16>, %[[RNG:.*]]: memref<2xi64>, %[[RD:.*]]: memref<4096xi8>, %[[RS:.*]]: memref<1024xi8>, %[[CD:.*]]: memref<4096xi8>, %[[CS:.*]]: memref<512xi8>, %[[RA:.*]]: memref<1xf32>, %[[CA:.*]]: memref<1xf32>) attributes {teq.entry}
-// MLIR: @teq_kernels::@q2_nvfp4 {{.*}} args(%[[X]] : memref<8192xbf16>, %[[RA]] : memref<1xf32>, %[[RD]] : memref<4096xi8>, %[[RS]] : memref<1024xi8>, %[[CA]] : memref<1xf32>, %[[CD]] : memref<4096xi8>, %[[CS]] : memref<512xi8>, %[[RNG]] : memref<2xi64>)
+// MLIR: @teq_kernels::@q2_nvfp4 {{.*}} args(%[[X]] : memref<8192xbf16>, %[[RD]] : memref<4096xi8>, %[[RS]] : memref<1024xi8>, %[[CD]] : memref<4096xi8>, %[[CS]] : memref<512xi8>, %[[RNG]] : memref<2xi64>)
 
 // S_enc = 2688 / amax and the encode multipliers divide with IEEE rounding
 // once, in the amax pass's last block (after its count of blocks done), into

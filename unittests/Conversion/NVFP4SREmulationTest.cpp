@@ -58,25 +58,25 @@ int16_t emu_e4m3(float a, float b) {
 }
 uint16_t teq_emu_float_to_bf16(float value) { return floatToBF16(value); }
 
-/// One block (bx, by) of a data kernel: (x, [amax, data, scale] per copy,
-/// [rng], bx, by).
+/// One block (bx, by) of a data kernel: (x, [data, scale] per copy, [rng],
+/// bx, by).
 #define M1 MemRef1D *
-using Both = void (*)(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
-using BothSR = void (*)(M1, M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
-using OneSR = void (*)(M1, M1, M1, M1, M1, int64_t, int64_t);
+using Both = void (*)(M1, M1, M1, M1, M1, int64_t, int64_t);
+using BothSR = void (*)(M1, M1, M1, M1, M1, M1, int64_t, int64_t);
+using OneSR = void (*)(M1, M1, M1, M1, int64_t, int64_t);
 // Kernel prefixes follow the entries of NVFP4SRKernels.mlir in order.
-void _mlir_ciface_q0_nvfp4(M1, M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
-void _mlir_ciface_q1_nvfp4(M1, M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
-void _mlir_ciface_q2_nvfp4(M1, M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
-void _mlir_ciface_q3_nvfp4_row(M1, M1, M1, M1, M1, int64_t, int64_t);
-void _mlir_ciface_q4_nvfp4_col(M1, M1, M1, M1, M1, int64_t, int64_t);
-void _mlir_ciface_q5_nvfp4(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
-void _mlir_ciface_q6_nvfp4(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
-void _mlir_ciface_q7_nvfp4(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
-void _mlir_ciface_q8_nvfp4(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
-void _mlir_ciface_q10_nvfp4(M1, M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
-void _mlir_ciface_q11_nvfp4(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
-void _mlir_ciface_q12_nvfp4(M1, M1, M1, M1, M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q0_nvfp4(M1, M1, M1, M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q1_nvfp4(M1, M1, M1, M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q2_nvfp4(M1, M1, M1, M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q3_nvfp4_row(M1, M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q4_nvfp4_col(M1, M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q5_nvfp4(M1, M1, M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q6_nvfp4(M1, M1, M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q7_nvfp4(M1, M1, M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q8_nvfp4(M1, M1, M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q10_nvfp4(M1, M1, M1, M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q11_nvfp4(M1, M1, M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_q12_nvfp4(M1, M1, M1, M1, M1, int64_t, int64_t);
 // The amax kernels: (x, amax buffer..., bx, by); the last block of the
 // grid writes the buffers.
 void _mlir_ciface_q0_rht_amax(M1, M1, M1, int64_t, int64_t);
@@ -195,13 +195,13 @@ void runKernel(const Case &c, MemRef1D *x, MemRef1D *ra, MemRef1D *rd,
   for (int64_t by = 0; by * 64 < c.m; ++by)
     for (int64_t bx = 0; bx * 64 < c.k; ++bx) {
       if (c.both)
-        c.both(x, ra, rd, rs, ca, cd, cs, bx, by);
+        c.both(x, rd, rs, cd, cs, bx, by);
       else if (c.bothSR)
-        c.bothSR(x, ra, rd, rs, ca, cd, cs, rng, bx, by);
+        c.bothSR(x, rd, rs, cd, cs, rng, bx, by);
       else if (c.row)
-        c.one(x, ra, rd, rs, rng, bx, by);
+        c.one(x, rd, rs, rng, bx, by);
       else
-        c.one(x, ca, cd, cs, rng, bx, by);
+        c.one(x, cd, cs, rng, bx, by);
     }
 }
 

@@ -2997,8 +2997,7 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
   // This copy's buffers.
   const std::string a = columnwise ? "c[" : "r[";
   for (auto [from, to] :
-       {std::pair<std::string, std::string>{"%amaxbuf[", "%amax" + a},
-        {"%data[", "%data" + a},
+       {std::pair<std::string, std::string>{"%data[", "%data" + a},
         {"%scale[", "%scale" + a},
         {"%stsc[", columnwise ? "%csc[" : "%rsc["}}) {
     for (size_t at = out.find(from); at != std::string::npos;
@@ -3063,11 +3062,9 @@ std::string nvfp4TileKernel(const NVFP4Spec &spec) {
   };
   std::string args = "%x: memref<$Nx$T>";
   if (spec.rowwise)
-    args += ", %amaxr: memref<1xf32>, %datar: memref<$DBxi8>, %scaler: "
-            "memref<$RSBxi8>";
+    args += ", %datar: memref<$DBxi8>, %scaler: memref<$RSBxi8>";
   if (spec.columnwise)
-    args += ", %amaxc: memref<1xf32>, %datac: memref<$DBxi8>, %scalec: "
-            "memref<$CSBxi8>";
+    args += ", %datac: memref<$DBxi8>, %scalec: memref<$CSBxi8>";
   if (spec.stochastic)
     args += ", %rng: memref<2xi64>";
   const bool staged = nvfp4Staged(spec);

@@ -183,10 +183,10 @@ struct NVFP4Spec {
 /// block also fills `@<prefix>_nvfp4_consts`: each copy's S_enc and encode
 /// multiplier per E4M3 scale code), then the data kernel, one 64x64
 /// tile of x a block staged in workgroup memory (grid nvfp4TileGrid),
-/// which reads those constants (its amax arguments only order the launch):
-/// `@<prefix>_nvfp4(%x, %amax_r, %rdata, %rscale, %amax_c, %cdata,
-/// %cscale[, %rng])` with both usages (x read once for both copies), else
-/// `@<prefix>_nvfp4_row(%x, %amax, %data, %scale[, %rng])` or
+/// which reads those constants:
+/// `@<prefix>_nvfp4(%x, %rdata, %rscale, %cdata, %cscale[, %rng])` with
+/// both usages (x read once for both copies), else
+/// `@<prefix>_nvfp4_row(%x, %data, %scale[, %rng])` or
 /// `@<prefix>_nvfp4_col(...)` with the same arguments. Scales are
 /// e4m3(block_amax * (S_enc / 6)) with S_enc = 2688 / global_amax; elements
 /// are rounded to E2M1 in software (sm_90 has no cvt to e2m1x2), to

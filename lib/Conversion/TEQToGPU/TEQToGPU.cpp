@@ -655,12 +655,13 @@ LogicalResult EntryLowering::lowerNVFP4Quantize(OpBuilder &b, QuantizeOp op,
            1, 0, args, token);
   }
   // The data kernel: one 64x64 tile a block, both copies from one read of
-  // x where both usages are asked for.
+  // x where both usages are asked for. Its S_enc and encode multipliers are
+  // the amax pass's (@<prefix>_nvfp4_consts), not arguments.
   SmallVector<Value> dataArgs{x};
   if (outs.rdata)
-    dataArgs.append({ramax, outs.rdata, outs.rscale});
+    dataArgs.append({outs.rdata, outs.rscale});
   if (outs.cdata)
-    dataArgs.append({camax, outs.cdata, outs.cscale});
+    dataArgs.append({outs.cdata, outs.cscale});
   if (rng)
     dataArgs.push_back(rng);
   int64_t gx, gy;
