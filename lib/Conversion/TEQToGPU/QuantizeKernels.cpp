@@ -2587,6 +2587,17 @@ const std::string kNVFP4ScaleLines = std::string(kNVFP4ScaleCodeLines) + R"(    
         %enc = memref.load %ncst[%enci] : memref<$NCONSTxf32, #gpu.address_space<global>>
 )";
 
+/// Lines of `<v>o` = (`rowBase` + i) * `stride` + `col` (index): row i's
+/// flat offset in a group of 16 rows of one column (needs %rc<i>).
+std::string columnGroupOffset(const std::string &v, const std::string &rowBase,
+                              int i, const std::string &stride,
+                              const std::string &col) {
+  return "        " + v + "r = arith.addi " + rowBase + ", %rc" +
+         std::to_string(i) + " : index\n" + "        " + v +
+         "m = arith.muli " + v + "r, " + stride + " : index\n" + "        " +
+         v + "o = arith.addi " + v + "m, " + col + " : index\n";
+}
+
 /// The columnwise phase of the shared-code 2D kernel (nvfp4Shared2D): the
 /// tile column %ci's block %cb takes its tile's scale code and packs its
 /// 16 codes, read down the column of %codes, two a byte.
@@ -2602,9 +2613,7 @@ std::string nvfp4Shared2DColumnLines() {
 )";
   for (int i = 0; i < 16; ++i) {
     std::string n = std::to_string(i);
-    s += "        %xr" + n + "a = arith.addi %xr0, %rc" + n + " : index\n" +
-         "        %xr" + n + "b = arith.muli %xr" + n + "a, %c64 : index\n" +
-         "        %xr" + n + "o = arith.addi %xr" + n + "b, %ci : index\n" +
+    s += columnGroupOffset("%xr" + n, "%xr0", i, "%c64", "%ci") +
          "        %xc" + n + " = memref.load %codes[%xr" + n +
          "o] : memref<4096xi8, $SHM>\n" +
          "        %xw" + n + " = arith.extui %xc" + n + " : i8 to i32\n";
@@ -3394,10 +3403,8 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec,
 )";
     for (int i = 0; i < 16; ++i) {
       std::string n = std::to_string(i);
-      group += "        %qo" + n + "r = arith.addi %qr0, %rc" + n + " : index\n" +
-               "        %qo" + n + "a = arith.muli %qo" + n + "r, %ck : index\n" +
-               "        %qo" + n + " = arith.addi %qo" + n + "a, %qc : index\n" +
-               "        %ql" + n + " = vector.load %x[%qo" + n +
+      group += columnGroupOffset("%qo" + n, "%qr0", i, "%ck", "%qc") +
+               "        %ql" + n + " = vector.load %x[%qo" + n + "o" +
                "] {alignment = " + std::to_string(2 * width) +
                "} : memref<$Nx$T>, " + vec + "\n";
     }
