@@ -16,9 +16,12 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 
 #include <algorithm>
 #include <functional>
@@ -481,7 +484,17 @@ LogicalResult EntryLowering::emitKernels(StringRef text, Location loc) {
   MLIRContext *ctx = func.getContext();
   std::string source = "gpu.module @fragment {\n" + text.str() + "}\n";
   ParserConfig config(ctx);
-  OwningOpRef<ModuleOp> parsed = parseSourceString<ModuleOp>(source, config);
+  // A parse error of the generated text is a bug of the kernel generator;
+  // the handler shows the offending generated line with its caret.
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(source, "<generated kernels>"),
+      llvm::SMLoc());
+  OwningOpRef<ModuleOp> parsed;
+  {
+    SourceMgrDiagnosticHandler handler(sourceMgr, ctx);
+    parsed = parseSourceFile<ModuleOp>(sourceMgr, config);
+  }
   if (!parsed)
     return emitError(loc) << "internal error: generated kernel text does not "
                              "parse (see the diagnostics above)";
