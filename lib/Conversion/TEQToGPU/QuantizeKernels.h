@@ -68,8 +68,10 @@ std::string perTensorGlobals(const PerTensorFP8Spec &spec);
 
 /// `gpu.func @<prefix>_amax(%x: memref<N x T>)`: per-block max|x|
 /// (NaN-ignoring, like fmaxf) into `@<prefix>_partials`. With
-/// `finalBuffers` the kernel takes those amax buffers (memref<1xf32>) after
-/// %x and finishes the reduction itself (fusedAmaxGlobals): no partials.
+/// `finalBuffers` (NVFP4's amax pass) the kernel takes those amax buffers
+/// (memref<1xf32>) after %x and finishes the reduction itself
+/// (fusedAmaxGlobals): no partials; its last block also fills
+/// `@<prefix>_nvfp4_consts` (nvfp4ConstsGlobal).
 std::string perTensorAmaxKernel(const PerTensorFP8Spec &spec,
                                 const std::vector<std::string> &finalBuffers = {});
 
