@@ -2529,12 +2529,10 @@ std::string rhtLines(const std::string &p, const std::string &row, bool f32,
 }
 
 /// Constants of the kernels that keep a 16-element block in registers
-/// (rhtLines, the vectorized rowwise path): %rc0..%rc15 and %fq = 0.25.
+/// (rhtLines, the vectorized rowwise path): %rc0..%rc15 and %fq / %fqn = +-0.25.
 std::string registerBlockConstants() {
   std::string s = "      %fq = arith.constant 0.25 : f32\n"
-                  "      %fqn = arith.constant -0.25 : f32\n"
-                  "      %i16 = arith.constant 16 : i32\n"
-                  "      %ihigh16 = arith.constant -65536 : i32\n";
+                  "      %fqn = arith.constant -0.25 : f32\n";
   for (int i = 0; i < mlir::teq::reference::kRHTSize; ++i)
     s += "      %rc" + std::to_string(i) + " = arith.constant " +
          std::to_string(i) + " : index\n";
