@@ -2179,7 +2179,7 @@ std::string e2m1Magnitude(const std::string &p, const std::string &a,
 /// code. Only the nibble's bits of `%<p>n` are defined (callers pack).
 std::string e2m1Code(const std::string &p, const std::string &absValue = "",
                      const std::string &signSource = "", bool hardware = false,
-                     bool rawSign = false, bool saturate = true) {
+                     bool rawSign = false) {
   // The code is round-to-nearest-even of g(|s|) = min(2|s|, |s| + 2,
   // |s| / 2 + 4) to an integer, saturated at 7: g maps the E2M1 grid 0,
   // 0.5, 1, 1.5, 2, 3, 4, 6 onto 0..7 and is linear between neighbours, so
@@ -2212,7 +2212,7 @@ std::string e2m1Code(const std::string &p, const std::string &absValue = "",
   std::string sign = signSource.empty() ? v("s") : signSource;
   if (absValue.empty())
     os << in << v("a") << " = math.absf " << v("s") << " : f32\n";
-  os << e2m1Magnitude(p, a, saturate);
+  os << e2m1Magnitude(p, a);
   if (rawSign) {
     // The block has no NaN: bit 3 is the sign bit, moved by integer
     // multiplies (pattern * 2 high word, then * 8) with the opaque
@@ -3384,6 +3384,7 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec,
       {"GROUPS", std::to_string(groups)},
       {"STRIDE", std::to_string(grid * kBlockSize)},
       {"QUADS", std::to_string(spec.cols / width)},
+      {"SMEM", kRhtSmem},
       {"W", std::to_string(width)},
   };
   // The group's transform(s) and %ramax, their amax.
@@ -3457,7 +3458,7 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec,
       a += ", %" + b + ": memref<1xf32>";
     return a;
   }() + R"()
-        workgroup(%smem: memref<16xf32, #gpu.address_space<workgroup>>)
+        workgroup(%smem: $SMEM)
         kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -3481,7 +3482,7 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec,
 )" + group + plainMax + R"(
         %m2 = arith.maxnumf %m, %ramax : f32
         scf.yield %m2, )" + (plain ? "%pm2" : "%pm") + R"( : f32, f32
-      })" + std::regex_replace(std::string(kBlockMaxReduce), std::regex("memref<8xf32"), "memref<16xf32") + (plain ? R"(
+      })" + std::regex_replace(std::string(kBlockMaxReduce), std::regex("memref<8xf32, #gpu.address_space<workgroup>>"), kRhtSmem) + (plain ? R"(
       // The plain amax the same way, in %smem[8 + warp].
       %q16, %qp16 = gpu.shuffle xor %pacc, %o16, %w32 : f32
       %b16m = arith.maxnumf %pacc, %q16 : f32
@@ -3495,18 +3496,18 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec,
       %b1m = arith.maxnumf %b2m, %q1 : f32
       scf.if %lane0 {
         %pw = arith.addi %warp, %c8 : index
-        memref.store %b1m, %smem[%pw] : memref<16xf32, #gpu.address_space<workgroup>>
+        memref.store %b1m, %smem[%pw] : $SMEM
       }
       gpu.barrier
 )" : "") + R"(
       scf.if %t0 {
         %bm = scf.for %j = %c0 to %c8 step %c1 iter_args(%mm = %zero) -> f32 {
-          %e = memref.load %smem[%j] : memref<16xf32, #gpu.address_space<workgroup>>
+          %e = memref.load %smem[%j] : $SMEM
           %n = arith.maxnumf %mm, %e : f32
           scf.yield %n : f32
         }
 )" + (plain ? R"(        %pbm = scf.for %j = %c8 to %c16 step %c1 iter_args(%mm = %zero) -> f32 {
-          %e = memref.load %smem[%j] : memref<16xf32, #gpu.address_space<workgroup>>
+          %e = memref.load %smem[%j] : $SMEM
           %n = arith.maxnumf %mm, %e : f32
           scf.yield %n : f32
         }
@@ -3524,9 +3525,6 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec,
                      R"(      gpu.return
     }
 )";
-  text = std::regex_replace(
-      text, std::regex("memref<16xf32, #gpu.address_space<workgroup>>"),
-      kRhtSmem);
   return substitute(substitute(text, vars), vars);
 }
 
