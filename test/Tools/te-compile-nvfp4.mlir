@@ -81,11 +81,16 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // PTX: cvt.rn.satfinite.e4m3x2.f32
 // PTX: st.global.v2.b32
 // PTX-NOT: call
-// The transformed values are rounded to BF16 like TE's Hadamard output,
-// two at a time.
+// The RHT amax pass transforms without the 0.25 and the BF16 roundings and
+// rounds the thread's max once; only where the plain amax reaches 2^123
+// (0f7D000000) does it redo its groups exactly, rounding the transformed
+// values to BF16 like TE's Hadamard output, two at a time.
 // PTX-LABEL: .visible .entry q1_rht_amax(
+// PTX-NOT: cvt.rn.bf16x2.f32
+// PTX: cvt.rn.bf16.f32
+// PTX-NOT: cvt.rn.bf16x2.f32
+// PTX: setp.lt.f32 %p{{[0-9]+}}, %r{{[0-9]+}}, 0f7D000000;
 // PTX: cvt.rn.bf16x2.f32
-// PTX-NOT: cvt.rn.bf16.f32
 // PTX-LABEL: .visible .entry q1_nvfp4(
 // Philox4x32-10's 32x32->64 products are wide multiplies; the SR decision
 // frac * 2^32 > random is an exact f64 comparison; still no libdevice.

@@ -2511,6 +2511,80 @@ std::string rhtTransformLines(const std::string &p,
   return s;
 }
 
+/// Lines of the RHT amax pass's transform of 16-bit values v[0..15] without
+/// the 0.25 and without the BF16 roundings: the butterfly of rht16F32 on the
+/// plain values, and %<p>amax = max(0, max |t_i|) of its outputs. Both
+/// omissions are exact for the amax when max |v_i| < 2^123:
+/// - the scaled butterfly's values are exactly 0.25 times these: the
+///   scaling commutes with every f32 rounding because no value overflows
+///   (|t| <= 16 max |v| < 2^127) and every value is a multiple of 2^-133
+///   (16-bit inputs), so scaled by 0.25 it stays one of 2^-135, which f32
+///   represents exactly below 2^-126;
+/// - the reference's max |round_bf16(t_i)| is round_bf16(max |t_i|): the
+///   rounding is monotonic and odd.
+/// So the transformed copy's amax is round_bf16(0.25 * %<p>amax); the pass
+/// checks the bound on the plain amax it computes anyway.
+std::string rhtUnscaledAmaxLines(const std::string &p,
+                                 const std::vector<std::string> &v) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  constexpr int n = mlir::teq::reference::kRHTSize;
+  auto negated = [](int i) {
+    return (mlir::teq::reference::kRHTSignMask >> i) & 1u;
+  };
+  // Each value is (name, negated): the signs s_i and the ones the stages
+  // make are carried, not computed, since RN(-x) = -RN(x) and only |t_i|
+  // is needed: every step is one add or subtract.
+  std::vector<std::pair<std::string, bool>> a(n);
+  for (int i = 0; i < n; ++i)
+    a[i] = {v[i], negated(i)};
+  int stage = 1;
+  for (int h = 1; h < n; h <<= 1, ++stage) {
+    std::vector<std::pair<std::string, bool>> next = a;
+    for (int j = 0; j < n; ++j) {
+      if (j & h)
+        continue;
+      auto [x, xn] = a[j];
+      auto [y, yn] = a[j + h];
+      std::string sum =
+          "%" + p + "u" + std::to_string(stage) + "_" + std::to_string(j);
+      std::string diff =
+          "%" + p + "u" + std::to_string(stage) + "_" + std::to_string(j + h);
+      // (+-x) + (+-y) and (+-x) - (+-y) as +-(x op y).
+      auto emit = [&](const std::string &name, bool subtract) {
+        bool yNeg = subtract ? !yn : yn; // the sign y enters with
+        if (xn == yNeg) {
+          os << "          " << name << " = arith.addf " << x << ", " << y
+             << " : f32\n";
+          return xn;
+        }
+        // One term negative: (pos) - (neg's magnitude).
+        const std::string &pos = xn ? y : x, &neg = xn ? x : y;
+        os << "          " << name << " = arith.subf " << pos << ", " << neg
+           << " : f32\n";
+        return false;
+      };
+      bool sn = emit(sum, false);
+      bool dn = emit(diff, true);
+      next[j] = {sum, sn};
+      next[j + h] = {diff, dn};
+    }
+    a = next;
+  }
+  // max(0, max |t_i|) as in rhtTransformLines (0 the accumulator).
+  std::string elems;
+  for (int i = 0; i < n; ++i) {
+    os << "          " << a[i].first << "abs = math.absf " << a[i].first
+       << " : f32\n";
+    elems += (i ? ", " : "") + a[i].first + "abs";
+  }
+  os << "          %" << p << "tv = vector.from_elements " << elems
+     << " : vector<16xf32>\n"
+     << "          %" << p << "amax = vector.reduction <maxnumf>, %" << p
+     << "tv, %fz : vector<16xf32> into f32\n";
+  return s;
+}
+
 /// Lines loading the 16 elements b16 + i of copy row `row` (all in range:
 /// RHT needs M % 16 == 0) and transforming them (rhtTransformLines). Needs
 /// %rc0..%rc15 (index) besides.
@@ -3387,55 +3461,86 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec,
       {"SMEM", kRhtSmem},
       {"W", std::to_string(width)},
   };
-  // The group's transform(s) and %ramax, their amax.
-  std::string group;
+  // The group's transform(s) and %ramax, their amax; `unscaled`: without
+  // the 0.25 and the BF16 roundings (rhtUnscaledAmaxLines).
   // The plain values' names.
   std::vector<std::string> values;
-  if (quads) {
-    // W columns: 16 independent 2W-byte loads (consecutive threads,
-    // consecutive column groups: a warp reads 64W contiguous bytes a row),
-    // then W transforms from registers.
-    group = R"(        %q = arith.remui %t, %cquads : index
+  auto groupLines = [&](bool unscaled, bool withPlain) {
+    std::string group;
+    values.clear();
+    if (quads) {
+      // W columns: 16 independent 2W-byte loads (consecutive threads,
+      // consecutive column groups: a warp reads 64W contiguous bytes a row),
+      // then W transforms from registers.
+      group = R"(        %q = arith.remui %t, %cquads : index
         %b = arith.divui %t, %cquads : index
         %qc = arith.muli %q, %cw : index
         %qr0 = arith.muli %b, %c16 : index
 )";
-    for (int i = 0; i < 16; ++i) {
-      std::string n = std::to_string(i);
-      group += columnGroupOffset("%qo" + n, "%qr0", i, "%ck", "%qc") +
-               "        %ql" + n + " = vector.load %x[%qo" + n + "o" +
-               "] {alignment = " + std::to_string(2 * width) +
-               "} : memref<$Nx$T>, " + vec + "\n";
-    }
-    std::string amaxes;
-    for (int j = 0; j < width; ++j) {
-      std::vector<std::string> v;
       for (int i = 0; i < 16; ++i) {
-        std::string e = "%qv" + std::to_string(j) + "_" + std::to_string(i);
-        group += "        " + e + "h = vector.extract %ql" + std::to_string(i) +
-                 "[" + std::to_string(j) + "] : $T from " + vec + "\n" +
-                 "        " + e + " = arith.extf " + e + "h : $T to f32\n";
-        v.push_back(e);
+        std::string n = std::to_string(i);
+        group += columnGroupOffset("%qo" + n, "%qr0", i, "%ck", "%qc") +
+                 "        %ql" + n + " = vector.load %x[%qo" + n + "o" +
+                 "] {alignment = " + std::to_string(2 * width) +
+                 "} : memref<$Nx$T>, " + vec + "\n";
       }
-      std::string p = "h" + std::to_string(j);
-      group += rhtTransformLines(p, v, /*f32=*/false, /*amaxReduction=*/true);
-      amaxes += (j ? ", %" : "%") + p + "amax";
-      values.insert(values.end(), v.begin(), v.end());
-    }
-    group += "        %qam = vector.from_elements " + amaxes +
-             " : vector<$Wxf32>\n"
-             "        %ramax = vector.reduction <maxnumf>, %qam, %fz : "
-             "vector<$Wxf32> into f32\n";
-  } else {
-    group = R"(        %sr = arith.remui %t, %ck : index
+      std::string amaxes;
+      for (int j = 0; j < width; ++j) {
+        std::vector<std::string> v;
+        for (int i = 0; i < 16; ++i) {
+          std::string e = "%qv" + std::to_string(j) + "_" + std::to_string(i);
+          group += "        " + e + "h = vector.extract %ql" +
+                   std::to_string(i) + "[" + std::to_string(j) + "] : $T from " +
+                   vec + "\n" + "        " + e + " = arith.extf " + e +
+                   "h : $T to f32\n";
+          v.push_back(e);
+        }
+        if (withPlain) {
+          // max |x| over the column's values (order free: a tree), into
+          // the running one (%pm, a native max.f32: see rhtTransformLines)
+          // right away: the widened values die with the transform.
+          std::string cj = std::to_string(j), elems;
+          for (int i = 0; i < 16; ++i) {
+            std::string a = "%pab" + cj + "_" + std::to_string(i);
+            group += "        " + a + " = math.absf " + v[i] + " : f32\n";
+            elems += (i ? ", " : "") + a;
+          }
+          // The last column's is %pm2, the group's.
+          std::string acc = j ? "%pm2_" + std::to_string(j - 1) : "%pm";
+          std::string result = j + 1 < width ? "%pm2_" + cj : "%pm2";
+          group += "        %pabv" + cj + " = vector.from_elements " + elems +
+                   " : vector<16xf32>\n" + "        " + result +
+                   " = vector.reduction <maxnumf>, %pabv" + cj + ", " + acc +
+                   " : vector<16xf32> into f32\n";
+        }
+        std::string p = "h" + std::to_string(j);
+        group += unscaled ? rhtUnscaledAmaxLines(p, v)
+                          : rhtTransformLines(p, v, /*f32=*/false,
+                                              /*amaxReduction=*/true);
+        amaxes += (j ? ", %" : "%") + p + "amax";
+        values.insert(values.end(), v.begin(), v.end());
+      }
+      group += "        %qam = vector.from_elements " + amaxes +
+               " : vector<$Wxf32>\n"
+               "        %ramax = vector.reduction <maxnumf>, %qam, %fz : "
+               "vector<$Wxf32> into f32\n";
+    } else {
+      group = R"(        %sr = arith.remui %t, %ck : index
         %b = arith.divui %t, %ck : index
         %b16 = arith.muli %b, %c16 : index
 )" + rhtLines("r", "%sr", spec.input == InputType::F32);
-    for (int i = 0; i < 16; ++i)
-      values.push_back("%rl" + std::to_string(i) + "v");
-  }
+      for (int i = 0; i < 16; ++i)
+        values.push_back("%rl" + std::to_string(i) + "v");
+    }
+    return group;
+  };
+  // 16-bit columns in groups take the unscaled transform (the plain amax
+  // then bounds it: computed even without a rowwise copy); f32 or odd K
+  // the exact one (f32 products by 0.25 can round).
+  const bool unscaled = quads;
+  std::string group = groupLines(unscaled, plain || unscaled);
   std::string plainMax;
-  if (plain) {
+  if (plain && !quads) {
     // max |x| over the group's loaded values (order free: a tree).
     std::string elems;
     for (size_t i = 0; i < values.size(); ++i) {
@@ -3451,6 +3556,27 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec,
                 "        %pm2 = vector.reduction <maxnumf>, %pabv, %pm : "
                 "vector<" + std::to_string(values.size()) + "xf32> into f32\n";
   }
+  // The thread's transformed amax: from the unscaled one while the plain
+  // one is below 2^123 (rhtUnscaledAmaxLines); else (huge values, an inf)
+  // the thread's groups again with the exact transform.
+  std::string finish =
+      unscaled ? R"(
+      %bound = arith.constant 0x7D000000 : f32
+      %fquarter = arith.constant 0.25 : f32
+      %inrange = arith.cmpf olt, %pacc, %bound : f32
+      %acc = scf.if %inrange -> f32 {
+        %accq = arith.mulf %uacc, %fquarter : f32
+        %accb = arith.truncf %accq : f32 to bf16
+        %accr = arith.extf %accb : bf16 to f32
+        scf.yield %accr : f32
+      } else {
+        %sacc = scf.for %t = %start to %cgroups step %stride iter_args(%m = %fz) -> f32 {
+)" + groupLines(false, false) + R"(          %m2 = arith.maxnumf %m, %ramax : f32
+          scf.yield %m2 : f32
+        }
+        scf.yield %sacc : f32
+      })"
+               : std::string();
   std::string text = std::string(R"(
     gpu.func @$NAME(%x: memref<$Nx$T>, %amax_c: memref<1xf32>)") + [&] {
     std::string a;
@@ -3478,11 +3604,11 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec,
       %bid = gpu.block_id x
       %base = arith.muli %bid, %c256 : index
       %start = arith.addi %base, %tid : index
-      %acc, %pacc = scf.for %t = %start to %cgroups step %stride iter_args(%m = %fz, %pm = %fz) -> (f32, f32) {
+      %)" + std::string(unscaled ? "uacc" : "acc") + R"(, %pacc = scf.for %t = %start to %cgroups step %stride iter_args(%m = %fz, %pm = %fz) -> (f32, f32) {
 )" + group + plainMax + R"(
         %m2 = arith.maxnumf %m, %ramax : f32
-        scf.yield %m2, )" + (plain ? "%pm2" : "%pm") + R"( : f32, f32
-      })" + std::regex_replace(std::string(kBlockMaxReduce), std::regex("memref<8xf32, #gpu.address_space<workgroup>>"), kRhtSmem) + (plain ? R"(
+        scf.yield %m2, )" + (plain || unscaled ? "%pm2" : "%pm") + R"( : f32, f32
+      })" + finish + std::regex_replace(std::string(kBlockMaxReduce), std::regex("memref<8xf32, #gpu.address_space<workgroup>>"), kRhtSmem) + (plain ? R"(
       // The plain amax the same way, in %smem[8 + warp].
       %q16, %qp16 = gpu.shuffle xor %pacc, %o16, %w32 : f32
       %b16m = arith.maxnumf %pacc, %q16 : f32
