@@ -376,7 +376,8 @@ Status Entry::run(const std::vector<DevicePtr> &buffers,
 
   clearMgpuError();
   {
-    MgpuScope scope(context->stream(), /*inspectOnly=*/false);
+    MgpuScope scope(context->stream(), /*inspectOnly=*/false,
+                    &artifact_->manifest().dependentLaunchKernels);
     detail::GemmScope gemmScope(&artifact_->gemmPlans());
     function_(pointers.data());
   }

@@ -51,6 +51,7 @@ namespace mlir::teq::runtime::detail {
   X(cuFuncGetAttribute)                                                        \
   X(cuFuncSetAttribute)                                                        \
   X(cuLaunchKernel)                                                            \
+  X(cuLaunchKernelEx)                                                          \
   X(cuMemAlloc)                                                                \
   X(cuMemFree)                                                                 \
   X(cuMemcpyHtoDAsync)                                                         \

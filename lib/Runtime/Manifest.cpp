@@ -1059,6 +1059,20 @@ Status parseManifestValue(const JsonValue &root, Manifest &manifest) {
     manifest.entries.push_back(std::move(entry));
   }
 
+  if (const JsonValue *kernels = root.find("dependent_launch_kernels")) {
+    if (!kernels->isArray())
+      return typeError("dependent_launch_kernels", "an array", *kernels);
+    for (size_t i = 0; i < kernels->asArray().size(); ++i) {
+      const JsonValue &kernel = kernels->asArray()[i];
+      const std::string at = element("dependent_launch_kernels", i);
+      if (!kernel.isString())
+        return typeError(at, "a kernel name (a string)", kernel);
+      if (kernel.asString().empty())
+        return errorAt(at, "empty kernel name");
+      manifest.dependentLaunchKernels.insert(kernel.asString());
+    }
+  }
+
   if (const JsonValue *gemms = root.find("gemms")) {
     if (!gemms->isArray())
       return typeError("gemms", "an array", *gemms);

@@ -27,6 +27,8 @@ struct ThreadState {
   std::string lastKernel; ///< Name of the last kernel launched.
   CUstream stream = nullptr;
   bool inspectOnly = false;
+  /// The running artifact's programmatic dependents (MgpuScope), or null.
+  const std::set<std::string> *dependentLaunchKernels = nullptr;
 };
 
 thread_local ThreadState threadState;
@@ -117,16 +119,20 @@ Status takeMgpuError() {
 }
 
 namespace detail {
-MgpuScope::MgpuScope(void *stream, bool inspectOnly)
+MgpuScope::MgpuScope(void *stream, bool inspectOnly,
+                     const std::set<std::string> *dependentLaunchKernels)
     : savedStream_(threadState.stream),
-      savedInspectOnly_(threadState.inspectOnly) {
+      savedInspectOnly_(threadState.inspectOnly),
+      savedDependentLaunchKernels_(threadState.dependentLaunchKernels) {
   threadState.stream = static_cast<CUstream>(stream);
   threadState.inspectOnly = inspectOnly;
+  threadState.dependentLaunchKernels = dependentLaunchKernels;
 }
 
 MgpuScope::~MgpuScope() {
   threadState.stream = static_cast<CUstream>(savedStream_);
   threadState.inspectOnly = savedInspectOnly_;
+  threadState.dependentLaunchKernels = savedDependentLaunchKernels_;
 }
 } // namespace detail
 
@@ -328,11 +334,34 @@ void mgpuLaunchKernel(void *function, int64_t gridX, int64_t gridY,
   CUstream cuStream = static_cast<CUstream>(stream);
   if (!cuStream)
     cuStream = threadState.stream;
-  CUresult result = (*driver)->cuLaunchKernel(
-      cuFunction, static_cast<unsigned>(gridX), static_cast<unsigned>(gridY),
-      static_cast<unsigned>(gridZ), static_cast<unsigned>(blockX),
-      static_cast<unsigned>(blockY), static_cast<unsigned>(blockZ),
-      static_cast<unsigned>(smem), cuStream, params, extra);
+  CUresult result;
+  if (threadState.dependentLaunchKernels &&
+      threadState.dependentLaunchKernels->count(kernel)) {
+    // A programmatic dependent of the kernel before it: its blocks may
+    // start as that grid's blocks signal (griddepcontrol.launch_dependents)
+    // and wait for it themselves (griddepcontrol.wait).
+    CUlaunchAttribute attribute = {};
+    attribute.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    attribute.value.programmaticStreamSerializationAllowed = 1;
+    CUlaunchConfig config = {};
+    config.gridDimX = static_cast<unsigned>(gridX);
+    config.gridDimY = static_cast<unsigned>(gridY);
+    config.gridDimZ = static_cast<unsigned>(gridZ);
+    config.blockDimX = static_cast<unsigned>(blockX);
+    config.blockDimY = static_cast<unsigned>(blockY);
+    config.blockDimZ = static_cast<unsigned>(blockZ);
+    config.sharedMemBytes = static_cast<unsigned>(smem);
+    config.hStream = cuStream;
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    result = (*driver)->cuLaunchKernelEx(&config, cuFunction, params, extra);
+  } else {
+    result = (*driver)->cuLaunchKernel(
+        cuFunction, static_cast<unsigned>(gridX), static_cast<unsigned>(gridY),
+        static_cast<unsigned>(gridZ), static_cast<unsigned>(blockX),
+        static_cast<unsigned>(blockY), static_cast<unsigned>(blockZ),
+        static_cast<unsigned>(smem), cuStream, params, extra);
+  }
   if (result != CUDA_SUCCESS) {
     recordError(what + ": " + describeCUresult(result));
     return;

@@ -24,6 +24,7 @@ module attributes {teq.target = #teq.target<sm_90>} {
 
 // The rng_state is an i64[2] input; the manifest says which argument the
 // quantization drew its random bits from.
+// MANIFEST: \22dependent_launch_kernels\22:[\22q0_nvfp4\22,\22q1_nvfp4\22,\22q2_nvfp4\22]
 // MANIFEST: \22name\22:\22arg1\22,\22tensor\22:{\22dtype\22:\22i64\22,\22shape\22:[2]}
 // MANIFEST-SAME: \22computed_by\22:{\22input\22:\22arg0\22,\22op\22:\22quantize\22,\22rng_state\22:\22arg1\22}
 
@@ -59,7 +60,11 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // once, in the amax pass's last block (after its count of blocks done), into
 // the constants the data kernel reads; block scales use the hardware E4M3
 // RNE + satfinite conversion; no libdevice calls.
+// On sm_90 each data kernel is a programmatic dependent of its amax pass:
+// the pass signals at its start, the data kernel stages its tile and waits
+// before reading the constants; the manifest lists it for the runtime.
 // PTX-LABEL: .visible .entry q0_amax(
+// PTX: griddepcontrol.launch_dependents;
 // PTX: atom.global.add.u32 {{.*}}[q0_amax_count]
 // PTX: bar.sync
 // PTX: div.rn.f32
@@ -73,6 +78,8 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // PTX: .maxnreg 32
 // PTX: ld.global.v4
 // PTX: st.shared.v4
+// PTX: griddepcontrol.wait;
+// PTX-NEXT: setp
 // PTX-NOT: div.rn.f32
 // PTX-NOT: rcp.rn.f32
 // PTX: bar.sync

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 
 using namespace mlir::teq::runtime;
@@ -151,6 +152,33 @@ TEST(ManifestTest, TopLevelErrors) {
   EXPECT_EQ(errorOf(edited("\"entries\": [", "\"entries\": {\"a\": [")
                         .append("}")),
             "manifest: entries: expected an array, got an object");
+}
+
+TEST(ManifestTest, DependentLaunchKernels) {
+  auto none = parseManifest(kExample);
+  ASSERT_TRUE(none.ok()) << none.message();
+  EXPECT_TRUE(none->dependentLaunchKernels.empty());
+  auto some = parseManifest(edited(
+      "\"device_code\": \"ptx\",",
+      "\"device_code\": \"ptx\", \"dependent_launch_kernels\": "
+      "[\"q0_nvfp4\", \"q1_nvfp4_row\"],"));
+  ASSERT_TRUE(some.ok()) << some.message();
+  EXPECT_EQ(some->dependentLaunchKernels,
+            (std::set<std::string>{"q0_nvfp4", "q1_nvfp4_row"}));
+  EXPECT_EQ(errorOf(edited("\"device_code\": \"ptx\",",
+                           "\"device_code\": \"ptx\", "
+                           "\"dependent_launch_kernels\": \"q0_nvfp4\",")),
+            "manifest: dependent_launch_kernels: expected an array, got a "
+            "string");
+  EXPECT_EQ(errorOf(edited("\"device_code\": \"ptx\",",
+                           "\"device_code\": \"ptx\", "
+                           "\"dependent_launch_kernels\": [\"a\", 3],")),
+            "manifest: dependent_launch_kernels[1]: expected a kernel name (a "
+            "string), got a number");
+  EXPECT_EQ(errorOf(edited("\"device_code\": \"ptx\",",
+                           "\"device_code\": \"ptx\", "
+                           "\"dependent_launch_kernels\": [\"\"],")),
+            "manifest: dependent_launch_kernels[0]: empty kernel name");
 }
 
 TEST(ManifestTest, ErrorsNameTheJsonPath) {

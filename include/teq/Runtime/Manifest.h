@@ -25,6 +25,7 @@
 #include "teq/Runtime/Status.h"
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -272,6 +273,11 @@ struct TEQ_RUNTIME_EXPORT Manifest {
   std::vector<EntrySpec> entries;
   /// "gemms": GEMM i has id i.
   std::vector<GemmSpec> gemms;
+  /// "dependent_launch_kernels": kernels launched as programmatic dependents
+  /// of the kernel before them on the stream (CUDA's programmatic stream
+  /// serialization, sm_90+): they may start while it finishes, and wait for
+  /// it themselves (griddepcontrol.wait) before reading what it wrote.
+  std::set<std::string> dependentLaunchKernels;
   /// The parsed document (for fields this struct does not model).
   JsonValue json;
 

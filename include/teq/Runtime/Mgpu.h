@@ -27,6 +27,8 @@
 #include "teq/Runtime/Status.h"
 
 #include <cstdint>
+#include <set>
+#include <string>
 
 extern "C" {
 
@@ -69,10 +71,13 @@ namespace detail {
 /// While alive on a thread, the mgpu* functions use `stream` (a CUstream) for
 /// mgpuStreamCreate and, if `inspectOnly`, do not touch CUDA at all: module
 /// loads return null without an error (used to read an artifact's manifest
-/// without a GPU). Nests.
+/// without a GPU). mgpuLaunchKernel launches the kernels named in
+/// `dependentLaunchKernels` (the manifest's, if given) as programmatic
+/// dependents of the kernel before them. Nests.
 class TEQ_RUNTIME_EXPORT MgpuScope {
 public:
-  MgpuScope(void *stream, bool inspectOnly);
+  MgpuScope(void *stream, bool inspectOnly,
+            const std::set<std::string> *dependentLaunchKernels = nullptr);
   ~MgpuScope();
   MgpuScope(const MgpuScope &) = delete;
   MgpuScope &operator=(const MgpuScope &) = delete;
@@ -80,6 +85,7 @@ public:
 private:
   void *savedStream_;
   bool savedInspectOnly_;
+  const std::set<std::string> *savedDependentLaunchKernels_;
 };
 } // namespace detail
 

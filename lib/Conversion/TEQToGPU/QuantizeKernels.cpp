@@ -206,6 +206,11 @@ std::string warpMaxToSharedLines(const std::string &p) {
                         {{"P", p}});
 }
 
+/// An amax pass's first line with PerTensorFP8Spec::launchDependents: the
+/// launch after it may start once every block has run it.
+const char *const kLaunchDependentsLine =
+    "      nvvm.griddepcontrol launch_dependents\n";
+
 /// warpMaxToSharedLines for `%acc`, then `%t0` (thread 0 of the block).
 const std::string kBlockMaxReduce = warpMaxToSharedLines("") + R"(
       %t0 = arith.cmpi eq, %tid, %c0 : index
@@ -484,6 +489,7 @@ mlir::teq::kernels::perTensorAmaxKernel(const PerTensorFP8Spec &spec,
       {"SEXT", spec.input == InputType::F32
                    ? "%tnz = arith.constant -0.0 : f32\n        %tf = arith.addf %t, %tnz : f32"
                    : "%tf = arith.extf %t : $T to f32"},
+      {"TRIGGER", spec.launchDependents ? kLaunchDependentsLine : ""},
   };
   std::string text = R"(
     gpu.func @$NAME(%x: memref<$Nx$T>$FINALARGS)
@@ -501,7 +507,7 @@ mlir::teq::kernels::perTensorAmaxKernel(const PerTensorFP8Spec &spec,
       %stride = arith.constant $STRIDE : index
       %zero = arith.constant 0.0 : f32
       %vzero = arith.constant dense<0.0> : vector<$Vxf32>
-      %tid = gpu.thread_id x
+$TRIGGER      %tid = gpu.thread_id x
       %bid = gpu.block_id x
       %base = arith.muli %bid, %c256 : index
       %start = arith.addi %base, %tid : index
@@ -3269,6 +3275,10 @@ $AMAXLOADS      // Tiles in reverse order: the amax pass read the end of x last,
       %pmz = vector.reduction <maxnumf>, %pa, %fz : vector<16xf32> into f32
       memref.store %pmz, %part[%tid] : memref<256xf32, $SHM>
 )";
+  // With a dependent launch, the staging above may run while the amax
+  // pass finishes; nothing the pass writes is read before this wait.
+  if (spec.dependentLaunch)
+    text += "      nvvm.griddepcontrol wait\n";
   // Thread 0: S_enc of each copy, which the amax pass left in
   // @<prefix>_nvfp4_consts (nvfp4ConstsLines), into %sencs[0] (rowwise) and
   // [2] (columnwise).
@@ -3600,7 +3610,9 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec,
       %fz = arith.constant 0.0 : f32
       %fnz = arith.constant -0.0 : f32
       %zero = arith.constant 0.0 : f32
-)" + registerBlockConstants() + R"(      %tid = gpu.thread_id x
+)" + registerBlockConstants() +
+                     (spec.dependentLaunch ? kLaunchDependentsLine : "") +
+                     R"(      %tid = gpu.thread_id x
       %bid = gpu.block_id x
       %base = arith.muli %bid, %c256 : index
       %start = arith.addi %base, %tid : index
@@ -3667,6 +3679,7 @@ std::string mlir::teq::kernels::nvfp4Kernels(const NVFP4Spec &spec) {
   amaxSpec.rows = spec.rows;
   amaxSpec.cols = spec.cols;
   amaxSpec.input = spec.input;
+  amaxSpec.launchDependents = spec.dependentLaunch;
   // The plain amax feeds the rowwise copy, and the columnwise one unless
   // that is RHT-transformed (its amax is then the transformed tensor's).
   std::vector<std::string> plain;

@@ -43,6 +43,11 @@ struct PerTensorFP8Spec {
   /// writes scale_inv, an extra last argument), saving the one-block scale
   /// kernel's launch where launches dominate.
   bool fusedScale = false;
+  /// The amax pass lets the launch after it start early: each block
+  /// executes griddepcontrol.launch_dependents first (sm_90+), so the next
+  /// kernel, if launched as a programmatic dependent (NVFP4Spec::
+  /// dependentLaunch), fills the SMs this grid frees.
+  bool launchDependents = false;
 };
 
 /// Current-scaling tensors up to this many elements use fusedScale.
@@ -172,6 +177,14 @@ struct NVFP4Spec {
   /// i) by floatToE2M1Stochastic's rule, in software (Random.h,
   /// Numerics.h; PTX cvt.rs consumes random bits its own way).
   bool stochastic = false;
+  /// Programmatic dependent launch (sm_90+): the amax pass signals its
+  /// dependents at its start; the data kernel stages its tile, then waits
+  /// (griddepcontrol.wait) for the pass and its memory before it reads the
+  /// constants. The data kernel's launch must then carry CUDA's
+  /// programmatic stream serialization attribute (the manifest's
+  /// "dependent_launch_kernels"); without it the wait returns at once,
+  /// the pass having finished.
+  bool dependentLaunch = false;
   /// Shapes of the scale buffers (te-semantics.md §4.4), row-major.
   int64_t rowScaleRows = 0, rowScaleCols = 0;
   int64_t colScaleRows = 0, colScaleCols = 0;

@@ -401,9 +401,11 @@ class EntryLowering {
 public:
   EntryLowering(func::FuncOp func, TargetAttr target,
                 gpu::GPUModuleOp kernelModule, int &kernelCounter,
-                llvm::json::Array &gemms)
+                llvm::json::Array &gemms,
+                llvm::json::Array &dependentLaunchKernels)
       : func(func), target(target), kernelModule(kernelModule),
-        kernelCounter(kernelCounter), gemms(gemms) {}
+        kernelCounter(kernelCounter), gemms(gemms),
+        dependentLaunchKernels(dependentLaunchKernels) {}
 
   FailureOr<llvm::json::Object> run();
 
@@ -474,6 +476,9 @@ private:
   int &kernelCounter;
   /// The artifact's "gemms" (ids are indices, shared by all entries).
   llvm::json::Array &gemms;
+  /// The artifact's "dependent_launch_kernels": kernels the runtime launches
+  /// as programmatic dependents of the kernel before them.
+  llvm::json::Array &dependentLaunchKernels;
   DenseMap<Operation *, int64_t> gemmIds;
   /// Workspace scratch of one op (see run()).
   DenseMap<Operation *, Value> scratchOf;
@@ -622,6 +627,9 @@ LogicalResult EntryLowering::lowerNVFP4Quantize(OpBuilder &b, QuantizeOp op,
   spec.rht = nv.getWithRht();
   spec.hardwareConversions = hasBlackwellConversions(target);
   spec.stochastic = nv.getStochasticRounding();
+  // Hopper and later: the data kernel stages its tile while the amax pass
+  // drains (NVFP4Spec::dependentLaunch).
+  spec.dependentLaunch = target.getSm() >= 90;
   // The (seed, offset) buffer of stochastic rounding: an entry argument.
   Value rng;
   if (spec.stochastic) {
@@ -679,12 +687,16 @@ LogicalResult EntryLowering::lowerNVFP4Quantize(OpBuilder &b, QuantizeOp op,
     dataArgs.push_back(rng);
   int64_t gx, gy;
   kernels::nvfp4TileGrid(spec, gx, gy);
-  if (outs.rdata || outs.cdata)
-    launch(b, loc,
-           spec.prefix + (outs.rdata && outs.cdata ? "_nvfp4"
-                          : outs.rdata           ? "_nvfp4_row"
-                                                 : "_nvfp4_col"),
-           gx, gy, 0, dataArgs, token);
+  if (!outs.rdata && !outs.cdata)
+    return success();
+  std::string dataKernel =
+      spec.prefix + (outs.rdata && outs.cdata ? "_nvfp4"
+                     : outs.rdata             ? "_nvfp4_row"
+                                              : "_nvfp4_col");
+  // It follows its amax pass directly on the stream.
+  if (spec.dependentLaunch)
+    dependentLaunchKernels.push_back(dataKernel);
+  launch(b, loc, dataKernel, gx, gy, 0, dataArgs, token);
   return success();
 }
 
@@ -1383,11 +1395,11 @@ struct ConvertTEQToGPUPass
     for (auto func : module.getOps<func::FuncOp>())
       if (func.isPublic() && !func.isExternal())
         entries.push_back(func);
-    llvm::json::Array entryList, gemmList;
+    llvm::json::Array entryList, gemmList, dependentLaunchList;
     int kernelCounter = 0;
     for (func::FuncOp func : entries) {
       EntryLowering lowering(func, target, kernelModule, kernelCounter,
-                             gemmList);
+                             gemmList, dependentLaunchList);
       FailureOr<llvm::json::Object> entry = lowering.run();
       if (failed(entry))
         return signalPassFailure();
@@ -1397,6 +1409,8 @@ struct ConvertTEQToGPUPass
                                 {"version", 1},
                                 {"target", target.getChip()},
                                 {"entries", std::move(entryList)}};
+    if (!dependentLaunchList.empty())
+      manifest["dependent_launch_kernels"] = std::move(dependentLaunchList);
     if (!gemmList.empty()) {
       manifest["gemms"] = std::move(gemmList);
       // void teqGemm(i64 id, a, a_scale, b, b_scale, c, d, bias, alpha).
