@@ -92,12 +92,7 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // rounds the thread's max once; only where the plain amax reaches 2^123
 // (0f7D000000) does it redo its groups exactly, rounding the transformed
 // values to BF16 like TE's Hadamard output, two at a time.
-// Each iteration first prefetches the thread's next group into L2.
 // PTX-LABEL: .visible .entry q1_rht_amax(
-// PTX-NOT: cvt.rn.bf16x2.f32
-// PTX: prefetch.global.L2
-// PTX-NOT: cvt.rn.bf16x2.f32
-// PTX: ld.global.v4.b16
 // PTX-NOT: cvt.rn.bf16x2.f32
 // PTX: cvt.rn.bf16.f32
 // PTX-NOT: cvt.rn.bf16x2.f32

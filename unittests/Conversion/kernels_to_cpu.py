@@ -26,8 +26,7 @@ scf except for what is replaced here:
     module's, their address space dropped;
   * programmatic dependent launch's nvvm.griddepcontrol (the amax pass's
     launch_dependents, the data kernel's wait) is dropped: the test runs
-    the data kernel after the whole pass; so are L2 prefetches
-    (nvvm.prefetch), hints without results;
+    the data kernel after the whole pass;
   * the fused amax reductions' fences (nvvm.memory.barrier) are dropped
     (blocks run one after another) and their zero-initialized globals stay
     zero-initialized; their atomics run as CPU atomics, once: a later
@@ -153,8 +152,7 @@ def main(src, dst):
                     f'{ind}{shf.group(2)} = memref.load %emu_shfl{k}[%emu_src{k}] : memref<256xf32>',
                     f'{ind}{shf.group(3)} = arith.constant true'])
                 continue
-            if ('nvvm.memory.barrier' in line or 'nvvm.griddepcontrol' in line
-                    or 'nvvm.prefetch' in line):
+            if 'nvvm.memory.barrier' in line or 'nvvm.griddepcontrol' in line:
                 # A fence, or the launch overlap: the blocks and kernels run
                 # one after another here.
                 continue

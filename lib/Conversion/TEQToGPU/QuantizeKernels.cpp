@@ -3475,48 +3475,25 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec,
   // the 0.25 and the BF16 roundings (rhtUnscaledAmaxLines).
   // The plain values' names.
   std::vector<std::string> values;
-  // W columns of group `t`: 16 independent 2W-byte loads (consecutive
-  // threads, consecutive column groups: a warp reads 64W contiguous bytes a
-  // row) into %<p>l0..15.
-  auto groupLoads = [&](const std::string &t, const std::string &p,
-                        bool prefetchOnly = false) {
-    std::string v = "%" + p;
-    std::string text = "        " + v + "q = arith.remui " + t +
-                       ", %cquads : index\n"
-                       "        " + v + "b = arith.divui " + t +
-                       ", %cquads : index\n"
-                       "        " + v + "qc = arith.muli " + v +
-                       "q, %cw : index\n"
-                       "        " + v + "qr0 = arith.muli " + v +
-                       "b, %c16 : index\n";
-    for (int i = 0; i < 16; ++i) {
-      std::string n = std::to_string(i);
-      std::string o = v + "o" + n;
-      text += columnGroupOffset(o, v + "qr0", i, "%ck", v + "qc");
-      if (prefetchOnly)
-        // prefetch.global.L2 of the line at %x + 2 * offset (%xaddr64).
-        text += "        " + o + "b = arith.muli " + o + "o, %c2 : index\n"
-                "        " + o + "b64 = arith.index_cast " + o +
-                "b : index to i64\n"
-                "        " + o + "a = arith.addi %xaddr64, " + o + "b64 : i64\n"
-                "        " + o + "p = llvm.inttoptr " + o +
-                "a : i64 to !llvm.ptr<1>\n"
-                "        nvvm.prefetch level = L2, " + o +
-                "p : !llvm.ptr<1>\n";
-      else
-        text += "        " + v + "l" + n + " = vector.load %x[" + o +
-                "o] {alignment = " + std::to_string(2 * width) +
-                "} : memref<$Nx$T>, " + vec + "\n";
-    }
-    return text;
-  };
-  // The group's transform(s) of the loaded %ql0..15 (quads), or of group
-  // %t (one column, loads included).
   auto groupLines = [&](bool unscaled, bool withPlain) {
     std::string group;
     values.clear();
     if (quads) {
-      // W transforms from registers.
+      // W columns: 16 independent 2W-byte loads (consecutive threads,
+      // consecutive column groups: a warp reads 64W contiguous bytes a row),
+      // then W transforms from registers.
+      group = R"(        %q = arith.remui %t, %cquads : index
+        %b = arith.divui %t, %cquads : index
+        %qc = arith.muli %q, %cw : index
+        %qr0 = arith.muli %b, %c16 : index
+)";
+      for (int i = 0; i < 16; ++i) {
+        std::string n = std::to_string(i);
+        group += columnGroupOffset("%qo" + n, "%qr0", i, "%ck", "%qc") +
+                 "        %ql" + n + " = vector.load %x[%qo" + n + "o" +
+                 "] {alignment = " + std::to_string(2 * width) +
+                 "} : memref<$Nx$T>, " + vec + "\n";
+      }
       std::string amaxes;
       for (int j = 0; j < width; ++j) {
         std::vector<std::string> v;
@@ -3589,33 +3566,6 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec,
                 "        %pm2 = vector.reduction <maxnumf>, %pabv, %pm : "
                 "vector<" + std::to_string(values.size()) + "xf32> into f32\n";
   }
-  // The thread's groups. With quads each iteration first prefetches the
-  // thread's next group into L2 (the 16 lines its loads will touch; the
-  // current group again after the last): the pass was latency bound, all
-  // warps waiting for their loads, then all computing, DRAM idle meanwhile.
-  // (Loads carried across iterations in registers do not survive LLVM,
-  // which folds the loop-carried loads back into the next iteration.)
-  std::string prefetch;
-  if (quads) {
-    prefetch = "        %tn = arith.addi %t, %stride : index\n"
-               "        %tnin = arith.cmpi ult, %tn, %cgroups : index\n"
-               "        %tnext = arith.select %tnin, %tn, %t : index\n" +
-               groupLoads("%tnext", "n", /*prefetchOnly=*/true);
-  }
-  const std::string yieldPlain = plain || unscaled ? "%pm2" : "%pm";
-  std::string mainLoop =
-      std::string(quads ? "%xaddr = memref.extract_aligned_pointer_as_index "
-                          "%x : memref<$Nx$T> -> index\n"
-                          "      %xaddr64 = arith.index_cast %xaddr : index "
-                          "to i64\n      "
-                        : "") +
-      "%" + (unscaled ? "uacc" : "acc") +
-      ", %pacc = scf.for %t = %start to %cgroups step %stride "
-      "iter_args(%m = %fz, %pm = %fz) -> (f32, f32) {\n" +
-      prefetch + (quads ? groupLoads("%t", "q") : std::string()) + group +
-      plainMax +
-      "        %m2 = arith.maxnumf %m, %ramax : f32\n"
-      "        scf.yield %m2, " + yieldPlain + " : f32, f32\n      }";
   // The thread's transformed amax: from the unscaled one while the plain
   // one is below 2^123 (rhtUnscaledAmaxLines); else (huge values, an inf)
   // the thread's groups again with the exact transform.
@@ -3631,7 +3581,7 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec,
         scf.yield %accr : f32
       } else {
         %sacc = scf.for %t = %start to %cgroups step %stride iter_args(%m = %fz) -> f32 {
-)" + (quads ? groupLoads("%t", "q") : std::string()) + groupLines(false, false) + R"(          %m2 = arith.maxnumf %m, %ramax : f32
+)" + groupLines(false, false) + R"(          %m2 = arith.maxnumf %m, %ramax : f32
           scf.yield %m2 : f32
         }
         scf.yield %sacc : f32
@@ -3648,7 +3598,6 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec,
         kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
-      %c2 = arith.constant 2 : index
       %c8 = arith.constant 8 : index
       %c16 = arith.constant 16 : index
       %c32 = arith.constant 32 : index
@@ -3667,7 +3616,11 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec,
       %bid = gpu.block_id x
       %base = arith.muli %bid, %c256 : index
       %start = arith.addi %base, %tid : index
-      )" + mainLoop + finish + std::regex_replace(std::string(kBlockMaxReduce), std::regex("memref<8xf32, #gpu.address_space<workgroup>>"), kRhtSmem) + (plain ? R"(
+      %)" + std::string(unscaled ? "uacc" : "acc") + R"(, %pacc = scf.for %t = %start to %cgroups step %stride iter_args(%m = %fz, %pm = %fz) -> (f32, f32) {
+)" + group + plainMax + R"(
+        %m2 = arith.maxnumf %m, %ramax : f32
+        scf.yield %m2, )" + (plain || unscaled ? "%pm2" : "%pm") + R"( : f32, f32
+      })" + finish + std::regex_replace(std::string(kBlockMaxReduce), std::regex("memref<8xf32, #gpu.address_space<workgroup>>"), kRhtSmem) + (plain ? R"(
       // The plain amax the same way, in %smem[8 + warp].
       %q16, %qp16 = gpu.shuffle xor %pacc, %o16, %w32 : f32
       %b16m = arith.maxnumf %pacc, %q16 : f32
