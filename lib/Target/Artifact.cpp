@@ -13,7 +13,9 @@
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
@@ -37,13 +39,44 @@
 using namespace mlir;
 using namespace mlir::teq;
 
+unsigned mlir::teq::kernelIndexBitwidth(ModuleOp module) {
+  constexpr int64_t kLimit = int64_t(1) << 30;
+  auto fits = [&](Type type) {
+    auto memref = dyn_cast<MemRefType>(type);
+    return !memref ||
+           (memref.hasStaticShape() && memref.getNumElements() <= kLimit);
+  };
+  bool narrow = true;
+  for (auto kernels : module.getOps<gpu::GPUModuleOp>()) {
+    kernels.walk([&](Operation *op) {
+      for (Type type : op->getResultTypes())
+        narrow &= fits(type);
+      for (Type type : op->getOperandTypes())
+        narrow &= fits(type);
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            narrow &= fits(arg.getType());
+      if (auto global = dyn_cast<memref::GlobalOp>(op))
+        narrow &= fits(global.getType());
+      if (auto constant = dyn_cast<arith::ConstantOp>(op))
+        if (auto value = dyn_cast<IntegerAttr>(constant.getValue()))
+          if (value.getType().isIndex())
+            narrow &= std::abs(value.getInt()) < kLimit;
+      return narrow ? WalkResult::advance() : WalkResult::interrupt();
+    });
+  }
+  return narrow ? 32 : 64;
+}
+
 void mlir::teq::buildGPUToLLVMPipeline(OpPassManager &pm,
-                                       DeviceCode deviceCode) {
+                                       DeviceCode deviceCode,
+                                       unsigned kernelIndexBitwidth) {
   // Device side: kernels to NVVM with bare pointers (static shapes).
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createSCFToControlFlowPass());
   ConvertGpuOpsToNVVMOpsOptions nvvm;
-  nvvm.indexBitwidth = 64;
+  nvvm.indexBitwidth = kernelIndexBitwidth;
   nvvm.useBarePtrCallConv = true;
   kernels.addPass(createConvertGpuOpsToNVVMOps(nvvm));
   kernels.addPass(createReconcileUnrealizedCastsPass());

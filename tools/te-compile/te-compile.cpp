@@ -70,6 +70,19 @@ llvm::cl::opt<mlir::teq::DeviceCode> deviceCode(
         clEnumValN(mlir::teq::DeviceCode::Cubin, "cubin",
                    "cubin (needs ptxas at compile time)")));
 
+enum class IndexWidth { Auto, Bits64 };
+llvm::cl::opt<IndexWidth> kernelIndexWidth(
+    "kernel-index-bitwidth",
+    llvm::cl::desc("width of the kernels' index arithmetic"),
+    llvm::cl::init(IndexWidth::Auto),
+    llvm::cl::values(
+        clEnumValN(IndexWidth::Auto, "auto",
+                   "32 where every memref the kernels touch has at most "
+                   "2^30 elements, else 64"),
+        clEnumValN(IndexWidth::Bits64, "64",
+                   "always 64 (to compare; 32 is only ever chosen where "
+                   "safe)")));
+
 llvm::cl::opt<std::string> gemmAlgos(
     "gemm-algos",
     llvm::cl::desc("pin each GEMM's cuBLASLt algorithm: a JSON file as "
@@ -219,7 +232,11 @@ int main(int argc, char **argv) {
   }
 
   PassManager lowering(&context);
-  mlir::teq::buildGPUToLLVMPipeline(lowering, deviceCode);
+  mlir::teq::buildGPUToLLVMPipeline(
+      lowering, deviceCode,
+      kernelIndexWidth == IndexWidth::Bits64
+          ? 64
+          : mlir::teq::kernelIndexBitwidth(*module));
   if (failed(lowering.run(*module)))
     return 1;
   if (emit == Emit::PTX) {

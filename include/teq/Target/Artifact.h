@@ -29,9 +29,19 @@ namespace mlir::teq {
 
 enum class DeviceCode { PTX, Cubin };
 
-/// gpu.module kernels to NVVM and to PTX (or cubin), host code to the LLVM
-/// dialect with bare-pointer memrefs, then the artifact ABI.
-void buildGPUToLLVMPipeline(OpPassManager &pm, DeviceCode deviceCode);
+/// gpu.module kernels to NVVM and to PTX (or cubin), their index arithmetic
+/// `kernelIndexBitwidth` bits wide (kernelIndexBitwidth()), host code to the
+/// LLVM dialect with bare-pointer memrefs, then the artifact ABI.
+void buildGPUToLLVMPipeline(OpPassManager &pm, DeviceCode deviceCode,
+                            unsigned kernelIndexBitwidth = 64);
+
+/// The index width the kernels of `module` can use: 32 where every memref
+/// they touch has a static shape of at most 2^30 elements and every index
+/// constant is below 2^30 in magnitude (their index values, sums of two
+/// such included, then fit i32; kernel arguments are bare pointers, so the
+/// width is not part of the launch ABI), else 64. 64-bit address arithmetic
+/// takes two instructions an operation on the GPU.
+unsigned kernelIndexBitwidth(ModuleOp module);
 
 /// Adds `void teq_entry_<name>(void **buffers)` for every lowered entry and
 /// `const char *teq_artifact_manifest(void)` returning the module's
