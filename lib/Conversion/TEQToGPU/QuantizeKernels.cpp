@@ -3475,32 +3475,25 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec,
   // the 0.25 and the BF16 roundings (rhtUnscaledAmaxLines).
   // The plain values' names.
   std::vector<std::string> values;
-  // W columns of group `t`: 16 independent 2W-byte loads (consecutive
-  // threads, consecutive column groups: a warp reads 64W contiguous bytes a
-  // row) into %<p>l0..15.
-  auto groupLoads = [&](const std::string &t, const std::string &p) {
-    std::string v = "%" + p;
-    std::string text =
-        "        " + v + "q = arith.remui " + t + ", %cquads : index\n" +
-        "        " + v + "b = arith.divui " + t + ", %cquads : index\n" +
-        "        " + v + "qc = arith.muli " + v + "q, %cw : index\n" +
-        "        " + v + "qr0 = arith.muli " + v + "b, %c16 : index\n";
-    for (int i = 0; i < 16; ++i) {
-      std::string n = std::to_string(i);
-      text += columnGroupOffset(v + "o" + n, v + "qr0", i, "%ck", v + "qc") +
-              "        " + v + "l" + n + " = vector.load %x[" + v + "o" + n +
-              "o] {alignment = " + std::to_string(2 * width) +
-              "} : memref<$Nx$T>, " + vec + "\n";
-    }
-    return text;
-  };
-  // The group's transforms: of %ql0..15 (quads), or of group %t, loads
-  // included (one column).
   auto groupLines = [&](bool unscaled, bool withPlain) {
     std::string group;
     values.clear();
     if (quads) {
-      // W transforms from registers.
+      // W columns: 16 independent 2W-byte loads (consecutive threads,
+      // consecutive column groups: a warp reads 64W contiguous bytes a row),
+      // then W transforms from registers.
+      group = R"(        %q = arith.remui %t, %cquads : index
+        %b = arith.divui %t, %cquads : index
+        %qc = arith.muli %q, %cw : index
+        %qr0 = arith.muli %b, %c16 : index
+)";
+      for (int i = 0; i < 16; ++i) {
+        std::string n = std::to_string(i);
+        group += columnGroupOffset("%qo" + n, "%qr0", i, "%ck", "%qc") +
+                 "        %ql" + n + " = vector.load %x[%qo" + n + "o" +
+                 "] {alignment = " + std::to_string(2 * width) +
+                 "} : memref<$Nx$T>, " + vec + "\n";
+      }
       std::string amaxes;
       for (int j = 0; j < width; ++j) {
         std::vector<std::string> v;
@@ -3573,45 +3566,6 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec,
                 "        %pm2 = vector.reduction <maxnumf>, %pabv, %pm : "
                 "vector<" + std::to_string(values.size()) + "xf32> into f32\n";
   }
-  // The thread's groups. Quads are software-pipelined: iteration i loads
-  // group i and transforms group i - 1, carried in registers (zeros before
-  // the first: they change no max), one iteration more than the groups;
-  // each thread so keeps its 16 loads in flight while it computes. (The
-  // pass was latency bound: all warps waited for their loads, then all
-  // computed, DRAM idle meanwhile. Loading the first group before the loop
-  // instead would not survive LLVM, which folds the loop-carried loads of
-  // two groups into one load at the top of the loop.)
-  const std::string yieldPlain = plain || unscaled ? "%pm2" : "%pm";
-  std::string mainLoop;
-  if (quads) {
-    std::string carried, types, loaded;
-    for (int i = 0; i < 16; ++i) {
-      std::string n = std::to_string(i);
-      carried += ", %ql" + n + " = %qzero";
-      types += ", " + vec;
-      loaded += ", %nl" + n;
-    }
-    mainLoop =
-        "%qzero = arith.constant dense<0.0> : " + vec + "\n"
-        "      %plast = arith.subi %cgroups, %c1 : index\n"
-        "      %pend = arith.addi %cgroups, %stride : index\n"
-        "      %" + std::string(unscaled ? "uacc" : "acc") +
-        ", %pacc, %qrest:16 = scf.for %t = %start to %pend step %stride "
-        "iter_args(%m = %fz, %pm = %fz" + carried + ") -> (f32, f32" + types +
-        ") {\n"
-        // After the last group, a valid one again (its values unused).
-        "        %tload = arith.minui %t, %plast : index\n" +
-        groupLoads("%tload", "n") + group + plainMax +
-        "        %m2 = arith.maxnumf %m, %ramax : f32\n"
-        "        scf.yield %m2, " + yieldPlain + loaded + " : f32, f32" + types +
-        "\n      }";
-  } else {
-    mainLoop = "%acc, %pacc = scf.for %t = %start to %cgroups step %stride "
-               "iter_args(%m = %fz, %pm = %fz) -> (f32, f32) {\n" +
-               group + plainMax +
-               "        %m2 = arith.maxnumf %m, %ramax : f32\n"
-               "        scf.yield %m2, " + yieldPlain + " : f32, f32\n      }";
-  }
   // The thread's transformed amax: from the unscaled one while the plain
   // one is below 2^123 (rhtUnscaledAmaxLines); else (huge values, an inf)
   // the thread's groups again with the exact transform.
@@ -3627,7 +3581,7 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec,
         scf.yield %accr : f32
       } else {
         %sacc = scf.for %t = %start to %cgroups step %stride iter_args(%m = %fz) -> f32 {
-)" + (quads ? groupLoads("%t", "q") : std::string()) + groupLines(false, false) + R"(          %m2 = arith.maxnumf %m, %ramax : f32
+)" + groupLines(false, false) + R"(          %m2 = arith.maxnumf %m, %ramax : f32
           scf.yield %m2 : f32
         }
         scf.yield %sacc : f32
@@ -3662,7 +3616,11 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec,
       %bid = gpu.block_id x
       %base = arith.muli %bid, %c256 : index
       %start = arith.addi %base, %tid : index
-      )" + mainLoop + finish + std::regex_replace(std::string(kBlockMaxReduce), std::regex("memref<8xf32, #gpu.address_space<workgroup>>"), kRhtSmem) + (plain ? R"(
+      %)" + std::string(unscaled ? "uacc" : "acc") + R"(, %pacc = scf.for %t = %start to %cgroups step %stride iter_args(%m = %fz, %pm = %fz) -> (f32, f32) {
+)" + group + plainMax + R"(
+        %m2 = arith.maxnumf %m, %ramax : f32
+        scf.yield %m2, )" + (plain || unscaled ? "%pm2" : "%pm") + R"( : f32, f32
+      })" + finish + std::regex_replace(std::string(kBlockMaxReduce), std::regex("memref<8xf32, #gpu.address_space<workgroup>>"), kRhtSmem) + (plain ? R"(
       // The plain amax the same way, in %smem[8 + warp].
       %q16, %qp16 = gpu.shuffle xor %pacc, %o16, %w32 : f32
       %b16m = arith.maxnumf %pacc, %q16 : f32
