@@ -2123,8 +2123,7 @@ constexpr int64_t kNVFP4Tile = 64;
 /// rowwise copy is x itself; the columnwise copy is x^T, so its row r,
 /// element e is x[e][r]. From x itself (row length %ck), or with `tile`
 /// from the 64x64 tile staged in workgroup memory `%tile` (x[m0 + i][k0 +
-/// j] at i * 64 + j, f32 with `f32` (nvfp4F32Tile); `row` and `elem` then
-/// local to the tile).
+/// j] at i * 64 + j; `row` and `elem` then local to the tile).
 std::string elementLoad(const std::string &p, const std::string &row,
                         const std::string &elem, bool columnwise, bool f32,
                         bool tile) {
@@ -2138,8 +2137,7 @@ std::string elementLoad(const std::string &p, const std::string &row,
      << "          " << v("ad") << " = arith.addi " << v("a0") << ", " << inner << " : index\n";
   if (tile)
     os << "          " << v("x") << " = memref.load %tile[" << v("ad")
-       << "] : memref<4096x" << (f32 ? "f32" : "$T")
-       << ", #gpu.address_space<workgroup>>\n";
+       << "] : memref<4096x$T, #gpu.address_space<workgroup>>\n";
   else
     os << "          " << v("x") << " = memref.load %x[" << v("ad") << "] : memref<$Nx$T>\n";
   if (f32)
@@ -2597,16 +2595,14 @@ std::string rhtUnscaledAmaxLines(const std::string &p,
 /// RHT needs M % 16 == 0) and transforming them (rhtTransformLines). Needs
 /// %rc0..%rc15 (index) besides.
 std::string rhtLines(const std::string &p, const std::string &row, bool f32,
-                     bool tile = false, bool amaxReduction = true,
-                     bool tileF32 = false) {
+                     bool tile = false, bool amaxReduction = true) {
   std::string s;
   std::vector<std::string> v;
   for (int i = 0; i < mlir::teq::reference::kRHTSize; ++i) {
     std::string li = p + "l" + std::to_string(i);
     s += "          %" + li + "e = arith.addi " + (tile ? "%lb16" : "%b16") +
          ", %rc" + std::to_string(i) + " : index\n" +
-         elementLoad(li, row, "%" + li + "e", /*columnwise=*/true,
-                     tile ? tileF32 : f32, tile);
+         elementLoad(li, row, "%" + li + "e", /*columnwise=*/true, f32, tile);
     v.push_back("%" + li + "v");
   }
   return s + rhtTransformLines(p, v, f32, amaxReduction);
@@ -2631,15 +2627,6 @@ std::string registerBlockConstants() {
 /// apart made L2 the busiest unit of the kernel.
 bool nvfp4Staged(const NVFP4Spec &spec) {
   return spec.rows % kNVFP4Tile == 0 && spec.cols % kNVFP4Tile == 0;
-}
-
-/// Whether the NVFP4 data kernel stages its tile as f32 (else in x's
-/// type): with RHT, whose column phase then loads its 16 values without
-/// widening each and whose row phase reloads its block with four 16-byte
-/// loads instead of keeping it across the barrier. (1D with 32 registers
-/// spills with it.)
-bool nvfp4F32Tile(const NVFP4Spec &spec) {
-  return spec.input == InputType::F32 || (spec.rht && spec.columnwise);
 }
 
 /// Whether the 2D tile kernel computes each element's E2M1 code once: with
@@ -2740,7 +2727,6 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
                       {{"SHM", "#gpu.address_space<workgroup>"}});
   int64_t m = spec.rows, k = spec.cols;
   bool f32 = spec.input == InputType::F32;
-  const bool f32Tile = nvfp4F32Tile(spec);
   // The copy being quantized: rows of 16-element blocks.
   int64_t copyRows = columnwise ? k : m, rowLen = columnwise ? m : k;
   int64_t blocks = (rowLen + 15) / 16;
@@ -2823,18 +2809,16 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
   // the block's general path needs it.
   std::string amax, bamaxLines;
   if (rht) {
-    amax = rhtLines("r", "%lrow", f32, /*tile=*/true, /*amaxReduction=*/false,
-                    f32Tile);
+    amax = rhtLines("r", "%lrow", f32, /*tile=*/true, /*amaxReduction=*/false);
     bamaxLines = "        %bamax = vector.reduction <maxnumf>, %rtv, %fz : "
                  "vector<16xf32> into f32\n";
   } else {
     if (inRegisters && !columnwise) {
       // The thread staged exactly this block (tile row tid / 4, elements
-      // 16 (tid % 4) on): at %toff of an f32 tile, else still in %vals.
-      amax = f32Tile ? "        %vxf = vector.load %tile[%toff] : "
-                       "memref<4096xf32, $SHM>, vector<16xf32>\n"
-                     : "        %vxf = arith.extf %vals : vector<16x$T> to "
-                       "vector<16xf32>\n";
+      // 16 (tid % 4) on): its values are still in %vals.
+      amax = f32 ? "        %vxf = arith.addf %vals, %vnz : vector<16xf32>\n"
+                 : "        %vxf = arith.extf %vals : vector<16x$T> to "
+                   "vector<16xf32>\n";
       for (int i = 0; i < 16; ++i)
         amax += "        %rt" + std::to_string(i) + " = vector.extract %vxf[" +
                 std::to_string(i) + "] : f32 from vector<16xf32>\n";
@@ -2847,7 +2831,7 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
         std::string li = "cl" + std::to_string(i);
         amax += "          %" + li + "e = arith.addi %lb16, %rc" +
                 std::to_string(i) + " : index\n" +
-                tileLoad(li, "%lrow", "%" + li + "e", columnwise, f32Tile) +
+                tileLoad(li, "%lrow", "%" + li + "e", columnwise, f32) +
                 "        %cab" + std::to_string(i) + " = math.absf %" + li +
                 "v : f32\n";
       }
@@ -2878,7 +2862,7 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
           %wl = arith.addi %lb16, %w : index
           %weok = arith.cmpi ult, %we, %clen : index
           %mw2 = scf.if %weok -> f32 {
-)" + tileLoad("ta", "%lrow", "%wl", columnwise, f32Tile) +
+)" + tileLoad("ta", "%lrow", "%wl", columnwise, f32) +
              R"(          %taabs = math.absf %tav : f32
           %tamx = arith.maxnumf %mw, %taabs : f32
             scf.yield %tamx : f32
@@ -3023,8 +3007,8 @@ std::string nvfp4PhaseLines(const NVFP4Spec &spec, bool columnwise) {
             %e1 = arith.addi %e0, %c1 : index
             %le0 = arith.addi %lb16, %pp2 : index
             %le1 = arith.addi %le0, %c1 : index
-)" + tileLoad("l0", "%lrow", "%le0", columnwise, f32Tile) +
-            tileLoad("l1", "%lrow", "%le1", columnwise, f32Tile) + R"(
+)" + tileLoad("l0", "%lrow", "%le0", columnwise, f32) +
+            tileLoad("l1", "%lrow", "%le1", columnwise, f32) + R"(
             %q0s = arith.mulf %l0v, %enc : f32
             %q1s = arith.mulf %l1v, %enc : f32
 )" + (stochastic ? std::string(
@@ -3162,17 +3146,6 @@ std::string nvfp4TileKernel(const NVFP4Spec &spec) {
                       : ""},
       // The 2D tile scales: both copies' S_enc is the rowwise one.
       {"ENCBASE", std::to_string(kNVFP4EncTable[0])},
-      // The tile's type (nvfp4F32Tile) and its staging store.
-      {"TT", nvfp4F32Tile(spec) ? "f32" : "$T"},
-      {"STAGE",
-       !nvfp4F32Tile(spec)
-           ? "vector.store %vals, %tile[%toff] : memref<4096x$T, $SHM>, "
-             "vector<16x$T>\n"
-       : f32 ? "vector.store %vals, %tile[%toff] : memref<4096xf32, $SHM>, "
-               "vector<16xf32>\n"
-             : "%valsf = arith.extf %vals : vector<16x$T> to vector<16xf32>\n"
-               "      vector.store %valsf, %tile[%toff] : memref<4096xf32, "
-               "$SHM>, vector<16xf32>\n"},
   };
   std::string args = "%x: memref<$Nx$T>";
   if (spec.rowwise)
@@ -3184,7 +3157,7 @@ std::string nvfp4TileKernel(const NVFP4Spec &spec) {
   const bool staged = nvfp4Staged(spec);
   std::string text = R"(
     gpu.func @$NAME()" + args + R"()
-        workgroup(%tile: memref<4096x$TT, $SHM> {llvm.align = 16 : i64},
+        workgroup(%tile: memref<4096x$T, $SHM> {llvm.align = 16 : i64},
                   %part: memref<256xf32, $SHM>, %tam: memref<16xf32, $SHM>,
                   %sencs: memref<8xf32, $SHM>)" +
                      (staged ? R"(,
@@ -3293,7 +3266,8 @@ $AMAXLOADS      // Tiles in reverse order: the amax pass read the end of x last,
       }
       %trow = arith.muli %li, %c64 : index
       %toff = arith.addi %trow, %lc : index
-      $STAGE)";
+      vector.store %vals, %tile[%toff] : memref<4096x$T, $SHM>, vector<16x$T>
+)";
   if (spec.twoD)
     text += std::string(f32 ? "      %pf = arith.addf %vals, %vnz : vector<16xf32>\n"
                             : "      %pf = arith.extf %vals : vector<16x$T> to vector<16xf32>\n") +
