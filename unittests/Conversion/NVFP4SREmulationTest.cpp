@@ -56,6 +56,22 @@ int16_t emu_e4m3(float a, float b) {
   return static_cast<int16_t>((static_cast<uint16_t>(floatToE4M3(a)) << 8) |
                               floatToE4M3(b));
 }
+/// prmt.b32 d, lo, hi, selector (default mode): byte i of d is byte
+/// (nibble i of selector) & 7 of {hi, lo}, or with the nibble's bit 3 that
+/// byte's sign bit replicated.
+int32_t emu_prmt(int32_t lo, int32_t hi, int32_t selector) {
+  uint64_t pool = (static_cast<uint64_t>(static_cast<uint32_t>(hi)) << 32) |
+                  static_cast<uint32_t>(lo);
+  uint32_t d = 0;
+  for (int i = 0; i < 4; ++i) {
+    uint32_t nibble = (static_cast<uint32_t>(selector) >> (4 * i)) & 0xF;
+    uint32_t byte = (pool >> (8 * (nibble & 7))) & 0xFF;
+    if (nibble & 8)
+      byte = (byte & 0x80) ? 0xFF : 0x00;
+    d |= byte << (8 * i);
+  }
+  return static_cast<int32_t>(d);
+}
 uint16_t teq_emu_float_to_bf16(float value) { return floatToBF16(value); }
 
 /// One block (bx, by) of a data kernel: (x, [data, scale] per copy, [rng],

@@ -38,6 +38,9 @@ scf except for what is replaced here:
     the block scale, already checked bit for bit on the GPU) becomes a call
     to `emu_e4m3(f32, f32) -> i16`, which the test implements with the
     reference's floatToE4M3 (first operand in the upper byte, as cvt does);
+  * nvvm.prmt in default mode (the fast path's sign bits) becomes a call
+    to `emu_prmt(lo, hi, selector) -> i32`, which the test implements
+    from PTX's definition of prmt.b32 (sign replication included);
   * nvvm.convert.f32x2.to.bf16x2 (cvt.rn.bf16x2.f32 of the RHT's BF16
     roundings) becomes two arith.truncf, the first operand in element 1
     (the upper half, as cvt does).
@@ -57,6 +60,7 @@ GLOBAL_AS = ', #gpu.address_space<global>'
 CVT = re.compile(r'(\s*)(%\S+) = nvvm\.convert\.f32x2\.to\.f8x2 (%\S+), (%\S+) \{.*\} : i16\s*\(f8E4M3FN\)')
 CVTBF = re.compile(r'(\s*)(%\S+) = nvvm\.convert\.f32x2\.to\.bf16x2 (%\S+), (%\S+) '
                    r'\{rnd = #nvvm\.fp_rnd_mode<rn>\} : vector<2xbf16>\s*$')
+PRMT = re.compile(r'(\s*)(%\S+) = nvvm\.prmt\s+<default>\s+(%\S+), (%\S+), (%\S+) : i32\s*$')
 WG = ', #gpu.address_space<workgroup>'
 IDS = {'thread_id x': '%emu_tid', 'block_id x': '%emu_bx', 'block_id y': '%emu_by'}
 
@@ -85,7 +89,8 @@ def without_atomic_regions(seg, indent):
 
 def main(src, dst):
     lines = open(src).read().split('\n')
-    out = ['module {', '  func.func private @emu_e4m3(f32, f32) -> i16']
+    out = ['module {', '  func.func private @emu_e4m3(f32, f32) -> i16',
+           '  func.func private @emu_prmt(i32, i32, i32) -> i32']
     i = 0
     found = 0
     for line in lines:
@@ -160,6 +165,11 @@ def main(src, dst):
             if cvt:
                 line = (f'{cvt.group(1)}{cvt.group(2)} = func.call @emu_e4m3('
                         f'{cvt.group(3)}, {cvt.group(4)}) : (f32, f32) -> i16')
+            prmt = PRMT.match(line)
+            if prmt:
+                ind, d, sel, lo, hi = prmt.groups()
+                line = (f'{ind}{d} = func.call @emu_prmt({lo}, {hi}, {sel}) : '
+                        f'(i32, i32, i32) -> i32')
             cvtbf = CVTBF.match(line)
             if cvtbf:
                 # cvt.rn.bf16x2.f32 d, a, b: a in the high half (element 1).

@@ -2244,14 +2244,13 @@ std::string e2m1Code(const std::string &p, const std::string &absValue = "",
 /// Lines packing a NaN-free block's 16 values, all with |x * enc| < 7,
 /// into its eight E2M1 bytes `%ubytes` (vector<8xi8>): the fast path of
 /// the NVFP4 data kernel. `absVal(i)` / `val(i)` name |x_i| and x_i (f32);
-/// needs %enc and the opaque multipliers %e2m1u2, %e2m1u8, %e2m1u16.
-/// Each half block is one word W + 8 S: W = sum over j of m_j 16^j with m_j
+/// needs %enc, the opaque multiplier %e2m1u16 and the permute constants.
+/// Each half block is one word W + S: W = sum over j of m_j 16^j with m_j
 /// the pattern of e2m1Magnitude (2^23 + code: the codes land in nibble j,
-/// 2^23's bits only in the top byte, as 0xFB000000 in all), S = sum of the
-/// sign bits s_j 16^j (mul.hi by 2). Both sums are Horner chains of
-/// multiply-adds by the opaque 16, which LLVM keeps as IMADs beside the
-/// min.f32s: three integer operations an element where the per-pair
-/// nibble packing took five.
+/// 2^23's bits only in the top byte, as 0xFB000000 in all), a Horner chain
+/// of multiply-adds by the opaque 16, which LLVM keeps as IMADs beside the
+/// min.f32s; S = the sign bits at bit 3 of each nibble, gathered by byte
+/// permutes (below).
 std::string e2m1FastBytes(const std::function<std::string(int)> &absVal,
                           const std::function<std::string(int)> &val) {
   std::string s;
@@ -2259,26 +2258,46 @@ std::string e2m1FastBytes(const std::function<std::string(int)> &absVal,
     std::string p = "fq" + std::to_string(i);
     s += "            %" + p + "a = arith.mulf " + absVal(i) + ", %enc : f32\n" +
          e2m1Magnitude(p, "%" + p + "a", /*saturate=*/false) +
-         "            %" + p + "bits = arith.bitcast " + val(i) + " : f32 to i32\n" +
-         "            %" + p + "lo, %" + p + "sg = arith.mului_extended %" + p +
-         "bits, %e2m1u2 : i32\n";
+         "            %" + p + "bits = arith.bitcast " + val(i) + " : f32 to i32\n";
   }
+  // A half block's sign bits by byte permutes: the top bytes (sign in bit
+  // 7) of elements (0, 2) and (4, 6), then of (1, 3) and (5, 7), side by
+  // side; then each group of four as sign-replicated bytes (0x00 / 0xFF),
+  // masked to bit 3 (even elements, the low nibbles) or bit 7 (odd): six
+  // permutes and two logic operations for eight elements, where a mul.hi
+  // and a multiply-add each took sixteen.
+  auto prmt = [](const std::string &d, const char *sel, const std::string &a,
+                 const std::string &b) {
+    return "            " + d + " = nvvm.prmt <default> " + sel + ", " + a +
+           ", " + b + " : i32\n";
+  };
   for (int w = 0; w < 2; ++w) {
     std::string last = std::to_string(8 * w + 7);
-    std::string mags = "%fq" + last + "m6", signs = "%fq" + last + "sg";
+    std::string mags = "%fq" + last + "m6";
     for (int j = 6; j >= 0; --j) {
       std::string q = "%fw" + std::to_string(w) + "_" + std::to_string(j);
       std::string e = std::to_string(8 * w + j);
       s += "            " + q + "ms = arith.muli " + mags + ", %e2m1u16 : i32\n" +
-           "            " + q + "m = arith.addi " + q + "ms, %fq" + e + "m6 : i32\n" +
-           "            " + q + "ss = arith.muli " + signs + ", %e2m1u16 : i32\n" +
-           "            " + q + "s = arith.addi " + q + "ss, %fq" + e + "sg : i32\n";
+           "            " + q + "m = arith.addi " + q + "ms, %fq" + e + "m6 : i32\n";
       mags = q + "m";
-      signs = q + "s";
     }
     std::string wn = "%fw" + std::to_string(w);
-    s += "            " + wn + "s8 = arith.muli " + signs + ", %e2m1u8 : i32\n" +
-         "            " + wn + "a = arith.addi " + mags + ", " + wn + "s8 : i32\n" +
+    auto bits = [&](int j) {
+      return "%fq" + std::to_string(8 * w + j) + "bits";
+    };
+    s += prmt(wn + "e0", "%e2m1top2", bits(0), bits(2)) +
+         prmt(wn + "e1", "%e2m1top2", bits(4), bits(6)) +
+         prmt(wn + "o0", "%e2m1top2", bits(1), bits(3)) +
+         prmt(wn + "o1", "%e2m1top2", bits(5), bits(7)) +
+         prmt(wn + "ev", "%e2m1sign4", wn + "e0", wn + "e1") +
+         prmt(wn + "od", "%e2m1sign4", wn + "o0", wn + "o1") +
+         "            " + wn + "evm = arith.andi " + wn +
+         "ev, %e2m1evmask : i32\n" +
+         "            " + wn + "odm = arith.andi " + wn +
+         "od, %e2m1odmask : i32\n" +
+         "            " + wn + "s8 = arith.ori " + wn + "evm, " + wn +
+         "odm : i32\n";
+    s += "            " + wn + "a = arith.addi " + mags + ", " + wn + "s8 : i32\n" +
          // Less 0xFB000000: the words' pattern bits of 2^23.
          "            " + wn + " = arith.addi " + wn + "a, %e2m1wfix : i32\n";
   }
@@ -3204,6 +3223,13 @@ std::string nvfp4TileKernel(const NVFP4Spec &spec) {
       %e2m1m4 = arith.constant 8388612.0 : f32
       %e2m1m7 = arith.constant 8388615.0 : f32
       %e2m1wfix = arith.constant 83886080 : i32
+      // e2m1FastBytes' sign permutes: bytes (3, 7) of two values; bytes
+      // (0, 1, 4, 5) sign-replicated (selector nibbles with bit 3 set);
+      // bit 3 and bit 7 of each byte.
+      %e2m1top2 = arith.constant 115 : i32
+      %e2m1sign4 = arith.constant 56472 : i32
+      %e2m1evmask = arith.constant 134744072 : i32
+      %e2m1odmask = arith.constant -2139062144 : i32
       %e2m1seven = arith.constant 7.0 : f32
       %e2m1two = arith.constant 2.0 : f32
       %e2m1half = arith.constant 0.5 : f32
