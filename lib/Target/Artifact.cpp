@@ -49,9 +49,8 @@ unsigned mlir::teq::kernelIndexBitwidth(ModuleOp module) {
   bool narrow = true;
   for (auto kernels : module.getOps<gpu::GPUModuleOp>()) {
     kernels.walk([&](Operation *op) {
+      // Operands are results or block arguments, checked where defined.
       for (Type type : op->getResultTypes())
-        narrow &= fits(type);
-      for (Type type : op->getOperandTypes())
         narrow &= fits(type);
       for (Region &region : op->getRegions())
         for (Block &block : region)

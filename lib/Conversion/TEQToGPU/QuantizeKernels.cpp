@@ -3475,6 +3475,26 @@ int64_t rhtAmaxGroups(const NVFP4Spec &spec) {
   return spec.cols / rhtAmaxColumns(spec) * (spec.rows / 16);
 }
 
+/// Lines of `result` = max(`acc`, max |v_i|) over `values` (f32; the
+/// NaN-ignoring max is order free: a tree; the running max as the
+/// accumulator makes it a native max.f32, see rhtTransformLines). `tag`
+/// names the temporaries.
+std::string plainMaxLines(const std::vector<std::string> &values,
+                          const std::string &acc, const std::string &result,
+                          const std::string &tag) {
+  std::string s, elems;
+  for (size_t i = 0; i < values.size(); ++i) {
+    std::string a = "%pab" + tag + "_" + std::to_string(i);
+    s += "        " + a + " = math.absf " + values[i] + " : f32\n";
+    elems += (i ? ", " : "") + a;
+  }
+  std::string vec = "vector<" + std::to_string(values.size()) + "xf32>";
+  return s + "        %pabv" + tag + " = vector.from_elements " + elems +
+         " : " + vec + "\n        " + result +
+         " = vector.reduction <maxnumf>, %pabv" + tag + ", " + acc + " : " +
+         vec + " into f32\n";
+}
+
 std::string rhtAmaxKernel(const NVFP4Spec &spec,
                           const std::vector<std::string> &plainBuffers) {
   const bool plain = !plainBuffers.empty();
@@ -3498,12 +3518,10 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec,
       {"W", std::to_string(width)},
   };
   // The group's transform(s) and %ramax, their amax; `unscaled`: without
-  // the 0.25 and the BF16 roundings (rhtUnscaledAmaxLines).
-  // The plain values' names.
-  std::vector<std::string> values;
+  // the 0.25 and the BF16 roundings (rhtUnscaledAmaxLines); `withPlain`
+  // (quads): the group's plain max |x| into %pm2 as well.
   auto groupLines = [&](bool unscaled, bool withPlain) {
     std::string group;
-    values.clear();
     if (quads) {
       // W columns: 16 independent 2W-byte loads (consecutive threads,
       // consecutive column groups: a warp reads 64W contiguous bytes a row),
@@ -3532,29 +3550,19 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec,
           v.push_back(e);
         }
         if (withPlain) {
-          // max |x| over the column's values (order free: a tree), into
-          // the running one (%pm, a native max.f32: see rhtTransformLines)
-          // right away: the widened values die with the transform.
-          std::string cj = std::to_string(j), elems;
-          for (int i = 0; i < 16; ++i) {
-            std::string a = "%pab" + cj + "_" + std::to_string(i);
-            group += "        " + a + " = math.absf " + v[i] + " : f32\n";
-            elems += (i ? ", " : "") + a;
-          }
-          // The last column's is %pm2, the group's.
-          std::string acc = j ? "%pm2_" + std::to_string(j - 1) : "%pm";
-          std::string result = j + 1 < width ? "%pm2_" + cj : "%pm2";
-          group += "        %pabv" + cj + " = vector.from_elements " + elems +
-                   " : vector<16xf32>\n" + "        " + result +
-                   " = vector.reduction <maxnumf>, %pabv" + cj + ", " + acc +
-                   " : vector<16xf32> into f32\n";
+          // The column's max |x| into the running one right away: the
+          // widened values die with the transform. The last column's is
+          // %pm2, the group's.
+          std::string cj = std::to_string(j);
+          group += plainMaxLines(
+              v, j ? "%pm2_" + std::to_string(j - 1) : "%pm",
+              j + 1 < width ? "%pm2_" + cj : "%pm2", cj);
         }
         std::string p = "h" + std::to_string(j);
         group += unscaled ? rhtUnscaledAmaxLines(p, v)
                           : rhtTransformLines(p, v, /*f32=*/false,
                                               /*amaxReduction=*/true);
         amaxes += (j ? ", %" : "%") + p + "amax";
-        values.insert(values.end(), v.begin(), v.end());
       }
       group += "        %qam = vector.from_elements " + amaxes +
                " : vector<$Wxf32>\n"
@@ -3565,8 +3573,6 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec,
         %b = arith.divui %t, %ck : index
         %b16 = arith.muli %b, %c16 : index
 )" + rhtLines("r", "%sr", spec.input == InputType::F32);
-      for (int i = 0; i < 16; ++i)
-        values.push_back("%rl" + std::to_string(i) + "v");
     }
     return group;
   };
@@ -3575,22 +3581,13 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec,
   // the exact one (f32 products by 0.25 can round).
   const bool unscaled = quads;
   std::string group = groupLines(unscaled, plain || unscaled);
+  // One column: the plain max over the group's loaded values.
   std::string plainMax;
   if (plain && !quads) {
-    // max |x| over the group's loaded values (order free: a tree).
-    std::string elems;
-    for (size_t i = 0; i < values.size(); ++i) {
-      std::string n = std::to_string(i);
-      plainMax += "        %pab" + n + " = math.absf " + values[i] + " : f32\n";
-      elems += (i ? ", %pab" : "%pab") + n;
-    }
-    plainMax += "        %pabv = vector.from_elements " + elems + " : vector<" +
-                std::to_string(values.size()) +
-                "xf32>\n"
-                // The running max as the accumulator: a native max.f32
-                // (see rhtTransformLines).
-                "        %pm2 = vector.reduction <maxnumf>, %pabv, %pm : "
-                "vector<" + std::to_string(values.size()) + "xf32> into f32\n";
+    std::vector<std::string> values;
+    for (int i = 0; i < 16; ++i)
+      values.push_back("%rl" + std::to_string(i) + "v");
+    plainMax = plainMaxLines(values, "%pm", "%pm2", "");
   }
   // The thread's transformed amax: from the unscaled one while the plain
   // one is below 2^123 (rhtUnscaledAmaxLines); else (huge values, an inf)
@@ -3598,10 +3595,9 @@ std::string rhtAmaxKernel(const NVFP4Spec &spec,
   std::string finish =
       unscaled ? R"(
       %bound = arith.constant 0x7D000000 : f32
-      %fquarter = arith.constant 0.25 : f32
       %inrange = arith.cmpf olt, %pacc, %bound : f32
       %acc = scf.if %inrange -> f32 {
-        %accq = arith.mulf %uacc, %fquarter : f32
+        %accq = arith.mulf %uacc, %fq : f32
         %accb = arith.truncf %accq : f32 to bf16
         %accr = arith.extf %accb : bf16 to f32
         scf.yield %accr : f32
