@@ -10,7 +10,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "TEQ"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Unit", "Inputs", "GPU"]
 
 config.test_source_root = os.path.dirname(__file__)
@@ -41,3 +41,11 @@ if os.environ.get("TEQ_ENABLE_CUDA_TESTS") == "1" or (
     shutil.which("nvidia-smi") and os.system("nvidia-smi -L >/dev/null 2>&1") == 0
 ):
     config.available_features.add("cuda")
+
+# test/Embedding: programs built against the installed package (target
+# teq-embedding-consumer) and the prefix they were built against.
+config.substitutions.append(("%embed_bin", config.teq_embedding_bin))
+config.substitutions.append(("%embed_prefix", config.teq_embedding_prefix))
+config.substitutions.append(("%runtime_only", config.teq_runtime_only_root))
+if config.teq_build_runtime:
+    config.available_features.add("teq-runtime")

@@ -374,9 +374,12 @@ Status Entry::run(const std::vector<DevicePtr> &buffers,
     pointers.push_back(reinterpret_cast<void *>(
         static_cast<uintptr_t>(artifact_->workspace().ptr())));
 
+  // The caller's stream, or the context's: the artifact's kernels get it
+  // from mgpuStreamCreate, its GEMMs through the scope (teqGemm).
+  void *stream = options.stream ? options.stream : context->stream();
   clearMgpuError();
   {
-    MgpuScope scope(context->stream(), /*inspectOnly=*/false,
+    MgpuScope scope(stream, /*inspectOnly=*/false,
                     &artifact_->manifest().dependentLaunchKernels);
     detail::GemmScope gemmScope(&artifact_->gemmPlans());
     function_(pointers.data());
@@ -385,7 +388,12 @@ Status Entry::run(const std::vector<DevicePtr> &buffers,
   TEQ_RETURN_IF_ERROR(takeMgpuError().withPrefix(prefix));
 
   if (options.synchronize) {
-    Status status = context->synchronize();
+    Status status =
+        options.stream
+            ? checkCU(getDriver().value()->cuStreamSynchronize(
+                          static_cast<CUstream>(options.stream)),
+                      "stream synchronization failed")
+            : context->synchronize();
     if (!status.ok())
       return Status::error(prefix + ": execution failed: " + status.message() +
                            (lastKernel.empty()

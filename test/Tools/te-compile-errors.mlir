@@ -9,6 +9,7 @@
 // RUN: not te-compile %t/rht-f32.mlir --emit=mlir 2>&1 | FileCheck %s --check-prefix=RHTF32
 // RUN: not te-compile %t/rht-rows.mlir --emit=mlir 2>&1 | FileCheck %s --check-prefix=RHTROWS
 // RUN: not te-compile %t/rht-no-post-amax.mlir --emit=mlir 2>&1 | FileCheck %s --check-prefix=RHTAMAX
+// RUN: not te-compile %t/declaration.mlir --emit=mlir 2>&1 | FileCheck %s --check-prefix=DECL
 
 //--- unsupported.mlir
 module attributes {teq.target = #teq.target<sm_100>} {
@@ -39,7 +40,7 @@ module attributes {teq.target = #teq.target<sm_90>} {
   }
 }
 
-// BADCHIP: error: invalid target 'sm_7'
+// BADCHIP: error: target=sm_7: unsupported GPU target sm_7: teq knows sm_70 through sm_130
 // MISSING: te-compile: error: {{.*}}missing.mlir{{.*}}
 
 //--- rht-f32.mlir
@@ -77,3 +78,9 @@ module attributes {teq.target = #teq.target<sm_90>} {
     return %x : tensor<64x128xbf16>
   }
 }
+
+//--- declaration.mlir
+module attributes {teq.target = #teq.target<sm_90>} {
+  func.func private @host_kernel(tensor<4x8x!quant.uniform<i8:f32, 0.5>>)
+}
+// DECL: declaration.mlir:2:3: error: cannot compile the declaration of @host_kernel into an artifact: artifacts do not call functions outside themselves; compile a module without it

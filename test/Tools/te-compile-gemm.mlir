@@ -23,8 +23,8 @@
 // PIN: "name": "linear:dgrad1"
 // PIN-NOT: "algo"
 // PIN: "name": "linear:wgrad2"
-// PIN-OTHER: te-compile: error: --gemm-algos {{.*}}pins-other.json: GEMM 'linear:dgrad1' has m = 128 here but 4096 in the file (pinned for another program?)
-// PIN-UNKNOWN: te-compile: error: --gemm-algos {{.*}}pins-unknown.json: GEMM 'linear:fprop9' is not in this program
+// PIN-OTHER: hopper.mlir:{{[0-9]+}}:{{[0-9]+}}: error: --gemm-algos {{.*}}pins-other.json: GEMM 'linear:dgrad1' has m = 128 here but 4096 in the file (pinned for another program?)
+// PIN-UNKNOWN: hopper.mlir:{{[0-9]+}}:{{[0-9]+}}: error: --gemm-algos {{.*}}pins-unknown.json: GEMM 'linear:fprop9' is not in this program
 
 //--- pins.json
 {"gemms": [{"id": 1, "name": "linear:dgrad1", "m": 128, "n": 64, "k": 256,

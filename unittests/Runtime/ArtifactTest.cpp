@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include <dlfcn.h>
+
 #include <string>
 
 using namespace mlir::teq::runtime;
@@ -172,6 +174,64 @@ TEST(ArtifactOpenTest, EntriesRunAndReportErrors) {
   auto stream = (*artifact)->entry("stream");
   ASSERT_TRUE(stream.ok());
   EXPECT_TRUE((*stream)->run({}, RunOptions{true, true}).ok());
+}
+
+TEST(RunOptionsTest, Defaults) {
+  RunOptions options;
+  EXPECT_TRUE(options.validate);
+  EXPECT_FALSE(options.synchronize);
+  // Null: the context's stream.
+  EXPECT_EQ(options.stream, nullptr);
+}
+
+/// The stream the `stream` entry of the fake artifact at `path` (open in this
+/// process) last ran on, from its teq_fake_last_stream().
+void *lastStreamOf(const std::string &path) {
+  void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_NOLOAD);
+  if (!handle)
+    return nullptr;
+  auto lastStream = reinterpret_cast<void *(*)()>(
+      dlsym(handle, "teq_fake_last_stream"));
+  void *stream = lastStream ? lastStream() : nullptr;
+  dlclose(handle);
+  return stream;
+}
+
+TEST(ArtifactOpenTest, EntriesRunOnTheCallersStream) {
+  auto context = contextOrSkip();
+  if (!context)
+    GTEST_SKIP() << "no CUDA device";
+  const std::string path = TEQ_FAKE_ARTIFACT;
+  auto artifact = Artifact::open(path, context);
+  if (!artifact.ok() && contains(artifact.message(), " targets sm_90 "))
+    GTEST_SKIP() << artifact.message();
+  ASSERT_TRUE(artifact.ok()) << artifact.message();
+  // A second Context on the device shares its primary context and has a
+  // stream of its own: a stream a framework could pass.
+  auto other = Context::create(0);
+  ASSERT_TRUE(other.ok()) << other.message();
+  ASSERT_NE((*other)->stream(), context->stream());
+
+  auto entry = (*artifact)->entry("stream");
+  ASSERT_TRUE(entry.ok());
+  ASSERT_TRUE((*entry)->run({}).ok());
+  EXPECT_EQ(lastStreamOf(path), context->stream());
+
+  RunOptions options;
+  options.stream = (*other)->stream();
+  options.synchronize = true; // waits on the caller's stream
+  Status status = (*entry)->run({}, options);
+  EXPECT_TRUE(status.ok()) << status.message();
+  EXPECT_EQ(lastStreamOf(path), (*other)->stream());
+
+  // Errors are reported the same way on the caller's stream.
+  auto failing = (*artifact)->entry("fail");
+  ASSERT_TRUE(failing.ok());
+  auto y = DeviceBuffer::allocate(context, 16);
+  ASSERT_TRUE(y.ok());
+  EXPECT_EQ((*failing)->run({y->ptr()}, options).message(),
+            "entry 'fail': kernel launch with a null function");
+  EXPECT_FALSE(hasMgpuError());
 }
 
 TEST(ArtifactOpenTest, ConstructorErrorsReachTheCaller) {

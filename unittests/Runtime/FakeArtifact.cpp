@@ -175,12 +175,22 @@ EXPORT void teq_entry_fail(void **buffers) {
   mgpuStreamDestroy(stream);
 }
 
-/// Records an error unless mgpuStreamCreate returns the runtime's stream.
+namespace {
+void *lastStream = nullptr;
+} // namespace
+
+/// Records an error unless mgpuStreamCreate returns the runtime's stream,
+/// and remembers that stream for teq_fake_last_stream.
 EXPORT void teq_entry_stream(void **buffers) {
   (void)buffers;
   void *stream = mgpuStreamCreate();
+  lastStream = stream;
   if (!stream)
     mgpuModuleGetFunction(nullptr, "stream_was_null");
   mgpuStreamSynchronize(stream);
   mgpuStreamDestroy(stream);
 }
+
+/// The stream the last call of teq_entry_stream ran on (not an entry: tests
+/// look it up with dlsym to check RunOptions::stream).
+EXPORT void *teq_fake_last_stream(void) { return lastStream; }

@@ -23,7 +23,10 @@
 // algorithm is chosen there, once) and allocates one device workspace of the
 // largest "workspace_bytes" over the entries; run() makes the plans current
 // for the artifact's teqGemm calls and passes the workspace as the entry's
-// last pointer. Callers pass argument buffers only.
+// last pointer. Callers pass argument buffers only. Since the entries of one
+// artifact share that workspace, they must not run concurrently: by default
+// they all run in order on the context's stream; a caller that passes its
+// own streams (RunOptions::stream) must order them itself.
 //
 // No MLIR/LLVM dependency.
 //
@@ -55,8 +58,14 @@ struct TEQ_RUNTIME_EXPORT RunOptions {
   /// turn it off.
   bool validate = true;
   /// Wait for the entry's work to finish (so asynchronous kernel faults are
-  /// reported by this call).
+  /// reported by this call): the stream it ran on is synchronized.
   bool synchronize = false;
+  /// The stream (a CUstream) to run the entry's kernels and GEMMs on; null:
+  /// the context's stream. It must belong to the context's CUDA context (the
+  /// device's primary context, which frameworks use too). Entries of one
+  /// artifact share its workspace: the caller must not run them concurrently
+  /// on different streams (order the streams, or use one).
+  void *stream = nullptr;
 };
 
 /// One entry point of an opened artifact. Owned by its Artifact.
@@ -73,15 +82,15 @@ public:
   ///   "entry 'e': argument 'x' buffer 0: 65536 bytes needed, 32768 given"
   Status validate(const std::vector<DevicePtr> &buffers) const;
 
-  /// Calls teq_entry_<name>(buffers) on the context's stream: clears the
-  /// thread's mgpu error state, calls, and returns what was recorded
-  /// ("entry 'e': kernel 'k' launch failed: CUDA_ERROR_...", "entry 'e':
+  /// Calls teq_entry_<name>(buffers) on options.stream (default: the
+  /// context's stream): clears the thread's mgpu error state, calls, and
+  /// returns what was recorded ("entry 'e': kernel 'k' launch failed:
+  /// CUDA_ERROR_...", "entry 'e':
   /// GEMM 'g' (id 0): cublasLtMatmul failed: ..."). `buffers` are the
   /// argument buffers; an entry with "workspace_bytes" gets the artifact's
   /// workspace appended. The artifact's GEMM plans are current on the thread
   /// during the call. Entries of one artifact share its workspace and must
-  /// not run concurrently on different streams (they all run on the
-  /// context's one stream).
+  /// not run concurrently on different streams (RunOptions::stream).
   Status run(const std::vector<DevicePtr> &buffers,
              const RunOptions &options = {}) const;
 

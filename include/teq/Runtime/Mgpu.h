@@ -12,8 +12,9 @@
 // are skipped). The runtime clears the state before it calls an entry or
 // opens an artifact and turns it into the Status it returns after.
 //
-// Streams: mgpuStreamCreate returns the stream of the Context the runtime is
-// running an entry on (entries run in order on it); mgpuStreamDestroy does not
+// Streams: mgpuStreamCreate returns the stream the runtime is running an
+// entry on (RunOptions::stream, else its Context's; entries run in order on
+// it); mgpuStreamDestroy does not
 // destroy it, and mgpuStreamSynchronize does not wait on it: entries are
 // asynchronous, and the caller decides when to wait (RunOptions::synchronize
 // makes Entry::run wait and report kernel faults; Context::synchronize).

@@ -55,7 +55,7 @@ module {
 // SET: module attributes {teq.target = #teq.target<sm_100a>} {
 // SET: teq.autocast recipe(#teq.float8_current_scaling<>)
 
-// INVALID: error: invalid target 'sm_77x'; expected e.g. sm_90 or sm_100a
+// INVALID: error: target=sm_77x: invalid GPU target 'sm_77x'; expected sm_<compute capability>[a|f] such as sm_90 or sm_100a
 // MISSING: error: teq-set-target needs target=<chip>, e.g. target=sm_90
 
 //--- mxfp8.mlir

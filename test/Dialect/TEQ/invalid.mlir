@@ -36,28 +36,28 @@ module attributes {teq.recipe = #teq.delayed_scaling<>} {}
 //===----------------------------------------------------------------------===//
 
 func.func private @bad_chip() attributes {
-  // expected-error @+1 {{expected a GPU target like sm_90 or sm_100a}}
+  // expected-error @+1 {{; expected sm_<compute capability>[a|f] such as sm_90 or sm_100a}}
   t = #teq.target<sm_abc>
 }
 
 // -----
 
 func.func private @bad_chip_suffix() attributes {
-  // expected-error @+1 {{expected a GPU target like sm_90 or sm_100a}}
+  // expected-error @+1 {{; expected sm_<compute capability>[a|f] such as sm_90 or sm_100a}}
   t = #teq.target<sm_90b>
 }
 
 // -----
 
 func.func private @bad_chip_prefix() attributes {
-  // expected-error @+1 {{expected a GPU target like sm_90 or sm_100a}}
+  // expected-error @+1 {{; expected sm_<compute capability>[a|f] such as sm_90 or sm_100a}}
   t = #teq.target<gfx942>
 }
 
 // -----
 
 func.func private @bad_chip_overflow() attributes {
-  // expected-error @+1 {{expected a GPU target like sm_90 or sm_100a}}
+  // expected-error @+1 {{; expected sm_<compute capability>[a|f] such as sm_90 or sm_100a}}
   t = #teq.target<sm_99999999999>
 }
 

@@ -117,24 +117,32 @@ static LogicalResult verifyFP8Format(function_ref<InFlightDiagnostic()> emitErro
 // TargetAttr
 //===----------------------------------------------------------------------===//
 
+TargetAttr TargetAttr::getFromChip(function_ref<InFlightDiagnostic()> emitError,
+                                   MLIRContext *context, StringRef chip,
+                                   StringRef cuda) {
+  // sm_<digits>[a|f]
+  StringRef rest = chip;
+  unsigned sm = 0;
+  StringRef digits, suffix;
+  if (rest.consume_front("sm_") && !rest.empty() && llvm::isDigit(rest[0])) {
+    digits = rest.take_while(llvm::isDigit);
+    suffix = rest.drop_front(digits.size());
+  }
+  if (digits.empty() || digits.getAsInteger(10, sm) ||
+      (suffix != "" && suffix != "a" && suffix != "f")) {
+    emitError() << "invalid GPU target '" << chip
+                << "'; expected sm_<compute capability>[a|f] such as sm_90 "
+                   "or sm_100a";
+    return {};
+  }
+  return getChecked(emitError, context, sm, suffix, cuda);
+}
+
 Attribute TargetAttr::parse(AsmParser &parser, Type) {
   SMLoc loc = parser.getCurrentLocation();
   StringRef chip;
   if (parser.parseLess() || parser.parseKeyword(&chip))
     return {};
-  // sm_<digits>[a|f]
-  if (!chip.consume_front("sm_") || chip.empty() || !llvm::isDigit(chip[0])) {
-    parser.emitError(loc, "expected a GPU target like sm_90 or sm_100a");
-    return {};
-  }
-  StringRef digits = chip.take_while(llvm::isDigit);
-  StringRef suffix = chip.drop_front(digits.size());
-  unsigned sm;
-  if (digits.getAsInteger(10, sm) || (suffix != "" && suffix != "a" &&
-                                      suffix != "f")) {
-    parser.emitError(loc, "expected a GPU target like sm_90 or sm_100a");
-    return {};
-  }
   std::string cuda = "13.0";
   if (succeeded(parser.parseOptionalComma())) {
     if (parser.parseKeyword("cuda") || parser.parseEqual() ||
@@ -143,8 +151,8 @@ Attribute TargetAttr::parse(AsmParser &parser, Type) {
   }
   if (parser.parseGreater())
     return {};
-  return parser.getChecked<TargetAttr>(loc, parser.getContext(), sm, suffix,
-                                       cuda);
+  return getFromChip([&] { return parser.emitError(loc); },
+                     parser.getContext(), chip, cuda);
 }
 
 void TargetAttr::print(AsmPrinter &printer) const {

@@ -26,13 +26,11 @@ struct SetTargetPass : public mlir::teq::impl::SetTargetBase<SetTargetPass> {
                             "target=sm_90";
       return signalPassFailure();
     }
-    auto wanted = dyn_cast_or_null<TargetAttr>(parseAttribute(
-        "#teq.target<" + target + ">", module.getContext()));
-    if (!wanted) {
-      module.emitError() << "invalid target '" << target
-                         << "'; expected e.g. sm_90 or sm_100a";
+    auto wanted = TargetAttr::getFromChip(
+        [&] { return module.emitError() << "target=" << target << ": "; },
+        module.getContext(), target);
+    if (!wanted)
       return signalPassFailure();
-    }
     if (auto existing = TargetAttr::lookup(module)) {
       if (existing != wanted) {
         module.emitError() << "the module targets " << existing.getChip()

@@ -92,6 +92,12 @@ def TEQ_TargetAttr : TEQ_Attr<"Target", "target"> {
     }
     /// The target of the closest enclosing op carrying `teq.target`, or null.
     static TargetAttr lookup(::mlir::Operation *op);
+    /// The target named `chip` ("sm_90", "sm_100a"), for CUDA `cuda`; null
+    /// after an error naming what is wrong with either.
+    static TargetAttr getFromChip(
+        ::llvm::function_ref<::mlir::InFlightDiagnostic()> emitError,
+        ::mlir::MLIRContext *context, ::llvm::StringRef chip,
+        ::llvm::StringRef cuda = "13.0");
   }];
 }
 

@@ -1,0 +1,391 @@
+/*===-- teq-c/Runtime.h - C API of the TEQ runtime ----------------*- C -*-===*\
+|*                                                                            *|
+|* Loads TEQ artifacts (docs/Artifact.md), lists their entry points and runs  *|
+|* them on caller-provided device pointers and CUDA streams. This is what the *|
+|* Python runtime module, other languages and frameworks call. Implemented in *|
+|* libteq_runtime.so over the C++ runtime (teq/Runtime/Artifact.h); no MLIR   *|
+|* dependency, and no cuda.h needed to include this header (CUDA handles are  *|
+|* passed as void *).                                                         *|
+|*                                                                            *|
+|* Handles: a TeqRtContext is one GPU (its primary CUDA context and a stream  *|
+|* the runtime owns). A TeqRtArtifact is an artifact loaded on a context, or  *|
+|* only its manifest (teqRtArtifactInspect: no GPU needed; listing works,     *|
+|* running does not). A TeqRtEntry is borrowed from its artifact and valid    *|
+|* while the artifact lives. Strings and shapes the API returns are owned by  *|
+|* the handle they came from and valid while it lives.                        *|
+|*                                                                            *|
+|* Errors: every function that can fail returns a TeqRtStatus and writes its  *|
+|* results through out-pointers (left unchanged on failure). A failure sets   *|
+|* the calling thread's last error, read with teqRtGetLastError(), e.g.       *|
+|*   "artifact 'x.so': cannot load: ..."                                      *|
+|*   "entry 'quantize': expected 4 buffers, got 3"                            *|
+|* and a success clears it. Nothing aborts or prints: null handles, null      *|
+|* out-pointers, indices out of range, unknown entry names and wrong buffer   *|
+|* counts are errors with messages that name the problem.                     *|
+|*                                                                            *|
+|* Threads: handles may be used from any thread (every call makes the        *|
+|* context current on the calling thread itself). Entries of one artifact     *|
+|* share its workspace: do not run them concurrently (on different streams or *|
+|* threads) without ordering them.                                            *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef TEQ_C_RUNTIME_H
+#define TEQ_C_RUNTIME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32)
+#define TEQ_RUNTIME_CAPI_EXPORTED
+#else
+#define TEQ_RUNTIME_CAPI_EXPORTED __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*===----------------------------------------------------------------------===*
+ * Status and errors
+ *===----------------------------------------------------------------------===*/
+
+/// The result of a call that can fail. Compare with TEQ_RT_SUCCESS; the
+/// other values say what kind of failure it was (for mapping to exception
+/// types), and teqRtGetLastError() says what failed.
+typedef enum TeqRtStatus {
+  TEQ_RT_SUCCESS = 0,
+  /// The runtime or the device failed: loading, manifest, target, CUDA or
+  /// cuBLASLt errors, pointers that are not device memory, a kernel fault,
+  /// running an artifact that was only inspected.
+  TEQ_RT_FAILURE = 1,
+  /// The call itself is malformed: a null handle, a null out-pointer, a null
+  /// string or buffer array, a wrong number of buffers.
+  TEQ_RT_INVALID_ARGUMENT = 2,
+  /// An index (entry, argument, buffer, GEMM) is out of range.
+  TEQ_RT_OUT_OF_RANGE = 3,
+  /// No entry has the given name.
+  TEQ_RT_NOT_FOUND = 4
+} TeqRtStatus;
+
+/// The message of the calling thread's last failed call, or "" if the last
+/// call that can fail succeeded (or none was made). Valid until the next
+/// call on this thread that can fail. Never null. teqRtGetLastError, the
+/// *Destroy functions and the *IsNull helpers leave it unchanged.
+TEQ_RUNTIME_CAPI_EXPORTED const char *teqRtGetLastError(void);
+
+/*===----------------------------------------------------------------------===*
+ * Handles
+ *===----------------------------------------------------------------------===*/
+
+/// One GPU: the device's primary CUDA context and one stream of the runtime.
+typedef struct TeqRtContext {
+  void *ptr;
+} TeqRtContext;
+
+/// An artifact, loaded on a context or (teqRtArtifactInspect) only its
+/// manifest.
+typedef struct TeqRtArtifact {
+  void *ptr;
+} TeqRtArtifact;
+
+/// One entry point of an artifact; borrowed, valid while the artifact lives.
+typedef struct TeqRtEntry {
+  const void *ptr;
+} TeqRtEntry;
+
+static inline bool teqRtContextIsNull(TeqRtContext context) {
+  return !context.ptr;
+}
+static inline bool teqRtArtifactIsNull(TeqRtArtifact artifact) {
+  return !artifact.ptr;
+}
+static inline bool teqRtEntryIsNull(TeqRtEntry entry) { return !entry.ptr; }
+
+/*===----------------------------------------------------------------------===*
+ * Context
+ *===----------------------------------------------------------------------===*/
+
+/// What the runtime knows about a context's device. Strings are owned by the
+/// context.
+typedef struct TeqRtDeviceInfo {
+  int ordinal;
+  /// e.g. "NVIDIA H100 80GB HBM3".
+  const char *name;
+  /// major*10 + minor (sm_90 -> 90).
+  int computeCapability;
+  /// "sm_90".
+  const char *smName;
+  int multiprocessors;
+  int64_t totalMemoryBytes;
+  int64_t l2CacheBytes;
+  /// The CUDA driver's version, e.g. 13000 for CUDA 13.0.
+  int driverVersion;
+} TeqRtDeviceInfo;
+
+/// Initializes CUDA and creates a context on device `ordinal` (its primary
+/// context, made current on the calling thread, and a stream). On success
+/// `*context` owns it (teqRtContextDestroy). Errors come from the driver,
+/// e.g. "CUDA driver not available: cannot open libcuda.so.1 (...)",
+/// "no CUDA device is present", "CUDA device 3 requested, but 1 device is
+/// present".
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus teqRtContextCreate(int ordinal,
+                                                         TeqRtContext *context);
+
+/// Releases the handle (a null handle is ignored). Artifacts loaded on the
+/// context keep the device alive until they are destroyed themselves.
+TEQ_RUNTIME_CAPI_EXPORTED void teqRtContextDestroy(TeqRtContext context);
+
+/// The device's name, compute capability, multiprocessors, ...
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus
+teqRtContextGetDeviceInfo(TeqRtContext context, TeqRtDeviceInfo *info);
+
+/// The context's own stream (a CUstream), on which entries run when no
+/// stream is given.
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus
+teqRtContextGetStream(TeqRtContext context, void **stream);
+
+/// Waits for everything queued on the context's own stream; a kernel fault
+/// surfaces here ("stream synchronization failed: CUDA_ERROR_...").
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus
+teqRtContextSynchronize(TeqRtContext context);
+
+/*===----------------------------------------------------------------------===*
+ * Artifact
+ *===----------------------------------------------------------------------===*/
+
+/// Opens the artifact at `path` (a file path; a name without '/' is in the
+/// current directory) on `context`: loads its device code, checks its
+/// manifest and target against the device, plans its GEMMs and allocates
+/// its workspace. On success `*artifact` owns it (teqRtArtifactDestroy).
+/// Errors start with "artifact '<path>'", e.g.
+///   "artifact 'x.so': cannot load: ..."
+///   "artifact 'x.so': not a TEQ artifact (no teq_artifact_manifest)"
+///   "artifact 'x.so': manifest: entries[0].args[1]: missing \"shape\""
+///   "artifact 'x.so' targets sm_100 but the device is sm_90 (NVIDIA ...)"
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus teqRtArtifactLoad(
+    TeqRtContext context, const char *path, TeqRtArtifact *artifact);
+
+/// Reads the manifest of the artifact at `path` without a GPU or a driver
+/// (the library is opened with device-code loading turned off and closed
+/// again). The artifact can be listed but not run: teqRtEntryRun returns an
+/// error saying so. Errors as teqRtArtifactLoad's, less the device ones.
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus
+teqRtArtifactInspect(const char *path, TeqRtArtifact *artifact);
+
+/// Unloads the artifact and frees its workspace (a null handle is ignored).
+/// Its entries, strings and shapes become invalid. Work the caller queued
+/// must be finished first (synchronize the streams its entries ran on).
+TEQ_RUNTIME_CAPI_EXPORTED void teqRtArtifactDestroy(TeqRtArtifact artifact);
+
+/// Whether the artifact was loaded on a context (true) or only inspected.
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus
+teqRtArtifactIsLoaded(TeqRtArtifact artifact, bool *loaded);
+
+/// The path it was loaded or inspected from.
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus
+teqRtArtifactGetPath(TeqRtArtifact artifact, const char **path);
+
+/// The whole manifest as compact JSON text (docs/Artifact.md, "The
+/// manifest"), including the fields this API does not model.
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus
+teqRtArtifactGetManifestJson(TeqRtArtifact artifact, const char **json);
+
+/// The manifest's target, e.g. "sm_90a".
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus
+teqRtArtifactGetTarget(TeqRtArtifact artifact, const char **target);
+
+/// How its device code is shipped: "ptx" or "cubin".
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus
+teqRtArtifactGetDeviceCode(TeqRtArtifact artifact, const char **deviceCode);
+
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus
+teqRtArtifactGetNumEntries(TeqRtArtifact artifact, size_t *numEntries);
+
+/// Entry `index` (manifest order). TEQ_RT_OUT_OF_RANGE past the end.
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus
+teqRtArtifactGetEntry(TeqRtArtifact artifact, size_t index, TeqRtEntry *entry);
+
+/// The entry named `name`; TEQ_RT_NOT_FOUND with "artifact 'x.so': no entry
+/// 'y' (entries: a, b)" if there is none.
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus teqRtArtifactLookupEntry(
+    TeqRtArtifact artifact, const char *name, TeqRtEntry *entry);
+
+/// One GEMM of the artifact's manifest ("gemms", docs/Artifact.md), in
+/// cuBLAS's column-major terms: D[m x n] = alpha * op(A) * op(B) (+ C).
+/// Strings are static or owned by the artifact.
+typedef struct TeqRtGemmInfo {
+  int64_t id;
+  /// e.g. "linear:fc1.fprop".
+  const char *name;
+  int64_t m, n, k;
+  bool transa, transb;
+  /// "e4m3", "e5m2", "e2m1", "bf16", "f16" or "f32".
+  const char *aType;
+  const char *bType;
+  const char *dType;
+  int64_t lda, ldb, ldd;
+  /// "none", "scalar_f32", "vec128_f32", "blk128x128_f32", "vec32_ue8m0",
+  /// "vec16_ue4m3".
+  const char *aScaleMode;
+  const char *bScaleMode;
+  /// "default", "bias" or "bgradb".
+  const char *epilogue;
+  /// beta = 1: C is read.
+  bool accumulate;
+  bool fastAccum;
+} TeqRtGemmInfo;
+
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus
+teqRtArtifactGetNumGemms(TeqRtArtifact artifact, size_t *numGemms);
+
+/// GEMM `index` (= its id). TEQ_RT_OUT_OF_RANGE past the end.
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus teqRtArtifactGetGemmInfo(
+    TeqRtArtifact artifact, size_t index, TeqRtGemmInfo *info);
+
+/*===----------------------------------------------------------------------===*
+ * Entry: arguments, buffers, workspace
+ *===----------------------------------------------------------------------===*/
+
+/// How an entry uses an argument. Results are the OUTPUT arguments.
+typedef enum TeqRtArgKind {
+  TEQ_RT_ARG_INPUT = 0,  ///< Read.
+  TEQ_RT_ARG_OUTPUT = 1, ///< Written.
+  TEQ_RT_ARG_INOUT = 2   ///< Read and updated in place.
+} TeqRtArgKind;
+
+/// One argument of an entry: a tensor (one buffer) or a quantized tensor
+/// (a proto: several buffers, e.g. data and scale_inv). Strings and the
+/// shape are owned by the artifact.
+typedef struct TeqRtArgInfo {
+  const char *name;
+  TeqRtArgKind kind;
+  /// A quantized tensor (!teq.proto); otherwise a plain tensor.
+  bool isProto;
+  /// The tensor's dtype ("f32", "bf16", "f16", "i64"), or for a proto the
+  /// high-precision dtype it was quantized from.
+  const char *dtype;
+  /// The logical shape (rank entries).
+  size_t rank;
+  const int64_t *shape;
+  /// Its buffers are flat buffers firstBuffer .. firstBuffer+numBuffers-1.
+  size_t numBuffers;
+  size_t firstBuffer;
+  /// Sum of its buffers' bytes.
+  int64_t bytes;
+  /// Protos: the quantizer kind (e.g. "float8_current_scaling", "mxfp8"),
+  /// the usage ("rowwise", "columnwise", "rowwise|columnwise"), the scale
+  /// layout ("compact", "gemm_swizzled" or "") and every quantizer field as
+  /// a JSON object. Tensors: "" each.
+  const char *quantizerKind;
+  const char *usage;
+  const char *scaleLayout;
+  const char *quantizerJson;
+} TeqRtArgInfo;
+
+/// One device buffer of an entry's flat buffer list (the pointers
+/// teqRtEntryRun takes, in order). Strings and shapes are owned by the
+/// artifact.
+typedef struct TeqRtBufferInfo {
+  /// The argument it belongs to, and its position among that argument's
+  /// buffers.
+  size_t argIndex;
+  size_t bufferIndex;
+  /// "tensor" for a tensor argument; a proto's buffer name ("data",
+  /// "scale_inv", "columnwise_data", ...).
+  const char *name;
+  /// The element encoding: "f32", "bf16", "f16", "i64", "e4m3", "e5m2",
+  /// "e8m0", "e2m1x2".
+  const char *encoding;
+  /// The allocated shape (padding included) and its meaningful region,
+  /// rank entries each.
+  size_t rank;
+  const int64_t *shape;
+  const int64_t *validShape;
+  /// Bytes the pointer must have room for.
+  int64_t bytes;
+  /// Stored transposed (a columnwise copy).
+  bool transposed;
+  /// Scale buffers: "compact" or "gemm_swizzled"; otherwise "".
+  const char *scaleLayout;
+} TeqRtBufferInfo;
+
+/// The entry's name (teq_entry_<name> in the library).
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus teqRtEntryGetName(TeqRtEntry entry,
+                                                        const char **name);
+
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus teqRtEntryGetNumArgs(TeqRtEntry entry,
+                                                           size_t *numArgs);
+
+/// Argument `index`. TEQ_RT_OUT_OF_RANGE past the end.
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus teqRtEntryGetArgInfo(TeqRtEntry entry,
+                                                           size_t index,
+                                                           TeqRtArgInfo *info);
+
+/// How many device pointers teqRtEntryRun takes.
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus
+teqRtEntryGetNumBuffers(TeqRtEntry entry, size_t *numBuffers);
+
+/// Flat buffer `index`. TEQ_RT_OUT_OF_RANGE past the end.
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus
+teqRtEntryGetBufferInfo(TeqRtEntry entry, size_t index, TeqRtBufferInfo *info);
+
+/// Bytes of the entry's temporaries (0 if none). The runtime allocates and
+/// passes this workspace itself (one per artifact, shared by its entries):
+/// callers never pass it.
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus
+teqRtEntryGetWorkspaceBytes(TeqRtEntry entry, int64_t *bytes);
+
+/*===----------------------------------------------------------------------===*
+ * Running an entry
+ *===----------------------------------------------------------------------===*/
+
+typedef struct TeqRtRunOptions {
+  /// Check every pointer before the call: device memory of the context's
+  /// device, with room for the buffer's bytes. A few driver calls per
+  /// buffer. Default true.
+  bool validate;
+  /// Wait for the entry's work on its stream to finish, so that a kernel
+  /// fault is this call's error. Default false.
+  bool synchronize;
+} TeqRtRunOptions;
+
+/// validate = true, synchronize = false.
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtRunOptions teqRtRunOptionsGetDefault(void);
+
+/// Enqueues entry `entry` on `stream` with the device pointers `buffers`
+/// (numBuffers of them, one per flat buffer, in teqRtEntryGetBufferInfo's
+/// order; `buffers` may be null when there are none). The workspace is
+/// passed by the runtime. `stream` is a CUstream of the context's device (in
+/// its primary context, as frameworks use), or NULL for the context's own
+/// stream; note that NULL does not mean CUDA's legacy default stream: pass
+/// CU_STREAM_LEGACY ((void *)0x1) for that (e.g. PyTorch's default stream,
+/// whose handle is 0). `options` may be NULL (teqRtRunOptionsGetDefault()).
+/// Returns when the work is queued, unless options->synchronize.
+///
+/// Entries of one artifact share its workspace: do not let two of them run
+/// concurrently on different streams.
+///
+/// Errors, e.g.:
+///   "entry 'e': expected 4 buffers, got 3" (TEQ_RT_INVALID_ARGUMENT)
+///   "entry 'e': pointer for argument 'x' is not device memory"
+///   "entry 'e': argument 'x' buffer 0: 65536 bytes needed, 32768 given"
+///   "entry 'e': kernel 'k' launch failed: CUDA_ERROR_..."
+///   "entry 'e': execution failed: stream synchronization failed: ..."
+///   "entry 'e': artifact 'x.so' was opened for inspection only; load it on
+///   a context (teqRtArtifactLoad) to run its entries"
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus
+teqRtEntryRun(TeqRtEntry entry, const uint64_t *buffers, size_t numBuffers,
+              void *stream, const TeqRtRunOptions *options);
+
+/// The pointer checks of teqRtEntryRun (count, device memory, sizes) without
+/// running the entry.
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus teqRtEntryValidate(
+    TeqRtEntry entry, const uint64_t *buffers, size_t numBuffers);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TEQ_C_RUNTIME_H */

@@ -1,0 +1,220 @@
+//===- Compile.cpp - A teq module to an artifact, in one call -------------===//
+
+#include "teq/Target/Compile.h"
+#include "teq/Conversion/Passes.h"
+#include "teq/Dialect/TEQ/IR/TEQDialect.h"
+#include "teq/Dialect/TEQ/Transforms/Pipelines.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <functional>
+
+using namespace mlir;
+using namespace mlir::teq;
+
+StringRef mlir::teq::stringifyEmitKind(EmitKind kind) {
+  switch (kind) {
+  case EmitKind::MLIR:
+    return "mlir";
+  case EmitKind::Manifest:
+    return "manifest";
+  case EmitKind::LLVM:
+    return "llvm";
+  case EmitKind::PTX:
+    return "ptx";
+  case EmitKind::Obj:
+    return "obj";
+  case EmitKind::Lib:
+    return "lib";
+  }
+  return "";
+}
+
+std::optional<EmitKind> mlir::teq::symbolizeEmitKind(StringRef text) {
+  return llvm::StringSwitch<std::optional<EmitKind>>(text)
+      .Case("mlir", EmitKind::MLIR)
+      .Case("manifest", EmitKind::Manifest)
+      .Case("llvm", EmitKind::LLVM)
+      .Case("ptx", EmitKind::PTX)
+      .Case("obj", EmitKind::Obj)
+      .Case("lib", EmitKind::Lib)
+      .Default(std::nullopt);
+}
+
+StringRef mlir::teq::stringifyDeviceCode(DeviceCode code) {
+  return code == DeviceCode::PTX ? "ptx" : "cubin";
+}
+
+std::optional<DeviceCode> mlir::teq::symbolizeDeviceCode(StringRef text) {
+  return llvm::StringSwitch<std::optional<DeviceCode>>(text)
+      .Case("ptx", DeviceCode::PTX)
+      .Case("cubin", DeviceCode::Cubin)
+      .Default(std::nullopt);
+}
+
+namespace {
+
+LogicalResult writeText(ModuleOp module, StringRef path,
+                        const std::function<void(raw_ostream &)> &write) {
+  std::string error;
+  auto out = openOutputFile(path, &error);
+  if (!out)
+    return emitError(module.getLoc()) << error;
+  write(out->os());
+  out->keep();
+  return success();
+}
+
+/// Copies the "algo" of each GEMM in `path` (te-run --json output) into the
+/// manifest's GEMM of the same name and problem, so the artifact runs that
+/// algorithm on every load (docs/Artifact.md, "algo").
+LogicalResult pinGemmAlgorithms(ModuleOp module, StringRef path) {
+  auto error = [&](const llvm::Twine &message) {
+    return emitError(module.getLoc())
+           << "--gemm-algos " << path << ": " << message;
+  };
+  std::string message;
+  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(path, &message);
+  if (!file)
+    return error(message);
+  llvm::Expected<llvm::json::Value> pins = llvm::json::parse(file->getBuffer());
+  if (!pins)
+    return error(llvm::toString(pins.takeError()));
+  const llvm::json::Array *pinList =
+      pins->getAsObject() ? pins->getAsObject()->getArray("gemms") : nullptr;
+  if (!pinList)
+    return error("no \"gemms\" array (expected `te-run --json` output)");
+  auto attr =
+      module->getAttrOfType<StringAttr>(TEQDialect::getManifestAttrName());
+  llvm::Expected<llvm::json::Value> manifest =
+      llvm::json::parse(attr ? attr.getValue() : "");
+  if (!manifest) {
+    llvm::consumeError(manifest.takeError());
+    return error("internal error: the manifest is not JSON");
+  }
+  llvm::json::Array *gemms = manifest->getAsObject()->getArray("gemms");
+  if (!gemms)
+    return error("the program has no GEMMs");
+  for (const llvm::json::Value &pinValue : *pinList) {
+    const llvm::json::Object *pin = pinValue.getAsObject();
+    std::optional<StringRef> name = pin ? pin->getString("name") : std::nullopt;
+    const llvm::json::Object *algo = pin ? pin->getObject("algo") : nullptr;
+    if (!name || !algo)
+      return error("every entry of \"gemms\" needs a name and an algo");
+    llvm::json::Object *target = nullptr;
+    for (llvm::json::Value &g : *gemms)
+      if (g.getAsObject()->getString("name") == *name)
+        target = g.getAsObject();
+    if (!target)
+      return error("GEMM '" + *name + "' is not in this program");
+    for (const char *dim : {"m", "n", "k"})
+      if (pin->getInteger(dim) &&
+          pin->getInteger(dim) != target->getInteger(dim))
+        return error("GEMM '" + *name + "' has " + dim + " = " +
+                     llvm::Twine(*target->getInteger(dim)) + " here but " +
+                     llvm::Twine(*pin->getInteger(dim)) +
+                     " in the file (pinned for another program?)");
+    (*target)["algo"] = llvm::json::Object(*algo);
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::json::Value(std::move(*manifest));
+  module->setAttr(TEQDialect::getManifestAttrName(),
+                  StringAttr::get(module.getContext(), text));
+  return success();
+}
+
+} // namespace
+
+LogicalResult mlir::teq::compileModule(ModuleOp module,
+                                       const CompileOptions &options,
+                                       StringRef outputPath) {
+  MLIRContext *context = module.getContext();
+  // An artifact is self-contained: a declaration would be an undefined
+  // symbol when the runtime loads it (or, with types only the embedding
+  // compiler knows, such as !quant.uniform, fail deep in LLVM translation).
+  for (auto function : module.getOps<func::FuncOp>())
+    if (function.isDeclaration())
+      return function.emitError()
+             << "cannot compile the declaration of @" << function.getSymName()
+             << " into an artifact: artifacts do not call functions outside "
+                "themselves; compile a module without it";
+  PassManager teqPasses(context);
+  FrontendPipelineOptions pipelineOptions;
+  pipelineOptions.target = options.target;
+  buildLowerToGemmPipeline(teqPasses, pipelineOptions);
+  teqPasses.addPass(createConvertTEQToGPU());
+  if (failed(teqPasses.run(module)))
+    return failure();
+  if (!options.gemmAlgosPath.empty() &&
+      failed(pinGemmAlgorithms(module, options.gemmAlgosPath)))
+    return failure();
+  if (options.emit == EmitKind::MLIR)
+    return writeText(module, outputPath,
+                     [&](raw_ostream &os) { module->print(os); });
+  if (options.emit == EmitKind::Manifest) {
+    auto text =
+        module->getAttrOfType<StringAttr>(TEQDialect::getManifestAttrName());
+    llvm::Expected<llvm::json::Value> json =
+        llvm::json::parse(text ? text.getValue() : "");
+    if (!json)
+      return emitError(module.getLoc())
+             << "internal error: the manifest is not JSON: "
+             << llvm::toString(json.takeError());
+    return writeText(module, outputPath, [&](raw_ostream &os) {
+      os << llvm::formatv("{0:2}", *json) << "\n";
+    });
+  }
+
+  PassManager lowering(context);
+  buildGPUToLLVMPipeline(lowering, options.deviceCode,
+                         options.forceIndex64 ? 64
+                                              : kernelIndexBitwidth(module));
+  if (failed(lowering.run(module)))
+    return failure();
+  if (options.emit == EmitKind::PTX) {
+    FailureOr<std::string> ptx = getDeviceAssembly(module);
+    if (failed(ptx))
+      return failure();
+    return writeText(module, outputPath,
+                     [&](raw_ostream &os) { os << *ptx; });
+  }
+  if (failed(emitArtifactABI(module, options.deviceCode)))
+    return failure();
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateToLLVMIR(module, llvmContext);
+  if (!llvmModule)
+    return emitError(module.getLoc()) << "translation to LLVM IR failed";
+  if (options.emit == EmitKind::LLVM)
+    return writeText(module, outputPath, [&](raw_ostream &os) {
+      llvmModule->print(os, nullptr);
+    });
+
+  std::string error;
+  std::string object = options.emit == EmitKind::Obj
+                           ? outputPath.str()
+                           : (outputPath + ".o").str();
+  if (failed(emitObjectFile(*llvmModule, object, error)))
+    return emitError(module.getLoc()) << error;
+  if (options.emit == EmitKind::Obj)
+    return success();
+  LogicalResult linked = linkSharedLibrary(object, outputPath, error);
+  llvm::sys::fs::remove(object);
+  if (failed(linked))
+    return emitError(module.getLoc()) << error;
+  return success();
+}
