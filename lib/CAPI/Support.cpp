@@ -32,10 +32,22 @@ DiagnosticCapture::DiagnosticCapture(MLIRContext *context,
                             os_);
   handler_.emplace(context, [this](Diagnostic &diag) {
     auto print = [&](Diagnostic &one) {
-      if (!isa<UnknownLoc>(one.getLocation())) {
+      Location loc = one.getLocation();
+      if (loc->findInstanceOf<FileLineColLoc>()) {
         sourceMgrHandler_->emitDiagnostic(one.getLocation(), one.str(),
                                           one.getSeverity());
         return;
+      }
+      // Locations without a file (a builder's NameLoc "fc1", say) print as
+      // their name; unknown ones not at all.
+      if (!isa<UnknownLoc>(loc)) {
+        std::string text;
+        llvm::raw_string_ostream locOs(text);
+        locOs << loc;
+        StringRef name = StringRef(text);
+        if (name.consume_front("loc(") && name.consume_back(")"))
+          name = name.trim('"');
+        os_ << name << ": ";
       }
       switch (one.getSeverity()) {
       case DiagnosticSeverity::Error:

@@ -311,16 +311,16 @@ void QuantizeOp::getCanonicalizationPatterns(RewritePatternSet &results,
 //===----------------------------------------------------------------------===//
 
 /// Output shape of a Linear given its local input and weight (§7).
-static FailureOr<SmallVector<int64_t>>
-linearOutputShape(Operation *op, ArrayRef<int64_t> input,
-                  ArrayRef<int64_t> weight, LinearConfigAttr config) {
+FailureOr<SmallVector<int64_t>> mlir::teq::getLinearOutputShape(
+    function_ref<InFlightDiagnostic()> emitError, ArrayRef<int64_t> input,
+    ArrayRef<int64_t> weight, LinearConfigAttr config) {
   if (input.empty())
-    return op->emitOpError("input must have at least one dimension ([*, in])");
+    return emitError() << "input must have at least one dimension ([*, in])";
   if (weight.size() != 2)
-    return op->emitOpError("weight must be [out, in], got ")
+    return emitError() << "weight must be [out, in], got "
            << shapeStr(weight);
   if (input.back() != weight[1])
-    return op->emitOpError("input's last dimension ")
+    return emitError() << "input's last dimension "
            << input.back() << " does not match the weight's in_features "
            << weight[1] << " (input " << shapeStr(input) << ", weight "
            << shapeStr(weight) << ")";
@@ -330,21 +330,28 @@ linearOutputShape(Operation *op, ArrayRef<int64_t> input,
     return out;
   int64_t tp = config.getTpSize();
   if (input.size() < 2)
-    return op->emitOpError("sequence parallelism splits the leading "
-                           "(sequence) dimension; input ")
+    return emitError() << "sequence parallelism splits the leading "
+                          "(sequence) dimension; input "
            << shapeStr(input) << " has none";
   if (config.getParallelMode() == ParallelMode::column) {
     out[0] = input[0] * tp; // all-gather of the input along dim 0
   } else {
     if (input[0] % tp != 0)
-      return op->emitOpError("row-parallel sequence parallelism "
-                             "reduce-scatters the output's leading "
-                             "dimension ")
+      return emitError() << "row-parallel sequence parallelism "
+                            "reduce-scatters the output's leading "
+                            "dimension "
              << input[0] << " over tp_size = " << tp
              << ", which does not divide it";
     out[0] = input[0] / tp;
   }
   return out;
+}
+
+static FailureOr<SmallVector<int64_t>>
+linearOutputShape(Operation *op, ArrayRef<int64_t> input,
+                  ArrayRef<int64_t> weight, LinearConfigAttr config) {
+  return getLinearOutputShape([op] { return op->emitOpError(); }, input,
+                              weight, config);
 }
 
 static LogicalResult verifySavedSlot(Operation *op, StringRef what,

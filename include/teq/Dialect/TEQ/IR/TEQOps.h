@@ -16,4 +16,15 @@
 #define GET_OP_CLASSES
 #include "teq/Dialect/TEQ/IR/TEQOps.h.inc"
 
+namespace mlir::teq {
+/// The output shape of a Linear with this local input and weight shape
+/// ([*, in] and [out, in]) and options: [*, out], the leading (sequence)
+/// dimension gathered (column parallel) or scattered (row parallel) under
+/// sequence parallelism (te-semantics.md §7). Errors name the mismatch.
+FailureOr<SmallVector<int64_t>>
+getLinearOutputShape(function_ref<InFlightDiagnostic()> emitError,
+                     ArrayRef<int64_t> input, ArrayRef<int64_t> weight,
+                     LinearConfigAttr config);
+} // namespace mlir::teq
+
 #endif // TEQ_DIALECT_TEQ_IR_TEQOPS_H

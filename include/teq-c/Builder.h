@@ -1,0 +1,109 @@
+/*===-- teq-c/Builder.h - Writing teq programs without IR text ----*- C -*-===*\
+|*                                                                            *|
+|* Builds a function of a teq program op by op, the way TE's Python runs:     *|
+|* arguments, autocast regions (nesting as TE's: the innermost wins), Linear  *|
+|* forward and backward with TE's options (#teq.linear), elementwise          *|
+|* arith/math ops, return. Result types are derived (a Linear's output shape  *|
+|* from its input, weight and tensor-parallel options); values used after    *|
+|* the autocast region that defines them leave it through teq.yield. The     *|
+|* finished function is verified. The Python builder (teq.Program) is built  *|
+|* on this.                                                                   *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef TEQ_C_BUILDER_H
+#define TEQ_C_BUILDER_H
+
+#include "teq-c/Support.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct TeqFunctionBuilder {
+  void *ptr;
+} TeqFunctionBuilder;
+
+/// Starts the public function @`name` at the end of `module`'s body, taking
+/// arguments of `argTypes` (ranked tensors, !teq.proto, !teq.process_group).
+/// Errors: a null module, an empty or taken name.
+MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderCreate(
+    MlirModule module, MlirStringRef name, intptr_t numArgs,
+    const MlirType *argTypes, TeqFunctionBuilder *result);
+
+/// Argument `index` of the function (a null value out of range).
+MLIR_CAPI_EXPORTED MlirValue
+teqFunctionBuilderGetArgument(TeqFunctionBuilder builder, intptr_t index);
+
+/// Opens a teq.autocast region: `recipe` (a teq recipe attribute, or null:
+/// the target's default recipe) and `enabled`. Ops built until the matching
+/// teq FunctionBuilderEndAutocast go inside it.
+MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderBeginAutocast(
+    TeqFunctionBuilder builder, MlirAttribute recipe, bool enabled);
+/// Closes the innermost open autocast region.
+MLIR_CAPI_EXPORTED TeqStatus
+teqFunctionBuilderEndAutocast(TeqFunctionBuilder builder);
+
+typedef struct TeqLinearForwardResults {
+  MlirValue output;
+  /// Null unless asked for: what backward reads (saved_input, saved_weight).
+  MlirValue savedInput;
+  MlirValue savedWeight;
+  /// Delayed scaling: the updated amax history (null without state).
+  MlirValue updatedAmaxHistory;
+} TeqLinearForwardResults;
+
+/// teq.linear_forward of `input` [*, in] and `weight` [out, in] with the
+/// Linear's options `config` (#teq.linear<...>). Optional (null) operands:
+/// `bias` [out] (config bias = true), the delayed-scaling state `scale` and
+/// `amaxHistory`, and `tpGroup` (tensor parallel). `saveInput` /
+/// `saveWeight` add the saved results.
+MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderLinearForward(
+    TeqFunctionBuilder builder, MlirValue input, MlirValue weight,
+    MlirValue bias, MlirValue scale, MlirValue amaxHistory, MlirValue tpGroup,
+    MlirAttribute config, bool saveInput, bool saveWeight,
+    TeqLinearForwardResults *results);
+
+typedef struct TeqLinearBackwardResults {
+  MlirValue dgrad;  ///< Null when config requires_dgrad = false.
+  MlirValue wgrad;  ///< Null when config requires_wgrad = false.
+  MlirValue dbias;  ///< Null without a bias.
+  MlirValue updatedAmaxHistory;
+} TeqLinearBackwardResults;
+
+/// teq.linear_backward of `gradOutput` with the saved `input` and
+/// `weight`. Optional (null): `mainGrad` (fp32 [out, in];
+/// fuse_wgrad_accumulation = true), the delayed-scaling state, `tpGroup`.
+MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderLinearBackward(
+    TeqFunctionBuilder builder, MlirValue gradOutput, MlirValue input,
+    MlirValue weight, MlirValue mainGrad, MlirValue scale,
+    MlirValue amaxHistory, MlirValue tpGroup, MlirAttribute config,
+    TeqLinearBackwardResults *results);
+
+/// An elementwise op on same-typed tensors, its result of that type:
+/// "math.tanh", "math.exp", "arith.addf", "arith.subf", "arith.mulf",
+/// "arith.divf", "arith.maximumf", "arith.negf", ... (any arith/math op
+/// with one result of its operands' type).
+MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderElementwise(
+    TeqFunctionBuilder builder, MlirStringRef opName, intptr_t numOperands,
+    const MlirValue *operands, MlirValue *result);
+
+/// A splat constant tensor of `type` (a float tensor type), e.g. the 1.0
+/// of a derivative.
+MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderConstant(
+    TeqFunctionBuilder builder, MlirType type, double value, MlirValue *result);
+
+/// Returns `values` (every autocast region must be closed), sets the
+/// function type, moves values out of the autocast regions that define
+/// them, and verifies the function. The builder is finished after this.
+MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderReturn(
+    TeqFunctionBuilder builder, intptr_t numValues, const MlirValue *values);
+
+/// Frees the builder; an unfinished function is erased from the module.
+MLIR_CAPI_EXPORTED void teqFunctionBuilderDestroy(TeqFunctionBuilder builder);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TEQ_C_BUILDER_H */

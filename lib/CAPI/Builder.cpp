@@ -1,0 +1,456 @@
+//===- Builder.cpp - Writing teq programs without IR text -----------------===//
+
+#include "teq-c/Builder.h"
+#include "Status.h"
+#include "teq/Dialect/TEQ/IR/TEQOps.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Support.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
+
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::teq;
+using namespace mlir::teq::capi;
+
+namespace {
+
+struct FunctionBuilderImpl {
+  func::FuncOp function;
+  OpBuilder builder;
+  /// Open autocast regions, innermost last.
+  SmallVector<AutocastOp> openAutocasts;
+  /// Every autocast built, in creation order (outer before inner).
+  SmallVector<AutocastOp> autocasts;
+  bool finished = false;
+
+  explicit FunctionBuilderImpl(func::FuncOp function)
+      : function(function), builder(function.getContext()) {}
+  Location loc() { return function.getLoc(); }
+  /// "@function/what": where a diagnostic about an op built here points.
+  Location locFor(StringRef what) {
+    if (what.empty())
+      return loc();
+    return NameLoc::get(StringAttr::get(
+        function.getContext(), function.getSymName() + "/" + what));
+  }
+};
+
+FunctionBuilderImpl *unwrapBuilder(TeqFunctionBuilder builder) {
+  return static_cast<FunctionBuilderImpl *>(builder.ptr);
+}
+
+/// The builder, or an error status naming `function`.
+FunctionBuilderImpl *usable(TeqFunctionBuilder builder, const char *function,
+                            TeqStatus &error) {
+  FunctionBuilderImpl *b = unwrapBuilder(builder);
+  if (!b)
+    error = makeError(std::string(function) + ": null builder");
+  else if (b->finished)
+    error = makeError(std::string(function) + ": the function @" +
+                      b->function.getSymName().str() + " is finished");
+  return error.ptr ? nullptr : b;
+}
+
+ArrayRef<int64_t> shapeOf(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.getShape();
+  if (auto proto = dyn_cast<TensorProtoType>(type))
+    return proto.getShape();
+  return {};
+}
+
+Type elementTypeOf(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.getElementType();
+  if (auto proto = dyn_cast<TensorProtoType>(type))
+    return proto.getElementType();
+  return {};
+}
+
+/// `value` as a tensor or !teq.proto operand, or an error naming `what`.
+TeqStatus checkTensorOperand(StringRef function, StringRef what,
+                             MlirValue value, bool optional) {
+  if (mlirValueIsNull(value)) {
+    if (optional)
+      return makeSuccess();
+    return makeError((function + ": null " + what).str());
+  }
+  Type type = unwrap(value).getType();
+  if (!isa<RankedTensorType, TensorProtoType>(type))
+    return makeError((function + ": " + what +
+                      " must be a ranked tensor or !teq.proto, got ")
+                         .str() +
+                     [&] {
+                       std::string text;
+                       llvm::raw_string_ostream os(text);
+                       os << type;
+                       return text;
+                     }());
+  return makeSuccess();
+}
+
+/// Verifies `op` just built; on failure erases it and returns the error.
+TeqStatus verifyBuilt(Operation *op, StringRef what) {
+  DiagnosticCapture capture(op->getContext());
+  if (succeeded(verify(op)))
+    return makeSuccess();
+  TeqStatus status = capture.error(("invalid " + what).str());
+  op->erase();
+  return status;
+}
+
+/// Gives `autocast` a result for each value its body defines and code after
+/// it uses, yielded by its teq.yield (a new op replaces it, the body moved).
+void yieldEscapingValues(OpBuilder &builder, AutocastOp autocast) {
+  Block &body = autocast.getBody().front();
+  llvm::SetVector<Value> escaping;
+  for (Operation &op : body.without_terminator())
+    for (Value result : op.getResults())
+      for (OpOperand &use : result.getUses())
+        if (!autocast->isProperAncestor(use.getOwner()))
+          escaping.insert(result);
+  if (escaping.empty())
+    return;
+  builder.setInsertionPoint(autocast);
+  SmallVector<Type> types;
+  for (Value value : escaping)
+    types.push_back(value.getType());
+  auto replacement = AutocastOp::create(
+      builder, autocast.getLoc(), types,
+      autocast.getRecipe() ? cast<RecipeAttrInterface>(*autocast.getRecipe())
+                           : RecipeAttrInterface(),
+      autocast.getEnabled());
+  replacement->setAttrs(autocast->getAttrDictionary());
+  replacement.getBody().takeBody(autocast.getBody());
+  Operation *yield = replacement.getBody().front().getTerminator();
+  yield->setOperands(escaping.getArrayRef());
+  for (auto [escaped, result] :
+       llvm::zip(escaping, replacement.getResults())) {
+    Value value = escaped;
+    value.replaceUsesWithIf(result, [&](OpOperand &use) {
+      return !replacement->isProperAncestor(use.getOwner());
+    });
+  }
+  autocast.erase();
+}
+
+} // namespace
+
+TeqStatus teqFunctionBuilderCreate(MlirModule module, MlirStringRef name,
+                                   intptr_t numArgs, const MlirType *argTypes,
+                                   TeqFunctionBuilder *result) {
+  if (!result)
+    return makeError("teqFunctionBuilderCreate: null result pointer");
+  result->ptr = nullptr;
+  if (mlirModuleIsNull(module))
+    return makeError("teqFunctionBuilderCreate: null module");
+  StringRef symbol = unwrap(name);
+  if (symbol.empty())
+    return makeError("teqFunctionBuilderCreate: empty function name");
+  if (numArgs < 0 || (numArgs > 0 && !argTypes))
+    return makeError("teqFunctionBuilderCreate: no argument types");
+  ModuleOp moduleOp = unwrap(module);
+  if (SymbolTable::lookupSymbolIn(moduleOp, symbol))
+    return makeError("teqFunctionBuilderCreate: the module already has a "
+                     "symbol @" +
+                     symbol.str());
+  SmallVector<Type> inputs;
+  for (intptr_t i = 0; i < numArgs; ++i) {
+    if (mlirTypeIsNull(argTypes[i]))
+      return makeError("teqFunctionBuilderCreate: argument " +
+                       std::to_string(i) + " has a null type");
+    inputs.push_back(unwrap(argTypes[i]));
+  }
+  MLIRContext *context = moduleOp.getContext();
+  OpBuilder builder = OpBuilder::atBlockEnd(moduleOp.getBody());
+  auto function = func::FuncOp::create(
+      builder, NameLoc::get(StringAttr::get(context, symbol)), symbol,
+      builder.getFunctionType(inputs, {}));
+  Block *entry = function.addEntryBlock();
+  auto *b = new FunctionBuilderImpl(function);
+  b->builder.setInsertionPointToEnd(entry);
+  result->ptr = b;
+  return makeSuccess();
+}
+
+MlirValue teqFunctionBuilderGetArgument(TeqFunctionBuilder builder,
+                                        intptr_t index) {
+  FunctionBuilderImpl *b = unwrapBuilder(builder);
+  if (!b || index < 0 ||
+      index >= static_cast<intptr_t>(b->function.getNumArguments()))
+    return MlirValue{nullptr};
+  return wrap(b->function.getArgument(index));
+}
+
+TeqStatus teqFunctionBuilderBeginAutocast(TeqFunctionBuilder builder,
+                                          MlirAttribute recipe, bool enabled) {
+  TeqStatus error = makeSuccess();
+  FunctionBuilderImpl *b =
+      usable(builder, "teqFunctionBuilderBeginAutocast", error);
+  if (!b)
+    return error;
+  RecipeAttrInterface recipeAttr;
+  if (!mlirAttributeIsNull(recipe)) {
+    recipeAttr = dyn_cast<RecipeAttrInterface>(unwrap(recipe));
+    if (!recipeAttr)
+      return makeError("teqFunctionBuilderBeginAutocast: the recipe is not a "
+                       "teq recipe attribute");
+  }
+  auto autocast =
+      AutocastOp::create(b->builder, b->loc(), TypeRange(), recipeAttr, enabled);
+  b->openAutocasts.push_back(autocast);
+  b->autocasts.push_back(autocast);
+  b->builder.setInsertionPoint(autocast.getBody().front().getTerminator());
+  return makeSuccess();
+}
+
+TeqStatus teqFunctionBuilderEndAutocast(TeqFunctionBuilder builder) {
+  TeqStatus error = makeSuccess();
+  FunctionBuilderImpl *b =
+      usable(builder, "teqFunctionBuilderEndAutocast", error);
+  if (!b)
+    return error;
+  if (b->openAutocasts.empty())
+    return makeError("teqFunctionBuilderEndAutocast: no autocast region is "
+                     "open");
+  AutocastOp autocast = b->openAutocasts.pop_back_val();
+  b->builder.setInsertionPointAfter(autocast);
+  return makeSuccess();
+}
+
+TeqStatus teqFunctionBuilderLinearForward(
+    TeqFunctionBuilder builder, MlirValue input, MlirValue weight,
+    MlirValue bias, MlirValue scale, MlirValue amaxHistory, MlirValue tpGroup,
+    MlirAttribute config, bool saveInput, bool saveWeight,
+    TeqLinearForwardResults *results) {
+  constexpr const char *fn = "teqFunctionBuilderLinearForward";
+  TeqStatus error = makeSuccess();
+  FunctionBuilderImpl *b = usable(builder, fn, error);
+  if (!b)
+    return error;
+  if (!results)
+    return makeError(std::string(fn) + ": null results pointer");
+  *results = TeqLinearForwardResults{};
+  for (auto [what, value, optional] :
+       {std::tuple<StringRef, MlirValue, bool>{"input", input, false},
+        {"weight", weight, false},
+        {"bias", bias, true}})
+    if (TeqStatus status = checkTensorOperand(fn, what, value, optional);
+        status.ptr)
+      return status;
+  auto configAttr = dyn_cast_or_null<LinearConfigAttr>(unwrap(config));
+  if (!configAttr)
+    return makeError(std::string(fn) + ": config must be a #teq.linear");
+  if (mlirValueIsNull(scale) != mlirValueIsNull(amaxHistory))
+    return makeError(std::string(fn) +
+                     ": the delayed-scaling state is scale and amax history "
+                     "together");
+
+  Value x = unwrap(input), w = unwrap(weight);
+  DiagnosticCapture capture(b->function.getContext());
+  FailureOr<SmallVector<int64_t>> shape = getLinearOutputShape(
+      [&] { return emitError(b->loc()) << "Linear: "; }, shapeOf(x.getType()),
+      shapeOf(w.getType()), configAttr);
+  if (failed(shape))
+    return capture.error("invalid Linear");
+  Type outputType = RankedTensorType::get(*shape, elementTypeOf(x.getType()));
+  Value history = mlirValueIsNull(amaxHistory) ? Value() : unwrap(amaxHistory);
+  auto op = LinearForwardOp::create(
+      b->builder, b->locFor(configAttr.getName()), outputType, saveInput ? x.getType() : Type(),
+      saveWeight ? w.getType() : Type(),
+      history ? history.getType() : Type(), x, w,
+      mlirValueIsNull(bias) ? Value() : unwrap(bias),
+      mlirValueIsNull(scale) ? Value() : unwrap(scale), history,
+      /*rng_state=*/Value(),
+      mlirValueIsNull(tpGroup) ? Value() : unwrap(tpGroup), configAttr,
+      /*quantization=*/LinearQuantizationAttr());
+  if (TeqStatus status = verifyBuilt(op, "teq.linear_forward"); status.ptr)
+    return status;
+  results->output = wrap(op.getOutput());
+  results->savedInput = wrap(op.getSavedInput());
+  results->savedWeight = wrap(op.getSavedWeight());
+  results->updatedAmaxHistory = wrap(op.getUpdatedAmaxHistory());
+  return makeSuccess();
+}
+
+TeqStatus teqFunctionBuilderLinearBackward(
+    TeqFunctionBuilder builder, MlirValue gradOutput, MlirValue input,
+    MlirValue weight, MlirValue mainGrad, MlirValue scale,
+    MlirValue amaxHistory, MlirValue tpGroup, MlirAttribute config,
+    TeqLinearBackwardResults *results) {
+  constexpr const char *fn = "teqFunctionBuilderLinearBackward";
+  TeqStatus error = makeSuccess();
+  FunctionBuilderImpl *b = usable(builder, fn, error);
+  if (!b)
+    return error;
+  if (!results)
+    return makeError(std::string(fn) + ": null results pointer");
+  *results = TeqLinearBackwardResults{};
+  for (auto [what, value, optional] :
+       {std::tuple<StringRef, MlirValue, bool>{"grad_output", gradOutput,
+                                                false},
+        {"input", input, false},
+        {"weight", weight, false},
+        {"main_grad", mainGrad, true}})
+    if (TeqStatus status = checkTensorOperand(fn, what, value, optional);
+        status.ptr)
+      return status;
+  auto configAttr = dyn_cast_or_null<LinearConfigAttr>(unwrap(config));
+  if (!configAttr)
+    return makeError(std::string(fn) + ": config must be a #teq.linear");
+  if (mlirValueIsNull(scale) != mlirValueIsNull(amaxHistory))
+    return makeError(std::string(fn) +
+                     ": the delayed-scaling state is scale and amax history "
+                     "together");
+
+  Value dy = unwrap(gradOutput), x = unwrap(input), w = unwrap(weight);
+  Type gradElement = elementTypeOf(dy.getType());
+  Value mainGradValue = mlirValueIsNull(mainGrad) ? Value() : unwrap(mainGrad);
+  Type dgradType, wgradType, dbiasType;
+  if (configAttr.getRequiresDgrad())
+    dgradType = RankedTensorType::get(shapeOf(x.getType()), gradElement);
+  if (configAttr.getRequiresWgrad())
+    wgradType = mainGradValue
+                    ? mainGradValue.getType()
+                    : RankedTensorType::get(shapeOf(w.getType()), gradElement);
+  if (configAttr.getBias() && configAttr.getRequiresWgrad() &&
+      !shapeOf(w.getType()).empty())
+    dbiasType =
+        RankedTensorType::get({shapeOf(w.getType())[0]}, gradElement);
+  Value history = mlirValueIsNull(amaxHistory) ? Value() : unwrap(amaxHistory);
+  auto op = LinearBackwardOp::create(
+      b->builder, b->locFor(configAttr.getName()), dgradType, wgradType, dbiasType,
+      history ? history.getType() : Type(), dy, x, w, mainGradValue,
+      mlirValueIsNull(scale) ? Value() : unwrap(scale), history,
+      /*rng_state=*/Value(),
+      mlirValueIsNull(tpGroup) ? Value() : unwrap(tpGroup), configAttr,
+      /*quantization=*/LinearQuantizationAttr());
+  if (TeqStatus status = verifyBuilt(op, "teq.linear_backward"); status.ptr)
+    return status;
+  results->dgrad = wrap(op.getDgrad());
+  results->wgrad = wrap(op.getWgrad());
+  results->dbias = wrap(op.getDbias());
+  results->updatedAmaxHistory = wrap(op.getUpdatedAmaxHistory());
+  return makeSuccess();
+}
+
+TeqStatus teqFunctionBuilderElementwise(TeqFunctionBuilder builder,
+                                        MlirStringRef opName,
+                                        intptr_t numOperands,
+                                        const MlirValue *operands,
+                                        MlirValue *result) {
+  constexpr const char *fn = "teqFunctionBuilderElementwise";
+  TeqStatus error = makeSuccess();
+  FunctionBuilderImpl *b = usable(builder, fn, error);
+  if (!b)
+    return error;
+  if (!result)
+    return makeError(std::string(fn) + ": null result pointer");
+  *result = MlirValue{nullptr};
+  StringRef name = unwrap(opName);
+  MLIRContext *context = b->function.getContext();
+  std::optional<RegisteredOperationName> registered =
+      RegisteredOperationName::lookup(name, context);
+  if (!registered || !(name.starts_with("arith.") || name.starts_with("math.")))
+    return makeError(std::string(fn) + ": '" + name.str() +
+                     "' is not a registered arith or math op");
+  if (numOperands < 1 || !operands)
+    return makeError(std::string(fn) + ": '" + name.str() +
+                     "' needs operands");
+  SmallVector<Value> values;
+  for (intptr_t i = 0; i < numOperands; ++i) {
+    if (mlirValueIsNull(operands[i]))
+      return makeError(std::string(fn) + ": operand " + std::to_string(i) +
+                       " of '" + name.str() + "' is null");
+    values.push_back(unwrap(operands[i]));
+  }
+  Type type = values.front().getType();
+  if (!isa<RankedTensorType>(type))
+    return makeError(std::string(fn) + ": '" + name.str() +
+                     "' takes ranked tensors");
+  for (Value value : values)
+    if (value.getType() != type)
+      return makeError(std::string(fn) + ": the operands of '" + name.str() +
+                       "' must have one type");
+  OperationState state(b->loc(), *registered);
+  state.addOperands(values);
+  state.addTypes(type);
+  Operation *op = b->builder.create(state);
+  if (TeqStatus status = verifyBuilt(op, name); status.ptr)
+    return status;
+  *result = wrap(op->getResult(0));
+  return makeSuccess();
+}
+
+TeqStatus teqFunctionBuilderConstant(TeqFunctionBuilder builder, MlirType type,
+                                     double value, MlirValue *result) {
+  constexpr const char *fn = "teqFunctionBuilderConstant";
+  TeqStatus error = makeSuccess();
+  FunctionBuilderImpl *b = usable(builder, fn, error);
+  if (!b)
+    return error;
+  if (!result)
+    return makeError(std::string(fn) + ": null result pointer");
+  auto tensorType = dyn_cast_or_null<RankedTensorType>(unwrap(type));
+  if (!tensorType || !isa<FloatType>(tensorType.getElementType()))
+    return makeError(std::string(fn) + ": the type must be a float tensor");
+  auto attr = DenseElementsAttr::get(
+      tensorType, FloatAttr::get(tensorType.getElementType(), value));
+  auto op = arith::ConstantOp::create(b->builder, b->loc(), attr);
+  *result = wrap(op.getResult());
+  return makeSuccess();
+}
+
+TeqStatus teqFunctionBuilderReturn(TeqFunctionBuilder builder,
+                                   intptr_t numValues,
+                                   const MlirValue *values) {
+  constexpr const char *fn = "teqFunctionBuilderReturn";
+  TeqStatus error = makeSuccess();
+  FunctionBuilderImpl *b = usable(builder, fn, error);
+  if (!b)
+    return error;
+  if (!b->openAutocasts.empty())
+    return makeError(std::string(fn) + ": " +
+                     std::to_string(b->openAutocasts.size()) +
+                     " autocast region(s) still open");
+  SmallVector<Value> results;
+  for (intptr_t i = 0; i < numValues; ++i) {
+    if (!values || mlirValueIsNull(values[i]))
+      return makeError(std::string(fn) + ": value " + std::to_string(i) +
+                       " is null");
+    results.push_back(unwrap(values[i]));
+  }
+  func::ReturnOp::create(b->builder, b->loc(), results);
+  SmallVector<Type> resultTypes;
+  for (Value value : results)
+    resultTypes.push_back(value.getType());
+  b->function.setFunctionType(b->builder.getFunctionType(
+      b->function.getArgumentTypes(), resultTypes));
+  // Inner regions first: their new results are what the outer ones yield.
+  for (AutocastOp autocast : llvm::reverse(b->autocasts))
+    yieldEscapingValues(b->builder, autocast);
+  b->autocasts.clear();
+  DiagnosticCapture capture(b->function.getContext());
+  if (failed(verify(b->function)))
+    return capture.error("the function @" +
+                         b->function.getSymName().str() + " is invalid");
+  b->finished = true;
+  return makeSuccess();
+}
+
+void teqFunctionBuilderDestroy(TeqFunctionBuilder builder) {
+  FunctionBuilderImpl *b = unwrapBuilder(builder);
+  if (!b)
+    return;
+  if (!b->finished)
+    b->function.erase();
+  delete b;
+}

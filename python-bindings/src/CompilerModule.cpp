@@ -1,0 +1,451 @@
+//===- CompilerModule.cpp - teq._teq_compiler, on the C API ---------------===//
+//
+// The compiler half of the `teq` Python package: a thin layer over the C API
+// (include/teq-c), as MLIR's own Python bindings sit on mlir-c. Handles are
+// owned by Python objects; attributes and types cross as their text (their
+// serialized form); every TeqStatus failure becomes teq.errors.CompilerError
+// carrying the compiler's located diagnostics. The pure-Python modules
+// (teq/compiler.py, teq/program.py, teq/recipe.py) give it TE's names.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/IR.h"
+#include "teq-c/Attributes.h"
+#include "teq-c/Builder.h"
+#include "teq-c/Compile.h"
+#include "teq-c/Dialects.h"
+#include "teq-c/Passes.h"
+#include "teq-c/Types.h"
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+
+namespace {
+
+MlirStringRef toRef(const std::string &text) {
+  return mlirStringRefCreate(text.data(), text.size());
+}
+
+std::string str(MlirStringRef text) { return std::string(text.data, text.length); }
+
+void appendString(MlirStringRef text, void *userData) {
+  static_cast<std::string *>(userData)->append(text.data, text.length);
+}
+
+[[noreturn]] void raise(const std::string &message, const char *kind = "CompilerError") {
+  py::object error = py::module_::import("teq.errors").attr(kind);
+  PyErr_SetString(error.ptr(), message.c_str());
+  throw py::error_already_set();
+}
+
+/// Raises the status's message as CompilerError (or `kind`) if it failed.
+void check(TeqStatus status, const char *kind = "CompilerError") {
+  if (teqStatusIsSuccess(status))
+    return;
+  std::string message = str(teqStatusGetMessage(status));
+  teqStatusDestroy(status);
+  raise(message, kind);
+}
+
+/// One MLIR context with everything TEQ registers, for the process.
+MlirContext context() {
+  static MlirContext ctx = [] {
+    MlirDialectRegistry registry = mlirDialectRegistryCreate();
+    teqRegisterAllDialects(registry);
+    MlirContext created = mlirContextCreateWithRegistry(registry, false);
+    mlirDialectRegistryDestroy(registry);
+    mlirContextLoadAllAvailableDialects(created);
+    teqRegisterAllPasses();
+    return created;
+  }();
+  return ctx;
+}
+
+std::string printAttribute(MlirAttribute attr) {
+  std::string text;
+  mlirAttributePrint(attr, appendString, &text);
+  return text;
+}
+
+std::string printType(MlirType type) {
+  std::string text;
+  mlirTypePrint(type, appendString, &text);
+  return text;
+}
+
+MlirAttribute parseAttribute(const std::string &text) {
+  MlirAttribute attr;
+  check(teqParseAttribute(context(), toRef(text), &attr), "CompilerError");
+  return attr;
+}
+
+MlirType parseType(const std::string &text) {
+  MlirType type;
+  check(teqParseType(context(), toRef(text), &type));
+  return type;
+}
+
+MlirAttribute target(const std::string &chip, const std::string &cuda = "") {
+  MlirAttribute attr;
+  check(teqTargetAttrGet(context(), toRef(chip), toRef(cuda), &attr));
+  return attr;
+}
+
+/// A module owned by Python.
+class Module {
+public:
+  explicit Module(MlirModule module) : module_(module) {}
+  ~Module() {
+    if (!mlirModuleIsNull(module_))
+      mlirModuleDestroy(module_);
+  }
+  Module(const Module &) = delete;
+  Module &operator=(const Module &) = delete;
+
+  static std::unique_ptr<Module> parse(const std::string &text,
+                                       const std::string &name) {
+    MlirModule module;
+    check(teqParseModule(context(), toRef(text), toRef(name), &module));
+    return std::make_unique<Module>(module);
+  }
+
+  static std::unique_ptr<Module> empty(std::optional<std::string> chip) {
+    MlirModule module = mlirModuleCreateEmpty(mlirLocationUnknownGet(context()));
+    if (chip) {
+      MlirOperation op = mlirModuleGetOperation(module);
+      mlirOperationSetAttributeByName(op, toRef(std::string("teq.target")),
+                                      target(*chip));
+    }
+    return std::make_unique<Module>(module);
+  }
+
+  std::string text() const {
+    std::string out;
+    mlirOperationPrint(mlirModuleGetOperation(module_), appendString, &out);
+    return out;
+  }
+
+  std::unique_ptr<Module> clone() const {
+    MlirOperation copy = mlirOperationClone(mlirModuleGetOperation(module_));
+    return std::make_unique<Module>(mlirModuleFromOperation(copy));
+  }
+
+  void runPipeline(const std::string &pipeline) {
+    check(teqRunPassPipeline(module_, toRef(pipeline)));
+  }
+
+  void verify() { check(teqVerifyOperation(mlirModuleGetOperation(module_))); }
+
+  void compile(const std::string &output, const std::string &chip,
+               const std::string &emit, const std::string &deviceCode,
+               bool forceIndex64, const std::string &gemmAlgos) {
+    TeqCompileOptions options = teqCompileOptionsGetDefault();
+    options.target = toRef(chip);
+    options.emit = toRef(emit);
+    options.deviceCode = toRef(deviceCode);
+    options.forceIndex64 = forceIndex64;
+    options.gemmAlgosPath = toRef(gemmAlgos);
+    TeqStatus status;
+    {
+      py::gil_scoped_release release;
+      status = teqCompileModule(module_, &options, toRef(output));
+    }
+    check(status);
+  }
+
+  MlirModule get() const { return module_; }
+
+private:
+  MlirModule module_;
+};
+
+/// An SSA value of a function being built: its handle and its type.
+struct Value {
+  MlirValue value;
+  std::string type() const { return printType(mlirValueGetType(value)); }
+};
+
+MlirValue unwrapOptional(const std::optional<Value> &value) {
+  return value ? value->value : MlirValue{nullptr};
+}
+
+std::optional<Value> wrapOptional(MlirValue value) {
+  if (mlirValueIsNull(value))
+    return std::nullopt;
+  return Value{value};
+}
+
+class FunctionBuilder {
+public:
+  FunctionBuilder(Module &module, const std::string &name,
+                  const std::vector<std::string> &argTypes)
+      : module_(module) {
+    std::vector<MlirType> types;
+    for (const std::string &text : argTypes)
+      types.push_back(parseType(text));
+    check(teqFunctionBuilderCreate(module.get(), toRef(name),
+                                   static_cast<intptr_t>(types.size()),
+                                   types.data(), &builder_));
+    numArgs_ = types.size();
+  }
+  ~FunctionBuilder() { teqFunctionBuilderDestroy(builder_); }
+
+  Value argument(size_t index) {
+    if (index >= numArgs_)
+      throw py::index_error("argument " + std::to_string(index) +
+                            " out of range");
+    return Value{teqFunctionBuilderGetArgument(builder_, index)};
+  }
+
+  void beginAutocast(const std::optional<std::string> &recipe, bool enabled) {
+    MlirAttribute attr = recipe ? parseAttribute(*recipe) : MlirAttribute{nullptr};
+    check(teqFunctionBuilderBeginAutocast(builder_, attr, enabled));
+  }
+
+  void endAutocast() { check(teqFunctionBuilderEndAutocast(builder_)); }
+
+  py::tuple linearForward(const Value &input, const Value &weight,
+                          const std::optional<Value> &bias,
+                          const std::optional<Value> &scale,
+                          const std::optional<Value> &amaxHistory,
+                          const std::string &config, bool saveInput,
+                          bool saveWeight) {
+    TeqLinearForwardResults results;
+    check(teqFunctionBuilderLinearForward(
+        builder_, input.value, weight.value, unwrapOptional(bias),
+        unwrapOptional(scale), unwrapOptional(amaxHistory), MlirValue{nullptr},
+        parseAttribute(config), saveInput, saveWeight, &results));
+    return py::make_tuple(Value{results.output}, wrapOptional(results.savedInput),
+                          wrapOptional(results.savedWeight),
+                          wrapOptional(results.updatedAmaxHistory));
+  }
+
+  py::tuple linearBackward(const Value &gradOutput, const Value &input,
+                           const Value &weight,
+                           const std::optional<Value> &mainGrad,
+                           const std::optional<Value> &scale,
+                           const std::optional<Value> &amaxHistory,
+                           const std::string &config) {
+    TeqLinearBackwardResults results;
+    check(teqFunctionBuilderLinearBackward(
+        builder_, gradOutput.value, input.value, weight.value,
+        unwrapOptional(mainGrad), unwrapOptional(scale),
+        unwrapOptional(amaxHistory), MlirValue{nullptr}, parseAttribute(config),
+        &results));
+    return py::make_tuple(wrapOptional(results.dgrad), wrapOptional(results.wgrad),
+                          wrapOptional(results.dbias),
+                          wrapOptional(results.updatedAmaxHistory));
+  }
+
+  Value elementwise(const std::string &name, const std::vector<Value> &operands) {
+    std::vector<MlirValue> values;
+    for (const Value &operand : operands)
+      values.push_back(operand.value);
+    MlirValue result;
+    check(teqFunctionBuilderElementwise(builder_, toRef(name),
+                                        static_cast<intptr_t>(values.size()),
+                                        values.data(), &result));
+    return Value{result};
+  }
+
+  Value constant(const std::string &type, double value) {
+    MlirValue result;
+    check(teqFunctionBuilderConstant(builder_, parseType(type), value, &result));
+    return Value{result};
+  }
+
+  void ret(const std::vector<Value> &values) {
+    std::vector<MlirValue> handles;
+    for (const Value &value : values)
+      handles.push_back(value.value);
+    check(teqFunctionBuilderReturn(builder_, static_cast<intptr_t>(handles.size()),
+                                   handles.data()));
+  }
+
+private:
+  Module &module_;
+  TeqFunctionBuilder builder_{nullptr};
+  size_t numArgs_ = 0;
+};
+
+py::list protoBuffers(const std::string &protoType, const std::string &chip) {
+  MlirType type = parseType(protoType);
+  if (!teqTypeIsAProto(type))
+    raise("'" + protoType + "' is not a !teq.proto type", "CompilerError");
+  TeqBufferLayout layout;
+  check(teqProtoTypeGetBufferLayout(type, target(chip), &layout));
+  py::list buffers;
+  for (intptr_t i = 0, e = teqBufferLayoutGetNumBuffers(layout); i < e; ++i) {
+    TeqBufferInfo info = teqBufferLayoutGetBuffer(layout, i);
+    py::dict buffer;
+    buffer["name"] = str(info.name);
+    buffer["dtype"] = str(info.encoding);
+    buffer["shape"] = std::vector<int64_t>(info.shape, info.shape + info.rank);
+    buffer["valid_shape"] =
+        std::vector<int64_t>(info.validShape, info.validShape + info.rank);
+    buffer["bytes"] = info.bytes;
+    buffer["transposed"] = info.transposed;
+    buffer["usage"] = info.usage == TeqUsageRowwise ? "rowwise" : "columnwise";
+    buffer["is_scale"] = info.isScale;
+    buffers.append(buffer);
+  }
+  teqBufferLayoutDestroy(layout);
+  return buffers;
+}
+
+py::dict protoInfo(const std::string &protoType) {
+  MlirType type = parseType(protoType);
+  if (!teqTypeIsAProto(type))
+    raise("'" + protoType + "' is not a !teq.proto type", "CompilerError");
+  py::dict info;
+  std::vector<int64_t> shape;
+  for (intptr_t d = 0, e = teqProtoTypeGetRank(type); d < e; ++d)
+    shape.push_back(teqProtoTypeGetDimSize(type, d));
+  info["shape"] = shape;
+  info["dtype"] = printType(teqProtoTypeGetElementType(type));
+  info["quantizer"] = printAttribute(teqProtoTypeGetQuantizer(type));
+  info["usage"] = teqProtoTypeGetUsage(type);
+  info["gemm_swizzled"] = teqProtoTypeIsGemmSwizzled(type);
+  return info;
+}
+
+std::string protoType(const std::vector<int64_t> &shape, const std::string &dtype,
+                      const std::string &quantizer, unsigned usage,
+                      bool gemmSwizzled) {
+  MlirType result;
+  check(teqProtoTypeGet(context(), static_cast<intptr_t>(shape.size()),
+                        shape.data(), parseType(dtype), parseAttribute(quantizer),
+                        usage, gemmSwizzled, &result));
+  return printType(result);
+}
+
+std::string protoWithUsage(const std::string &proto, unsigned usage) {
+  MlirType result;
+  check(teqProtoTypeWithUsage(parseType(proto), usage, &result));
+  return printType(result);
+}
+
+} // namespace
+
+PYBIND11_MODULE(_teq_compiler, m) {
+  m.doc() = "TEQ's compiler, on its C API (teq-c). Use the `teq` package.";
+
+  m.def("version", [] { return str(teqGetVersionString()); });
+
+  m.def(
+      "parse_attribute",
+      [](const std::string &text) { return printAttribute(parseAttribute(text)); },
+      "Parses and verifies attribute text; returns the canonical text.");
+  m.def(
+      "verify_attribute",
+      [](const std::string &text) {
+        MlirAttribute attr;
+        TeqStatus status = teqParseAttribute(context(), toRef(text), &attr);
+        if (teqStatusIsSuccess(status))
+          return;
+        // A bad field is a ValueError (TE asserts); the message drops the
+        // "<text>:1:N: error: " location prefix, which is the text itself.
+        std::string message = str(teqStatusGetMessage(status));
+        teqStatusDestroy(status);
+        size_t at = message.find(": error: ");
+        if (at != std::string::npos && message.compare(0, text.size(), text) == 0)
+          message = message.substr(at + 9);
+        size_t newline = message.find('\n');
+        if (newline != std::string::npos)
+          message = message.substr(0, newline);
+        throw py::value_error(message);
+      },
+      "Raises ValueError with the verifier's (TE's) message if the attribute "
+      "text is invalid.");
+  m.def("parse_type", [](const std::string &text) { return printType(parseType(text)); });
+
+  m.def(
+      "recipe_info",
+      [](const std::string &text) {
+        MlirAttribute attr = parseAttribute(text);
+        if (!teqAttributeIsARecipe(attr))
+          raise("'" + text + "' is not a teq recipe");
+        py::dict info;
+        info["name"] = str(teqRecipeAttrGetName(attr));
+        info["split_accumulator"] = py::make_tuple(
+            teqRecipeAttrGetUseSplitAccumulator(attr, TeqGemmKindFprop),
+            teqRecipeAttrGetUseSplitAccumulator(attr, TeqGemmKindDgrad),
+            teqRecipeAttrGetUseSplitAccumulator(attr, TeqGemmKindWgrad));
+        return info;
+      });
+  m.def(
+      "check_recipe_support",
+      [](const std::string &recipe, const std::string &chip,
+         const std::string &cuda) -> std::optional<std::string> {
+        bool supported = false;
+        std::string reason;
+        check(teqRecipeAttrCheckTargetSupport(parseAttribute(recipe),
+                                              target(chip, cuda), &supported,
+                                              appendString, &reason));
+        if (supported)
+          return std::nullopt;
+        return reason;
+      },
+      py::arg("recipe"), py::arg("target"), py::arg("cuda") = "");
+  m.def(
+      "target_info",
+      [](const std::string &chip, const std::string &cuda) {
+        MlirAttribute attr = target(chip, cuda);
+        py::dict info;
+        std::string name;
+        teqTargetAttrGetChip(attr, appendString, &name);
+        info["chip"] = name;
+        info["sm"] = teqTargetAttrGetSM(attr);
+        info["suffix"] = str(teqTargetAttrGetSuffix(attr));
+        info["cuda"] = str(teqTargetAttrGetCudaVersion(attr));
+        info["fp8"] = teqTargetAttrSupportsFP8(attr);
+        info["fp8_block_scaling"] = teqTargetAttrSupportsFP8BlockScaling(attr);
+        info["mxfp8"] = teqTargetAttrSupportsMXFP8(attr);
+        info["nvfp4"] = teqTargetAttrSupportsNVFP4(attr);
+        info["non_tn_fp8_gemm"] = teqTargetAttrSupportsNonTNFP8Gemm(attr);
+        return info;
+      },
+      py::arg("chip"), py::arg("cuda") = "");
+
+  m.def("proto_type", &protoType, py::arg("shape"), py::arg("dtype"),
+        py::arg("quantizer"), py::arg("usage"), py::arg("gemm_swizzled") = false);
+  m.def("proto_info", &protoInfo);
+  m.def("proto_with_usage", &protoWithUsage);
+  m.def("proto_buffers", &protoBuffers, py::arg("proto"), py::arg("target"));
+
+  py::class_<Module>(m, "Module")
+      .def_static("parse", &Module::parse, py::arg("text"),
+                  py::arg("name") = "<input>")
+      .def_static("empty", &Module::empty, py::arg("target") = py::none())
+      .def("__str__", &Module::text)
+      .def("clone", &Module::clone)
+      .def("verify", &Module::verify)
+      .def("run_pipeline", &Module::runPipeline, py::arg("pipeline"))
+      .def("compile", &Module::compile, py::arg("output"),
+           py::arg("target") = "", py::arg("emit") = "",
+           py::arg("device_code") = "", py::arg("force_index64") = false,
+           py::arg("gemm_algos") = "");
+
+  py::class_<Value>(m, "Value").def_property_readonly("type", &Value::type);
+
+  py::class_<FunctionBuilder>(m, "FunctionBuilder")
+      .def(py::init<Module &, const std::string &, const std::vector<std::string> &>(),
+           py::keep_alive<1, 2>())
+      .def("argument", &FunctionBuilder::argument)
+      .def("begin_autocast", &FunctionBuilder::beginAutocast)
+      .def("end_autocast", &FunctionBuilder::endAutocast)
+      .def("linear_forward", &FunctionBuilder::linearForward)
+      .def("linear_backward", &FunctionBuilder::linearBackward)
+      .def("elementwise", &FunctionBuilder::elementwise)
+      .def("constant", &FunctionBuilder::constant)
+      .def("ret", &FunctionBuilder::ret);
+}

@@ -1,0 +1,500 @@
+"""Writing teq programs in Python with TE's names, no IR text.
+
+    import teq
+    from teq.recipe import Float8CurrentScaling
+
+    p = teq.Program("mlp", target="sm_90")
+    x = p.input("x", (64, 128))                  # bf16 unless dtype= says
+    fc1 = p.Linear(128, 512, bias=False, name="fc1")
+    fc2 = p.Linear(512, 128, bias=False, name="fc2")
+    with teq.autocast(recipe=Float8CurrentScaling()):
+        y = fc2(p.tanh(fc1(x)))
+    p.output(y)
+    print(p.module(training=True))               # @mlp_forward, @mlp_backward
+    teq.compile(p, output="mlp.so")
+
+``teq.autocast`` nests as ``te.autocast``: the innermost region wins, a
+region without a recipe uses the target's default recipe
+(``get_default_recipe``), ``enabled=False`` runs in high precision. Each
+Linear remembers the regions it was called in; its backward runs under the
+same recipe, as TE captures the forward's recipe.
+
+A training program (``module(training=True)``, the default of
+``teq.compile`` when the program has trainable parameters) has two entries:
+
+* ``@<name>_forward(inputs..., parameters..., [state...])`` returns the
+  outputs, then the saved tensors (quantized where backward reads them
+  quantized), then the updated delayed-scaling amax histories;
+* ``@<name>_backward(output grads..., saved..., [main_grads...], [state...])``
+  returns the gradients of the inputs that require them, of the parameters,
+  then the updated amax histories.
+
+``Program.entries(training)`` lists those arguments and results by name.
+"""
+
+import contextlib
+import dataclasses
+import threading
+from typing import List, Optional, Tuple
+
+from teq import _teq_compiler as _c
+from teq.compiler import Module, Target, dtype_name, tensor_type
+from teq.recipe import (CustomRecipe, DelayedScaling, Float8CurrentScaling,
+                        MXFP8BlockScaling, Recipe)
+
+__all__ = ["Program", "autocast", "Tensor"]
+
+_state = threading.local()
+
+
+def _autocast_stack():
+    if not hasattr(_state, "stack"):
+        _state.stack = []
+    return _state.stack
+
+
+@contextlib.contextmanager
+def autocast(enabled=True, recipe=None, amax_reduction_group=None):
+    """TE's ``te.autocast``: the Linears called inside quantize under
+    `recipe` (None: the target's default recipe); nesting as TE's, the
+    innermost region wins."""
+    if recipe is not None and not isinstance(recipe, Recipe):
+        raise TypeError(f"autocast recipe must be a teq recipe "
+                        f"(teq.recipe.DelayedScaling(), ...), got {recipe!r}")
+    if amax_reduction_group is not None:
+        raise NotImplementedError(
+            "autocast(amax_reduction_group=...) needs the process-group "
+            "support of the tensor-parallel work, which the Program builder "
+            "does not have yet")
+    stack = _autocast_stack()
+    stack.append((recipe, bool(enabled)))
+    try:
+        yield
+    finally:
+        stack.pop()
+
+
+@dataclasses.dataclass(eq=False)
+class Tensor:
+    """A value of a Program: its shape and dtype. Made by Program.input,
+    Program.parameter and the ops."""
+
+    program: "Program"
+    name: str
+    shape: Tuple[int, ...]
+    dtype: str
+    kind: str  # "input", "parameter" or "value"
+    requires_grad: bool = False
+
+    def __repr__(self):
+        return f"teq.Tensor({self.name}: {self.dtype}{list(self.shape)})"
+
+
+@dataclasses.dataclass
+class _Op:
+    kind: str             # "linear" or an arith/math op name
+    operands: List[Tensor]
+    result: Tensor
+    regions: Tuple        # the autocast stack when it was called
+    config: Optional[dict] = None  # Linear options
+
+
+class LinearModule:
+    """TE's ``te.Linear(in_features, out_features, bias=True, ...)`` inside
+    a Program: calling it on a Tensor adds a Linear (weight [out, in], bias
+    [out]) to the program."""
+
+    def __init__(self, program, in_features, out_features, bias=True,
+                 name=None, params_dtype="bf16", fuse_wgrad_accumulation=False,
+                 parallel_mode=None, sequence_parallel=False, tp_size=1,
+                 save_original_input=False):
+        self.program = program
+        self.name = name or f"linear{len(program._linears)}"
+        program._linears.append(self)
+        self.weight = program.parameter(f"{self.name}.weight",
+                                        (out_features, in_features), params_dtype)
+        self.bias = (program.parameter(f"{self.name}.bias", (out_features,),
+                                       params_dtype) if bias else None)
+        self.options = dict(fuse_wgrad_accumulation=fuse_wgrad_accumulation,
+                            parallel_mode=parallel_mode,
+                            sequence_parallel=sequence_parallel, tp_size=tp_size,
+                            save_original_input=save_original_input)
+
+    def __call__(self, x):
+        return self.program.linear(x, self.weight, self.bias, name=self.name,
+                                   **self.options)
+
+
+class Program:
+    """A teq program built in Python (see the module docstring)."""
+
+    def __init__(self, name="model", target=None):
+        if not name.isidentifier():
+            raise ValueError(f"program name {name!r} must be an identifier")
+        self.name = name
+        self.target = Target.of(target) if target is not None else None
+        self._inputs: List[Tensor] = []
+        self._params: List[Tensor] = []
+        self._ops: List[_Op] = []
+        self._outputs: List[Tensor] = []
+        self._linears: List[LinearModule] = []
+        self._names = set()
+
+    # -- values ---------------------------------------------------------
+    def _new(self, name, shape, dtype, kind, requires_grad):
+        if name in self._names:
+            raise ValueError(f"the program already has a value named '{name}'")
+        self._names.add(name)
+        return Tensor(self, name, tuple(int(d) for d in shape), dtype_name(dtype),
+                      kind, requires_grad)
+
+    def input(self, name, shape, dtype="bf16", requires_grad=False):
+        """An activation input; with requires_grad the backward entry
+        returns its gradient."""
+        tensor_type(shape, dtype)  # checks the shape and dtype
+        t = self._new(name, shape, dtype, "input", requires_grad)
+        self._inputs.append(t)
+        return t
+
+    def parameter(self, name, shape, dtype="bf16", requires_grad=True):
+        """A weight or bias."""
+        tensor_type(shape, dtype)
+        t = self._new(name, shape, dtype, "parameter", requires_grad)
+        self._params.append(t)
+        return t
+
+    def Linear(self, in_features, out_features, bias=True, **options):
+        return LinearModule(self, in_features, out_features, bias, **options)
+
+    def _check(self, *tensors):
+        for t in tensors:
+            if not isinstance(t, Tensor) or t.program is not self:
+                raise TypeError(f"expected a Tensor of program '{self.name}', "
+                                f"got {t!r}")
+
+    def _record(self, kind, operands, shape, dtype, config=None):
+        short = kind.split(".")[-1].rstrip("f")
+        result = Tensor(self, f"{short}{len(self._ops)}", shape, dtype, "value",
+                        any(o.requires_grad for o in operands))
+        self._ops.append(_Op(kind, list(operands), result,
+                             tuple(_autocast_stack()), config))
+        return result
+
+    # -- ops --------------------------------------------------------------
+    def linear(self, x, weight, bias=None, *, name, fuse_wgrad_accumulation=False,
+               parallel_mode=None, sequence_parallel=False, tp_size=1,
+               save_original_input=False):
+        """y = x @ weight^T (+ bias), TE's Linear with its options."""
+        self._check(x, weight, *([bias] if bias is not None else []))
+        if len(weight.shape) != 2 or x.shape[-1] != weight.shape[1]:
+            raise ValueError(f"Linear '{name}': input {list(x.shape)} does not fit "
+                             f"weight {list(weight.shape)} ([out, in])")
+        if tp_size != 1 or parallel_mode is not None or sequence_parallel:
+            raise NotImplementedError(
+                f"Linear '{name}': tensor/sequence parallel Linears need process "
+                "groups, which the Program builder does not have yet (write "
+                "the IR, see docs/TEQConcepts.md)")
+        config = dict(name=name, bias=bias is not None,
+                      fuse_wgrad_accumulation=fuse_wgrad_accumulation,
+                      save_original_input=save_original_input,
+                      weight=weight, bias_value=bias)
+        operands = [x, weight] + ([bias] if bias is not None else [])
+        return self._record("linear", operands, x.shape[:-1] + (weight.shape[0],),
+                            x.dtype, config)
+
+    def _elementwise(self, kind, *operands):
+        self._check(*operands)
+        first = operands[0]
+        for o in operands[1:]:
+            if o.shape != first.shape or o.dtype != first.dtype:
+                raise ValueError(f"{kind}: operands {o!r} and {first!r} differ "
+                                 "in shape or dtype")
+        return self._record(kind, operands, first.shape, first.dtype)
+
+    def tanh(self, x):
+        return self._elementwise("math.tanh", x)
+
+    def add(self, a, b):
+        return self._elementwise("arith.addf", a, b)
+
+    def mul(self, a, b):
+        return self._elementwise("arith.mulf", a, b)
+
+    def output(self, *tensors):
+        self._check(*tensors)
+        self._outputs.extend(tensors)
+
+    # -- building ---------------------------------------------------------
+    def _effective_recipe(self, regions):
+        """The recipe a Linear called under `regions` runs with, or None for
+        high precision."""
+        for recipe, enabled in reversed(regions):
+            if not enabled:
+                return None
+            if recipe is not None:
+                return recipe
+            return self._default_recipe()
+        return None
+
+    def _default_recipe(self):
+        if self.target is None:
+            raise ValueError(f"program '{self.name}': autocast without a recipe "
+                             "uses the target's default recipe; give the Program "
+                             "a target")
+        if self.target.supports("mxfp8"):
+            return MXFP8BlockScaling()
+        if self.target.sm >= 120:
+            return Float8CurrentScaling()
+        return DelayedScaling()
+
+    def _is_delayed(self, op):
+        recipe = self._effective_recipe(op.regions)
+        if isinstance(recipe, CustomRecipe) and any(
+                type(q).__name__ == "DelayedScalingRequest" for _, q in recipe.rules):
+            raise NotImplementedError(
+                f"Linear '{op.config['name']}': a CustomRecipe with a "
+                "DelayedScalingRequest needs per-role state, which the Program "
+                "builder does not lay out yet")
+        return isinstance(recipe, DelayedScaling), recipe
+
+    def _state_args(self, forward):
+        """(name, shape) of the delayed-scaling state arguments."""
+        args = []
+        for op in self._ops:
+            if op.kind != "linear":
+                continue
+            delayed, recipe = self._is_delayed(op)
+            if delayed:
+                slots = 3 if forward else 2
+                prefix = f"{op.config['name']}.{'fwd' if forward else 'bwd'}"
+                args.append((op, f"{prefix}_scale", (slots,)))
+                args.append((op, f"{prefix}_amax_history",
+                             (recipe.amax_history_len, slots)))
+        return args
+
+    def entries(self, training=False):
+        """{entry: (argument names, result names)} of module(training)."""
+        return {name: (args, results) for name, (args, results, _) in
+                self._plan(training).items()}
+
+    def _plan(self, training):
+        if not self._outputs:
+            raise ValueError(f"program '{self.name}' has no outputs "
+                             "(Program.output)")
+        fwd_args = [t.name for t in self._inputs + self._params] + [
+            name for _, name, _ in self._state_args(True)]
+        fwd_results = [f"output{i}" for i in range(len(self._outputs))]
+        plan = {}
+        if not training:
+            hist = [f"{op.config['name']}.fwd_amax_history.updated"
+                    for op, name, _ in self._state_args(True)
+                    if name.endswith("amax_history")]
+            plan[self.name] = (fwd_args, fwd_results + hist, None)
+            return plan
+        saved = self._saved_values()
+        hist_f = [f"{op.config['name']}.fwd_amax_history.updated"
+                  for op, name, _ in self._state_args(True)
+                  if name.endswith("amax_history")]
+        plan[f"{self.name}_forward"] = (
+            fwd_args, fwd_results + [n for n, _ in saved] + hist_f, None)
+        main_grads = [f"{op.config['weight'].name}.main_grad" for op in self._ops
+                      if op.kind == "linear" and op.config["fuse_wgrad_accumulation"]]
+        bwd_args = ([f"grad_output{i}" for i in range(len(self._outputs))]
+                    + [n for n, _ in saved] + main_grads
+                    + [name for _, name, _ in self._state_args(False)])
+        grads = [f"grad_{t.name}" for t in self._inputs + self._params
+                 if t.requires_grad]
+        hist_b = [f"{op.config['name']}.bwd_amax_history.updated"
+                  for op, name, _ in self._state_args(False)
+                  if name.endswith("amax_history")]
+        plan[f"{self.name}_backward"] = (bwd_args, grads + hist_b, None)
+        return plan
+
+    def _saved_values(self):
+        """(name, (op index, slot)) of what backward reads, in order."""
+        saved = []
+        for i, op in enumerate(self._ops):
+            if op.kind == "linear":
+                name = op.config["name"]
+                saved.append((f"{name}.saved_input", (i, "input")))
+                saved.append((f"{name}.saved_weight", (i, "weight")))
+            elif op.kind == "math.tanh":
+                saved.append((f"{op.result.name}.result", (i, "result")))
+            elif op.kind == "arith.mulf":
+                saved.append((f"{op.result.name}.lhs", (i, "lhs")))
+                saved.append((f"{op.result.name}.rhs", (i, "rhs")))
+        return saved
+
+    def module(self, training=None):
+        """The program as a teq Module: one entry @<name>, or with
+        training (default: any parameter or input requires grad) the
+        @<name>_forward / @<name>_backward pair."""
+        if training is None:
+            training = any(t.requires_grad for t in self._inputs + self._params)
+        self._plan(training)  # checks outputs
+        module = Module(_c.Module.empty(self.target.chip if self.target else None))
+        saved = self._build_forward(module, training)
+        if training:
+            self._build_backward(module, saved)
+        module._handle.verify()
+        return module
+
+    def __str__(self):
+        return str(self.module())
+
+    def _open_regions(self, builder, current, wanted):
+        """Closes and opens autocast regions so that `wanted` is open."""
+        common = 0
+        while (common < len(current) and common < len(wanted)
+               and current[common] is wanted[common]):
+            common += 1
+        for _ in range(len(current) - common):
+            builder.end_autocast()
+        for recipe, enabled in wanted[common:]:
+            builder.begin_autocast(recipe.to_attr() if recipe else None, enabled)
+        return list(wanted)
+
+    def _linear_config(self, op, requires_dgrad, requires_wgrad):
+        c = op.config
+        fields = [f'name = "{c["name"]}"']
+        if c["bias"]:
+            fields.append("bias = true")
+        if c["fuse_wgrad_accumulation"]:
+            fields.append("fuse_wgrad_accumulation = true")
+        if not requires_dgrad:
+            fields.append("requires_dgrad = false")
+        if not requires_wgrad:
+            fields.append("requires_wgrad = false")
+        if c["save_original_input"]:
+            fields.append("save_original_input = true")
+        return "#teq.linear<" + ", ".join(fields) + ">"
+
+    def _build_forward(self, module, training):
+        name = f"{self.name}_forward" if training else self.name
+        state = self._state_args(True)
+        arg_types = ([tensor_type(t.shape, t.dtype) for t in self._inputs + self._params]
+                     + [tensor_type(shape, "f32") for _, _, shape in state])
+        b = _c.FunctionBuilder(module._handle, name, arg_types)
+        values = {}
+        for i, t in enumerate(self._inputs + self._params):
+            values[id(t)] = b.argument(i)
+        state_values = {}
+        base = len(self._inputs) + len(self._params)
+        for j, (op, arg_name, _) in enumerate(state):
+            state_values[(id(op), arg_name.rsplit("_", 1)[-1] == "history")] = \
+                b.argument(base + j)
+        regions = []
+        saved = {}
+        histories = []
+        for op in self._ops:
+            regions = self._open_regions(b, regions, op.regions)
+            if op.kind == "linear":
+                x, w = op.operands[0], op.config["weight"]
+                bias = op.config["bias_value"]
+                scale = state_values.get((id(op), False))
+                history = state_values.get((id(op), True))
+                out, sx, sw, hist = b.linear_forward(
+                    values[id(x)], values[id(w)],
+                    values[id(bias)] if bias is not None else None, scale, history,
+                    self._linear_config(op, x.requires_grad, w.requires_grad),
+                    training, training)
+                values[id(op.result)] = out
+                saved[(id(op), "input")] = sx
+                saved[(id(op), "weight")] = sw
+                if hist is not None:
+                    histories.append(hist)
+            else:
+                result = b.elementwise(op.kind, [values[id(o)] for o in op.operands])
+                values[id(op.result)] = result
+                if op.kind == "math.tanh":
+                    saved[(id(op), "result")] = result
+                elif op.kind == "arith.mulf":
+                    saved[(id(op), "lhs")] = values[id(op.operands[0])]
+                    saved[(id(op), "rhs")] = values[id(op.operands[1])]
+        self._open_regions(b, regions, ())
+        results = [values[id(t)] for t in self._outputs]
+        saved_list = []
+        if training:
+            for _, (index, slot) in self._saved_values():
+                saved_list.append(saved[(id(self._ops[index]), slot)])
+        b.ret(results + saved_list + histories)
+        return saved_list
+
+    def _build_backward(self, module, saved_forward):
+        saved_names = self._saved_values()
+        main_grad_ops = [op for op in self._ops if op.kind == "linear"
+                         and op.config["fuse_wgrad_accumulation"]]
+        state = self._state_args(False)
+        arg_types = ([tensor_type(t.shape, t.dtype) for t in self._outputs]
+                     + [v.type for v in saved_forward]
+                     + [tensor_type(op.config["weight"].shape, "f32")
+                        for op in main_grad_ops]
+                     + [tensor_type(shape, "f32") for _, _, shape in state])
+        b = _c.FunctionBuilder(module._handle, f"{self.name}_backward", arg_types)
+        n_out = len(self._outputs)
+        saved = {}
+        for j, (_, (index, slot)) in enumerate(saved_names):
+            saved[(id(self._ops[index]), slot)] = b.argument(n_out + j)
+        base = n_out + len(saved_names)
+        main_grads = {id(op): b.argument(base + j) for j, op in enumerate(main_grad_ops)}
+        base += len(main_grad_ops)
+        state_values = {}
+        for j, (op, arg_name, _) in enumerate(state):
+            state_values[(id(op), arg_name.endswith("history"))] = b.argument(base + j)
+
+        grads = {}
+
+        def accumulate(tensor, grad):
+            if grad is None or not tensor.requires_grad:
+                return
+            key = id(tensor)
+            grads[key] = grad if key not in grads else b.elementwise(
+                "arith.addf", [grads[key], grad])
+
+        for i, t in enumerate(self._outputs):
+            accumulate(t, b.argument(i))
+        regions = []
+        histories = []
+        for op in reversed(self._ops):
+            dy = grads.get(id(op.result))
+            if dy is None:
+                continue
+            regions = self._open_regions(b, regions, op.regions)
+            if op.kind == "linear":
+                x, w = op.operands[0], op.config["weight"]
+                bias = op.config["bias_value"]
+                dx, dw, db, hist = b.linear_backward(
+                    dy, saved[(id(op), "input")], saved[(id(op), "weight")],
+                    main_grads.get(id(op)), state_values.get((id(op), False)),
+                    state_values.get((id(op), True)),
+                    self._linear_config(op, x.requires_grad, w.requires_grad))
+                accumulate(x, dx)
+                accumulate(w, dw)
+                if bias is not None:
+                    accumulate(bias, db)
+                if hist is not None:
+                    histories.append(hist)
+            elif op.kind == "math.tanh":
+                # d tanh(x) = dy (1 - y^2) = dy - (dy y) y
+                y = saved[(id(op), "result")]
+                dyy = b.elementwise("arith.mulf", [b.elementwise(
+                    "arith.mulf", [dy, y]), y])
+                accumulate(op.operands[0], b.elementwise("arith.subf", [dy, dyy]))
+            elif op.kind == "arith.addf":
+                accumulate(op.operands[0], dy)
+                accumulate(op.operands[1], dy)
+            elif op.kind == "arith.mulf":
+                lhs, rhs = saved[(id(op), "lhs")], saved[(id(op), "rhs")]
+                accumulate(op.operands[0], b.elementwise("arith.mulf", [dy, rhs]))
+                accumulate(op.operands[1], b.elementwise("arith.mulf", [dy, lhs]))
+        self._open_regions(b, regions, ())
+        results = []
+        for t in self._inputs + self._params:
+            if not t.requires_grad:
+                continue
+            if id(t) not in grads:
+                raise ValueError(f"program '{self.name}': '{t.name}' requires a "
+                                 "gradient but no output depends on it")
+            results.append(grads[id(t)])
+        # Histories in forward order.
+        b.ret(results + histories[::-1])
