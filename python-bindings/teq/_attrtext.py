@@ -16,9 +16,14 @@ def format_value(value):
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
-        if math.isfinite(value) and value == int(value) and abs(value) < 1e15:
-            return f"{value:.1f}"
-        return repr(value)
+        if not math.isfinite(value):
+            raise ValueError(f"{value} cannot be written as a teq attribute field")
+        text = repr(value)
+        # MLIR float literals need a '.' before an exponent: 1e-06 -> 1.0e-06.
+        mantissa, e, exponent = text.partition("e")
+        if "." not in mantissa:
+            mantissa += ".0"
+        return mantissa + e + exponent
     if isinstance(value, dict):
         return "<" + ", ".join(f"{k} = {format_value(v)}" for k, v in value.items()) + ">"
     if hasattr(value, "to_attr"):

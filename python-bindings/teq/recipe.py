@@ -288,7 +288,7 @@ class CustomRecipe(Recipe):
     DelayedScalingRequest."""
 
     _mnemonic = "custom_recipe"
-    rules: Tuple[Tuple[QuantizerRole, object], ...] = ()
+    rules: Tuple[Tuple[QuantizerRole, object], ...]
     fp8_format: Format = Format.HYBRID
     quantization_alignment: int = 128
     backward_override: Optional[str] = None

@@ -1,0 +1,242 @@
+"""The compiler from Python: parsing, pipelines, targets, tensor prototypes,
+the Program builder and teq.compile (the same artifact as te-compile)."""
+
+import json
+import subprocess
+
+import pytest
+
+import teq
+from teq.quantizer import Float8CurrentScalingQuantizer, MXFP8Quantizer
+from teq.recipe import (DelayedScaling, Float8BlockScaling,
+                        Float8CurrentScaling, MXFP8BlockScaling)
+
+pytestmark = pytest.mark.usefixtures("compiler")
+
+LINEAR = """
+module attributes {teq.target = #teq.target<sm_90>} {
+  func.func @fc1(%x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>) -> tensor<64x256xbf16> {
+    %y = teq.autocast recipe(#teq.float8_current_scaling<>) -> tensor<64x256xbf16> {
+      %out, %sx, %sw = teq.linear_forward %x, %w config(#teq.linear<name = "fc1">)
+          : tensor<64x128xbf16>, tensor<256x128xbf16> -> tensor<64x256xbf16>
+            saved_input(tensor<64x128xbf16>) saved_weight(tensor<256x128xbf16>)
+      teq.yield %out : tensor<64x256xbf16>
+    }
+    return %y : tensor<64x256xbf16>
+  }
+}
+"""
+
+
+def mlp(recipe=Float8CurrentScaling(), target="sm_90", bias=False):
+    p = teq.Program("mlp", target=target)
+    x = p.input("x", (64, 128))
+    fc1 = p.Linear(128, 512, bias=bias, name="fc1")
+    fc2 = p.Linear(512, 128, bias=bias, name="fc2")
+    with teq.autocast(recipe=recipe):
+        y = fc2(p.tanh(fc1(x)))
+    p.output(y)
+    return p
+
+
+# -- modules and pipelines ---------------------------------------------------
+
+def test_parse_print_and_pipelines():
+    module = teq.parse(LINEAR, "linear.mlir")
+    assert "teq.linear_forward" in str(module)
+    lowered = teq.run_pipeline(module, "teq-lower-to-gemm")
+    assert "teq.gemm TN" in str(lowered) and "teq.linear_forward" not in str(lowered)
+    # run_pipeline works on a copy.
+    assert "teq.linear_forward" in str(module)
+    frontend = teq.run_pipeline(LINEAR, "teq-frontend", target="sm_90")
+    assert "saved_input(!teq.proto<64x128xbf16, " \
+           "#teq.float8_current_scaling_quantizer<f8E4M3FN>, columnwise>)" in str(frontend)
+
+
+def test_errors_carry_located_diagnostics():
+    with pytest.raises(teq.CompilerError) as error:
+        teq.parse("module {\n  func.func @f(\n}", "broken.mlir")
+    assert "broken.mlir:2:" in str(error.value)
+    with pytest.raises(teq.CompilerError, match="'teq-no-such-pass' does not "
+                       "refer to a registered pass"):
+        teq.run_pipeline(LINEAR, "teq-no-such-pass")
+    with pytest.raises(teq.CompilerError, match="requires compute capability "
+                       "10.0|10.0 or higher required for MXFP8"):
+        teq.run_pipeline(LINEAR.replace("float8_current_scaling", "mxfp8_block_scaling"),
+                         "teq-frontend")
+
+
+def test_targets_and_recipe_support():
+    hopper = teq.Target("sm_90")
+    assert hopper.sm == 90 and hopper.supports("fp8") and not hopper.supports("mxfp8")
+    assert teq.Target("sm_100a", cuda="12.9").supports("non_tn_fp8_gemm")
+    with pytest.raises(teq.CompilerError, match="invalid GPU target 'gfx942'"):
+        teq.Target("gfx942")
+    assert teq.check_recipe_support(Float8CurrentScaling(), "sm_90") is None
+    assert teq.check_recipe_support(MXFP8BlockScaling(), "sm_100") is None
+    assert teq.check_recipe_support(MXFP8BlockScaling(), "sm_90") == \
+        "Device compute capability 10.0 or higher required for MXFP8 execution."
+    with pytest.raises(TypeError):
+        teq.check_recipe_support("mxfp8", "sm_90")
+
+
+def test_tensor_proto_buffers_and_update_usage():
+    proto = teq.TensorProto((128, 256), "bf16", Float8CurrentScalingQuantizer("e4m3"),
+                            rowwise=True, columnwise=True)
+    assert proto.shape == (128, 256) and proto.dtype == "bf16"
+    assert proto.quantizer == Float8CurrentScalingQuantizer("e4m3")
+    hopper = [(b.name, b.dtype, b.shape, b.bytes) for b in proto.buffers("sm_90")]
+    assert hopper == [("data", "e4m3", (128, 256), 32768),
+                      ("transpose", "e4m3", (256, 128), 32768),
+                      ("scale_inv", "f32", (1,), 4)]
+    # Blackwell runs non-TN FP8 GEMMs: no transposed copy.
+    assert [b.name for b in proto.buffers("sm_100")] == ["data", "scale_inv"]
+    col = proto.update_usage(rowwise_usage=False)
+    assert (col.rowwise, col.columnwise) == (False, True)
+    assert [b.name for b in col.buffers("sm_90")] == ["transpose", "scale_inv"]
+    mx = teq.TensorProto((256, 64), "bf16", MXFP8Quantizer("e4m3"), gemm_swizzled=True)
+    scale = mx.buffers("sm_100")[1]
+    assert (scale.name, scale.dtype, scale.shape) == ("rowwise_scale_inv", "e8m0", (256, 4))
+    with pytest.raises(ValueError, match="needs rowwise or columnwise"):
+        teq.TensorProto((4, 4), "bf16", MXFP8Quantizer("e4m3"), rowwise=False)
+
+
+# -- the Program builder -----------------------------------------------------
+
+def test_training_program_has_forward_and_backward_entries():
+    p = mlp()
+    text = str(p.module(training=True))
+    assert "func.func @mlp_forward(" in text and "func.func @mlp_backward(" in text
+    assert text.count("teq.linear_forward") == 2
+    assert text.count("teq.linear_backward") == 2
+    # x does not require grad: fc1 computes no dgrad (TE's requires_dgrad).
+    assert 'config(#teq.linear<requires_dgrad = false, name = "fc1">)' in text
+    entries = p.entries(training=True)
+    assert entries["mlp_forward"] == (
+        ["x", "fc1.weight", "fc2.weight"],
+        ["output0", "fc1.saved_input", "fc1.saved_weight", "tanh1.result",
+         "fc2.saved_input", "fc2.saved_weight"])
+    assert entries["mlp_backward"][1] == ["grad_fc1.weight", "grad_fc2.weight"]
+
+
+def test_inference_program_is_one_entry():
+    p = teq.Program("infer", target="sm_90")
+    x = p.input("x", (64, 128))
+    w = p.parameter("w", (256, 128), requires_grad=False)
+    with teq.autocast(recipe=Float8BlockScaling()):
+        y = p.linear(x, w, name="fc")
+    p.output(y)
+    text = str(p)
+    assert "func.func @infer(" in text and "linear_backward" not in text
+    assert "saved_input" not in text
+
+
+def test_autocast_nesting_innermost_wins():
+    p = teq.Program("nest", target="sm_90")
+    x = p.input("x", (64, 128))
+    fc1 = p.Linear(128, 128, bias=False, name="fc1")
+    fc2 = p.Linear(128, 128, bias=False, name="fc2")
+    with teq.autocast(recipe=Float8CurrentScaling()):
+        h = fc1(x)
+        with teq.autocast(enabled=False):
+            y = fc2(h)
+    p.output(y)
+    lowered = str(teq.run_pipeline(p.module(training=False), "teq-lower-to-gemm"))
+    # fc1 quantizes its operands, fc2 runs in high precision.
+    assert lowered.count("teq.quantize") == 2
+    assert "tensor<128x128xbf16>, tensor<64x128xbf16> -> tensor<64x128xbf16>" in lowered
+
+
+def test_delayed_scaling_state_is_explicit():
+    p = mlp(recipe=DelayedScaling(amax_history_len=16), bias=True)
+    entries = p.entries(training=True)
+    assert entries["mlp_forward"][0][-4:] == [
+        "fc1.fwd_scale", "fc1.fwd_amax_history", "fc2.fwd_scale",
+        "fc2.fwd_amax_history"]
+    assert entries["mlp_forward"][1][-2:] == [
+        "fc1.fwd_amax_history.updated", "fc2.fwd_amax_history.updated"]
+    assert entries["mlp_backward"][1] == [
+        "grad_fc1.weight", "grad_fc1.bias", "grad_fc2.weight", "grad_fc2.bias",
+        "fc1.bwd_amax_history.updated", "fc2.bwd_amax_history.updated"]
+    text = str(p.module(training=True))
+    assert "state(%arg5, %arg6 : tensor<3xf32>, tensor<16x3xf32>)" in text
+
+
+def test_default_recipe_follows_the_target():
+    p = teq.Program("d", target="sm_90")
+    x = p.input("x", (64, 128))
+    w = p.parameter("w", (256, 128))
+    with teq.autocast():
+        p.output(p.linear(x, w, name="fc"))
+    # sm_90: TE's get_default_recipe is DelayedScaling, which needs state.
+    assert "fc.fwd_scale" in p.entries(training=True)["d_forward"][0]
+
+
+def test_builder_errors():
+    p = teq.Program("bad", target="sm_90")
+    x = p.input("x", (64, 128))
+    w = p.parameter("w", (256, 64))
+    with pytest.raises(ValueError, match=r"input \[64, 128\] does not fit weight \[256, 64\]"):
+        p.linear(x, w, name="fc")
+    with pytest.raises(ValueError, match="has no outputs"):
+        p.module()
+    with pytest.raises(TypeError, match="autocast recipe must be a teq recipe"):
+        with teq.autocast(recipe="fp8"):
+            pass
+    with pytest.raises(ValueError, match="already has a value named 'x'"):
+        p.input("x", (1, 1))
+    with pytest.raises(ValueError, match="non-positive dimension"):
+        p.input("y", (0, 4))
+    with pytest.raises(ValueError, match="unsupported dtype"):
+        p.input("z", (4, 4), dtype="int8")
+    q = teq.Program("q", target="sm_90")
+    with pytest.raises(TypeError, match="expected a Tensor of program 'q'"):
+        q.tanh(x)
+    with pytest.raises(NotImplementedError, match="process groups"):
+        p.linear(x, p.parameter("w2", (256, 128)), name="tp", tp_size=2)
+
+
+# -- compile ------------------------------------------------------------------
+
+def test_compile_writes_what_te_compile_writes(tmp_path, te_compile):
+    source = tmp_path / "linear.mlir"
+    source.write_text(LINEAR)
+    for emit in ("manifest", "ptx", "mlir"):
+        ours = tmp_path / f"ours.{emit}"
+        theirs = tmp_path / f"theirs.{emit}"
+        teq.compile(teq.parse(LINEAR, str(source)), output=ours, emit=emit)
+        subprocess.run([str(te_compile), str(source), f"--emit={emit}", "-o",
+                        str(theirs)], check=True)
+        assert ours.read_text() == theirs.read_text(), emit
+    artifact = teq.compile(LINEAR, output=tmp_path / "linear.so")
+    assert (tmp_path / "linear.so").stat().st_size > 0
+    assert artifact == str(tmp_path / "linear.so")
+
+
+def test_compile_a_program(tmp_path):
+    p = mlp(recipe=DelayedScaling(amax_history_len=16), bias=True)
+    manifest = tmp_path / "mlp.json"
+    teq.compile(p, output=manifest, emit="manifest")
+    entries = {e["name"]: e for e in json.loads(manifest.read_text())["entries"]}
+    assert set(entries) == {"mlp_forward", "mlp_backward"}
+    forward = entries["mlp_forward"]
+    # x, two weights, two biases, two (scale, amax history) pairs.
+    assert [a["kind"] for a in forward["args"]].count("input") == 9
+    # The saved inputs of backward are quantized (columnwise FP8).
+    saved = [a for a in forward["args"] if "proto" in a]
+    assert len(saved) == 4
+    assert all(a["proto"]["usage"] == "columnwise" for a in saved)
+    teq.compile(p, output=tmp_path / "mlp.so")
+    assert (tmp_path / "mlp.so").exists()
+
+
+def test_compile_errors(tmp_path):
+    with pytest.raises(ValueError, match="needs output"):
+        teq.compile(LINEAR)
+    with pytest.raises(teq.CompilerError, match="unknown emit kind 'exe'"):
+        teq.compile(LINEAR, output=tmp_path / "x", emit="exe")
+    with pytest.raises(ValueError, match="kernel_index_bitwidth"):
+        teq.compile(LINEAR, output=tmp_path / "x", kernel_index_bitwidth=16)
+    p = mlp(recipe=MXFP8BlockScaling())
+    with pytest.raises(teq.CompilerError, match="MXFP8"):
+        teq.compile(p, output=tmp_path / "mx.so")
