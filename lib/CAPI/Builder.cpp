@@ -39,7 +39,7 @@ struct FunctionBuilderImpl {
     if (what.empty())
       return loc();
     return NameLoc::get(StringAttr::get(
-        function.getContext(), function.getSymName() + "/" + what));
+        function.getContext(), "@" + function.getSymName() + "/" + what));
   }
 };
 
@@ -257,7 +257,10 @@ TeqStatus teqFunctionBuilderLinearForward(
   Value x = unwrap(input), w = unwrap(weight);
   DiagnosticCapture capture(b->function.getContext());
   FailureOr<SmallVector<int64_t>> shape = getLinearOutputShape(
-      [&] { return emitError(b->loc()) << "Linear: "; }, shapeOf(x.getType()),
+      [&] {
+        return emitError(b->locFor(configAttr.getName())) << "Linear: ";
+      },
+      shapeOf(x.getType()),
       shapeOf(w.getType()), configAttr);
   if (failed(shape))
     return capture.error("invalid Linear");

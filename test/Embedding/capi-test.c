@@ -14,6 +14,7 @@
 #include "mlir-c/IR.h"
 #include "mlir-c/RegisterEverything.h"
 #include "teq-c/Attributes.h"
+#include "teq-c/Builder.h"
 #include "teq-c/Compile.h"
 #include "teq-c/Dialects.h"
 #include "teq-c/Passes.h"
@@ -211,6 +212,55 @@ int main(int argc, char **argv) {
   options.emit = str("manifest");
   fflush(stdout);
   report("compile manifest", teqCompileModule(module, &options, str("-")));
+
+  // The builder: a Linear under an autocast region, then tanh; the value
+  // used after the region leaves it through teq.yield.
+  MlirModule built = mlirModuleCreateEmpty(mlirLocationUnknownGet(ctx));
+  mlirOperationSetAttributeByName(mlirModuleGetOperation(built),
+                                  str("teq.target"), hopper);
+  int64_t xShape[] = {64, 128}, wShape[] = {256, 128};
+  MlirAttribute noEncoding = {NULL};
+  MlirType argTypes[] = {
+      mlirRankedTensorTypeGet(2, xShape, mlirBF16TypeGet(ctx),
+                              noEncoding),
+      mlirRankedTensorTypeGet(2, wShape, mlirBF16TypeGet(ctx),
+                              noEncoding)};
+  TeqFunctionBuilder fb;
+  report("builder", teqFunctionBuilderCreate(built, str("fc1"), 2, argTypes, &fb));
+  MlirAttribute config, recipe;
+  report("config", teqParseAttribute(ctx, str("#teq.linear<name = \"fc1\">"),
+                                     &config));
+  report("recipe", teqParseAttribute(ctx, str("#teq.float8_current_scaling<>"),
+                                     &recipe));
+  MlirValue noValue = {NULL};
+  TeqLinearForwardResults linear;
+  report("begin autocast", teqFunctionBuilderBeginAutocast(fb, recipe, true));
+  report("linear_forward",
+         teqFunctionBuilderLinearForward(
+             fb, teqFunctionBuilderGetArgument(fb, 0),
+             teqFunctionBuilderGetArgument(fb, 1), noValue, noValue, noValue,
+             noValue, config, false, false, &linear));
+  report("end autocast", teqFunctionBuilderEndAutocast(fb));
+  report("end autocast again", teqFunctionBuilderEndAutocast(fb));
+  MlirValue activated;
+  report("tanh", teqFunctionBuilderElementwise(fb, str("math.tanh"), 1,
+                                               &linear.output, &activated));
+  MlirValue unused;
+  report("unknown op", teqFunctionBuilderElementwise(fb, str("math.nope"), 1,
+                                                     &linear.output, &unused));
+  TeqLinearForwardResults wrong;
+  report("mismatched Linear",
+         teqFunctionBuilderLinearForward(
+             fb, activated, teqFunctionBuilderGetArgument(fb, 1), noValue,
+             noValue, noValue, noValue, config, false, false, &wrong));
+  report("return", teqFunctionBuilderReturn(fb, 1, &activated));
+  report("after return", teqFunctionBuilderEndAutocast(fb));
+  teqFunctionBuilderDestroy(fb);
+  mlirOperationPrint(mlirModuleGetOperation(built), printString, NULL);
+  printf("\n");
+  TeqFunctionBuilder again;
+  report("same name", teqFunctionBuilderCreate(built, str("fc1"), 0, NULL, &again));
+  mlirModuleDestroy(built);
 
   // Bad calls: errors with messages, never aborts.
   MlirModule none = {NULL};
