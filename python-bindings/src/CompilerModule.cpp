@@ -100,6 +100,34 @@ MlirAttribute target(const std::string &chip, const std::string &cuda = "") {
   return attr;
 }
 
+/// Builtin attributes as Python values: integers, floats, bools, strings,
+/// arrays and dictionaries; anything else as its text.
+py::object toPython(MlirAttribute attr) {
+  if (mlirAttributeIsABool(attr))
+    return py::bool_(mlirBoolAttrGetValue(attr));
+  if (mlirAttributeIsAInteger(attr))
+    return py::int_(mlirIntegerAttrGetValueInt(attr));
+  if (mlirAttributeIsAFloat(attr))
+    return py::float_(mlirFloatAttrGetValueDouble(attr));
+  if (mlirAttributeIsAString(attr))
+    return py::str(str(mlirStringAttrGetValue(attr)));
+  if (mlirAttributeIsAArray(attr)) {
+    py::list list;
+    for (intptr_t i = 0, e = mlirArrayAttrGetNumElements(attr); i < e; ++i)
+      list.append(toPython(mlirArrayAttrGetElement(attr, i)));
+    return list;
+  }
+  if (mlirAttributeIsADictionary(attr)) {
+    py::dict dict;
+    for (intptr_t i = 0, e = mlirDictionaryAttrGetNumElements(attr); i < e; ++i) {
+      MlirNamedAttribute named = mlirDictionaryAttrGetElement(attr, i);
+      dict[py::str(str(mlirIdentifierStr(named.name)))] = toPython(named.attribute);
+    }
+    return dict;
+  }
+  return py::str(printAttribute(attr));
+}
+
 /// A module owned by Python.
 class Module {
 public:
@@ -160,6 +188,24 @@ public:
       status = teqCompileModule(module_, &options, toRef(output));
     }
     check(status);
+  }
+
+  /// {function: value} of the discardable attribute `name` on the module's
+  /// top-level functions that have it.
+  py::dict functionAttributes(const std::string &name) const {
+    py::dict result;
+    MlirBlock body = mlirModuleGetBody(module_);
+    for (MlirOperation op = mlirBlockGetFirstOperation(body);
+         !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+      MlirAttribute attr =
+          mlirOperationGetAttributeByName(op, toRef(name));
+      MlirAttribute symbol =
+          mlirOperationGetAttributeByName(op, toRef(std::string("sym_name")));
+      if (mlirAttributeIsNull(attr) || mlirAttributeIsNull(symbol))
+        continue;
+      result[py::str(str(mlirStringAttrGetValue(symbol)))] = toPython(attr);
+    }
+    return result;
   }
 
   MlirModule get() const { return module_; }
@@ -430,6 +476,7 @@ PYBIND11_MODULE(_teq_compiler, m) {
       .def("clone", &Module::clone)
       .def("verify", &Module::verify)
       .def("run_pipeline", &Module::runPipeline, py::arg("pipeline"))
+      .def("function_attributes", &Module::functionAttributes, py::arg("name"))
       .def("compile", &Module::compile, py::arg("output"),
            py::arg("target") = "", py::arg("emit") = "",
            py::arg("device_code") = "", py::arg("force_index64") = false,

@@ -39,6 +39,7 @@ _COMPILER_NAMES = {
     "run_pipeline": "teq.compiler",
     "compile": "teq.compiler",
     "check_recipe_support": "teq.compiler",
+    "saved_memory": "teq.compiler",
     "version": "teq.compiler",
 }
 

@@ -14,7 +14,7 @@ from teq.quantizer import Quantizer, quantizer_from_attr
 from teq.recipe import Recipe
 
 __all__ = ["Module", "Target", "TensorProto", "Buffer", "parse", "run_pipeline",
-           "compile", "check_recipe_support", "version"]
+           "compile", "check_recipe_support", "saved_memory", "version"]
 
 _DTYPES = {"bf16": "bf16", "bfloat16": "bf16", "f16": "f16", "float16": "f16",
            "half": "f16", "f32": "f32", "float32": "f32", "float": "f32",
@@ -75,6 +75,22 @@ class Module:
             pipeline = f"{pipeline}{{{opts}}}"
         self._handle.run_pipeline(pipeline)
         return self
+
+
+def saved_memory(program, target=None):
+    """The bytes kept between forward and backward, before and after
+    saved-tensor dedupe, per function that saves tensors (the report of
+    ``teq-frontend{print-saved-memory=true}`` as data)::
+
+        {"mlp_forward": {"before": {"tensors": 6, "bytes": ...,
+                                    "per_recipe": {"Float8CurrentScaling": ...}},
+                         "after": {...}}}
+    """
+    options = {"record_saved_memory": True}
+    if target is not None:
+        options["target"] = Target.of(target).chip
+    module = run_pipeline(program, "teq-frontend", **options)
+    return module._handle.function_attributes("teq.saved_memory")
 
 
 def _option_text(value):

@@ -240,3 +240,17 @@ def test_compile_errors(tmp_path):
     p = mlp(recipe=MXFP8BlockScaling())
     with pytest.raises(teq.CompilerError, match="MXFP8"):
         teq.compile(p, output=tmp_path / "mx.so")
+
+
+def test_saved_memory_report_as_data():
+    report = teq.saved_memory(mlp())
+    forward = report["mlp_forward"]
+    # x (8196 B) and tanh's output (32772 B) quantized columnwise, and both
+    # weights' columnwise copies (65540 B each).
+    assert forward["before"] == {"tensors": 4, "bytes": 172048,
+                                 "per_recipe": {"Float8CurrentScaling": 172048}}
+    assert forward["after"]["bytes"] <= forward["before"]["bytes"]
+    assert "mlp_backward" not in report  # it saves nothing
+    with pytest.raises(teq.CompilerError, match="no #teq.target on the module"):
+        teq.saved_memory(LINEAR.replace(
+            "module attributes {teq.target = #teq.target<sm_90>}", "module"))

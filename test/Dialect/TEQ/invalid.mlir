@@ -1808,3 +1808,8 @@ func.func @gemm_bad_layout(%a: tensor<256x128xbf16>, %b: tensor<64x128xbf16>) {
   %0 = teq.gemm TX %a, %b : tensor<256x128xbf16>, tensor<64x128xbf16> -> tensor<64x256xbf16>
   return
 }
+
+// -----
+
+// expected-error @+1 {{'teq.saved_memory' belongs on a function and is}}
+func.func private @bad_saved_memory() attributes {teq.saved_memory = {before = 1}}

@@ -65,12 +65,23 @@ LogicalResult TEQDialect::verifyOperationAttribute(Operation *op,
                                 "array<i64: result, argument> pairs";
     return success();
   }
+  if (attr.getName() == getSavedMemoryAttrName()) {
+    auto report = dyn_cast<DictionaryAttr>(attr.getValue());
+    if (!report || !isa<FunctionOpInterface>(op) ||
+        !isa_and_nonnull<DictionaryAttr>(report.get("before")) ||
+        !isa_and_nonnull<DictionaryAttr>(report.get("after")))
+      return op->emitError() << "'" << getSavedMemoryAttrName()
+                             << "' belongs on a function and is {before = "
+                                "{...}, after = {...}}";
+    return success();
+  }
   return op->emitError() << "unknown teq attribute '"
                          << attr.getName().getValue()
                          << "' on an operation; teq knows '"
                          << getTargetAttrName() << "', '"
                          << getSavedFromArgsAttrName() << "', '"
                          << getRecomputeAttrName() << "', '"
+                         << getSavedMemoryAttrName() << "', '"
                          << getEntryAttrName() << "' and '"
                          << getManifestAttrName() << "'";
 }

@@ -92,6 +92,18 @@ void printMemory(raw_ostream &os, StringRef when, const SavedMemory &m) {
   os << "\n";
 }
 
+/// {tensors, bytes, per_recipe = {recipe = bytes}} as an attribute.
+DictionaryAttr memoryAttr(MLIRContext *context, const SavedMemory &m) {
+  Builder b(context);
+  SmallVector<NamedAttribute> perRecipe;
+  for (const auto &[recipe, bytes] : m.perRecipe)
+    perRecipe.push_back(b.getNamedAttr(recipe, b.getI64IntegerAttr(bytes)));
+  return b.getDictionaryAttr(
+      {b.getNamedAttr("tensors", b.getI64IntegerAttr(m.tensors)),
+       b.getNamedAttr("bytes", b.getI64IntegerAttr(m.bytes)),
+       b.getNamedAttr("per_recipe", b.getDictionaryAttr(perRecipe))});
+}
+
 /// Rebuilds `fwd` without the saved results whose flag is set.
 void dropSaved(LinearForwardOp fwd, bool dropInput, bool dropWeight) {
   if (!dropInput && !dropWeight)
@@ -261,29 +273,43 @@ struct DedupeSavedTensorsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     TargetAttr target = TargetAttr::lookup(module);
-    if (printSavedMemory && !target) {
-      module.emitError() << "print-saved-memory needs a #teq.target on the "
+    bool report = printSavedMemory || recordSavedMemory;
+    if (report && !target) {
+      module.emitError() << (printSavedMemory ? "print" : "record")
+                         << "-saved-memory needs a #teq.target on the "
                             "module: quantized sizes depend on the GPU";
       return signalPassFailure();
     }
     SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
     std::vector<SavedMemory> before;
-    if (printSavedMemory)
+    if (report)
       for (func::FuncOp f : funcs)
         before.push_back(measure(f, target));
     for (func::FuncOp f : funcs)
       dedupeFunction(f);
     for (func::FuncOp f : funcs)
       dropArgumentResults(f, module);
-    if (!printSavedMemory)
+    if (!report)
       return;
     for (auto [f, b] : llvm::zip(funcs, before)) {
       if (b.tensors == 0)
         continue;
+      SavedMemory after = measure(f, target);
+      if (recordSavedMemory) {
+        MLIRContext *context = f.getContext();
+        f->setAttr(TEQDialect::getSavedMemoryAttrName(),
+                   DictionaryAttr::get(
+                       context, {NamedAttribute(StringAttr::get(context, "before"),
+                                                memoryAttr(context, b)),
+                                 NamedAttribute(StringAttr::get(context, "after"),
+                                                memoryAttr(context, after))}));
+      }
+      if (!printSavedMemory)
+        continue;
       llvm::outs() << "saved memory of @" << f.getSymName() << " on "
                    << target.getChip() << ":\n";
       printMemory(llvm::outs(), "before dedupe", b);
-      printMemory(llvm::outs(), "after dedupe", measure(f, target));
+      printMemory(llvm::outs(), "after dedupe", after);
     }
   }
 };

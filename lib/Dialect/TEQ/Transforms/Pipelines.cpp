@@ -18,7 +18,8 @@ void mlir::teq::buildFrontendPipeline(OpPassManager &pm,
   pm.addPass(createResolveAutocast());
   pm.addPass(createInferPrototypes());
   pm.addPass(createDedupeSavedTensors(
-      DedupeSavedTensorsOptions{options.printSavedMemory}));
+      DedupeSavedTensorsOptions{options.printSavedMemory,
+                                options.recordSavedMemory}));
   pm.addPass(createQuantizeCSE());
 }
 

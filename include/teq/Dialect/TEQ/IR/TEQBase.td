@@ -53,6 +53,11 @@ def TEQ_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getEntryAttrName() {
       return ::llvm::StringLiteral("teq.entry");
     }
+    /// Function attribute written by teq-dedupe-saved-tensors with
+    /// record-saved-memory: {before, after} = {tensors, bytes, per_recipe}.
+    static constexpr ::llvm::StringLiteral getSavedMemoryAttrName() {
+      return ::llvm::StringLiteral("teq.saved_memory");
+    }
     /// Module attribute: the artifact manifest (JSON, docs/Artifact.md).
     static constexpr ::llvm::StringLiteral getManifestAttrName() {
       return ::llvm::StringLiteral("teq.manifest");

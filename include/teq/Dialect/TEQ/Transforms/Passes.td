@@ -189,6 +189,10 @@ def DedupeSavedTensors : Pass<"teq-dedupe-saved-tensors", "ModuleOp"> {
     `teq.saved_from_args` (`[result index, argument index]` pairs of its
     original signature) for callers outside the module.
 
+    With `record-saved-memory`, the same report is data on each function that
+    saves tensors: `teq.saved_memory = {after = {bytes = 24584 : i64,
+    per_recipe = {Float8CurrentScaling = 24584 : i64}, tensors = 2 : i64},
+    before = {...}}` (what the Python package's `saved_memory()` reads).
     With `print-saved-memory`, prints per function the bytes kept between
     forward and backward (saved tensors plus activations backward reads;
     weights are parameters and not counted) before and after, per recipe.
@@ -207,7 +211,10 @@ def DedupeSavedTensors : Pass<"teq-dedupe-saved-tensors", "ModuleOp"> {
   }];
   let options = [
     Option<"printSavedMemory", "print-saved-memory", "bool", /*default=*/"false",
-           "print the bytes kept between forward and backward, before and after">
+           "print the bytes kept between forward and backward, before and after">,
+    Option<"recordSavedMemory", "record-saved-memory", "bool", /*default=*/"false",
+           "record the same report on each function as the attribute "
+           "teq.saved_memory = {before = {tensors, bytes, per_recipe}, after = ...}">
   ];
 }
 

@@ -24,6 +24,11 @@ struct FrontendPipelineOptions
       *this, "print-saved-memory",
       llvm::cl::desc("print the bytes kept between forward and backward"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> recordSavedMemory{
+      *this, "record-saved-memory",
+      llvm::cl::desc("record the saved-memory report on each function "
+                     "(teq.saved_memory)"),
+      llvm::cl::init(false)};
 };
 
 /// Autocast IR to resolved, checked Linears with quantized saved tensors:

@@ -1,0 +1,818 @@
+//===- RuntimeModule.cpp - teq._teq_runtime, the runtime in Python ---------===//
+//
+// The pybind11 module `teq._teq_runtime`: a thin layer over the runtime's C
+// API (include/teq-c/Runtime.h; nothing else of the runtime is used) plus
+// the DLPack consumer that turns framework tensors (PyTorch, CuPy, anything
+// with __dlpack__ / __dlpack_device__) into the device pointers an entry
+// takes, zero copy. teq/runtime.py builds the user-facing API on it.
+//
+//   Context(ordinal)              one GPU (teqRtContextCreate)
+//   Artifact.load(ctx, path)      teqRtArtifactLoad
+//   Artifact.inspect(path)        teqRtArtifactInspect (no GPU)
+//   Entry.run_dlpack(tensors, labels, stream, synchronize, alignment)
+//                                 checks every tensor against its buffer
+//                                 (device, dtype, shape, strides, bytes,
+//                                 alignment), raising ValueError that names
+//                                 the buffer before anything is launched,
+//                                 then teqRtEntryRun on the caller's stream
+//
+// Errors of the C API become RuntimeError (TEQ_RT_FAILURE), ValueError
+// (TEQ_RT_INVALID_ARGUMENT), IndexError (TEQ_RT_OUT_OF_RANGE) and KeyError
+// (TEQ_RT_NOT_FOUND) with the runtime's message.
+//
+// Streams: the stream is an integer CUstream handle, as frameworks give it
+// (torch.cuda.current_stream().cuda_stream, cupy's Stream.ptr). 0 is CUDA's
+// legacy default stream (PyTorch's default stream), which the C API spells
+// CU_STREAM_LEGACY ((void *)0x1): NULL there means the context's own stream.
+// None selects the context's own stream. Nothing here synchronizes unless
+// asked to.
+//
+//===----------------------------------------------------------------------===//
+
+#include "teq-c/Runtime.h"
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// DLPack ABI (the specification's C structs, written out here: version 0.x
+// "dltensor" capsules and 1.x "dltensor_versioned" ones)
+//===----------------------------------------------------------------------===//
+
+namespace dlpack {
+
+enum DeviceType : int32_t {
+  kDLCPU = 1,
+  kDLCUDA = 2,
+  kDLCUDAHost = 3,
+  kDLCUDAManaged = 13,
+};
+
+enum DataTypeCode : uint8_t {
+  kDLInt = 0,
+  kDLUInt = 1,
+  kDLFloat = 2,
+  kDLOpaqueHandle = 3,
+  kDLBfloat = 4,
+  kDLComplex = 5,
+  kDLBool = 6,
+  kDLFloat8_e4m3fn = 10,
+  kDLFloat8_e5m2 = 12,
+  kDLFloat8_e8m0fnu = 14,
+  kDLFloat4_e2m1fn = 17,
+};
+
+struct Device {
+  int32_t device_type;
+  int32_t device_id;
+};
+
+struct DataType {
+  uint8_t code;
+  uint8_t bits;
+  uint16_t lanes;
+};
+
+struct Tensor {
+  void *data;
+  Device device;
+  int32_t ndim;
+  DataType dtype;
+  int64_t *shape;
+  int64_t *strides;
+  uint64_t byte_offset;
+};
+
+struct ManagedTensor {
+  Tensor dl_tensor;
+  void *manager_ctx;
+  void (*deleter)(ManagedTensor *self);
+};
+
+struct PackVersion {
+  uint32_t major;
+  uint32_t minor;
+};
+
+struct ManagedTensorVersioned {
+  PackVersion version;
+  void *manager_ctx;
+  void (*deleter)(ManagedTensorVersioned *self);
+  uint64_t flags;
+  Tensor dl_tensor;
+};
+
+constexpr uint64_t kFlagReadOnly = 1ull << 0;
+
+const char *deviceTypeName(int32_t type) {
+  switch (type) {
+  case kDLCPU:
+    return "cpu";
+  case kDLCUDA:
+    return "cuda";
+  case kDLCUDAHost:
+    return "cuda_host (pinned host memory)";
+  case kDLCUDAManaged:
+    return "cuda_managed";
+  default:
+    return nullptr;
+  }
+}
+
+std::string dtypeName(DataType dtype) {
+  std::string base;
+  switch (dtype.code) {
+  case kDLInt:
+    base = "int";
+    break;
+  case kDLUInt:
+    base = "uint";
+    break;
+  case kDLFloat:
+    base = "float";
+    break;
+  case kDLBfloat:
+    base = "bfloat";
+    break;
+  case kDLBool:
+    return "bool";
+  case kDLComplex:
+    base = "complex";
+    break;
+  case kDLFloat8_e4m3fn:
+    return "float8_e4m3fn";
+  case kDLFloat8_e5m2:
+    return "float8_e5m2";
+  case kDLFloat8_e8m0fnu:
+    return "float8_e8m0fnu";
+  case kDLFloat4_e2m1fn:
+    return "float4_e2m1fn";
+  default:
+    base = "dlpack type code " + std::to_string(dtype.code) + " of ";
+    break;
+  }
+  std::string name = base + std::to_string(dtype.bits);
+  if (dtype.lanes != 1)
+    name += "x" + std::to_string(dtype.lanes);
+  return name;
+}
+
+} // namespace dlpack
+
+//===----------------------------------------------------------------------===//
+// Errors
+//===----------------------------------------------------------------------===//
+
+[[noreturn]] void throwStatus(TeqRtStatus status) {
+  std::string message = teqRtGetLastError();
+  switch (status) {
+  case TEQ_RT_INVALID_ARGUMENT:
+    throw py::value_error(message);
+  case TEQ_RT_OUT_OF_RANGE:
+    throw py::index_error(message);
+  case TEQ_RT_NOT_FOUND:
+    throw py::key_error(message);
+  default:
+    throw std::runtime_error(message);
+  }
+}
+
+void check(TeqRtStatus status) {
+  if (status != TEQ_RT_SUCCESS)
+    throwStatus(status);
+}
+
+py::list shapeList(size_t rank, const int64_t *shape) {
+  py::list list;
+  for (size_t i = 0; i < rank; ++i)
+    list.append(shape ? shape[i] : 0);
+  return list;
+}
+
+std::string shapeText(size_t rank, const int64_t *shape) {
+  std::ostringstream os;
+  os << "[";
+  for (size_t i = 0; i < rank; ++i)
+    os << (i ? ", " : "") << shape[i];
+  os << "]";
+  return os.str();
+}
+
+//===----------------------------------------------------------------------===//
+// Handles
+//===----------------------------------------------------------------------===//
+
+class Context {
+public:
+  explicit Context(int ordinal) {
+    check(teqRtContextCreate(ordinal, &handle_));
+    ordinal_ = ordinal;
+  }
+  ~Context() { teqRtContextDestroy(handle_); }
+  Context(const Context &) = delete;
+  Context &operator=(const Context &) = delete;
+
+  TeqRtContext handle() const { return handle_; }
+  int ordinal() const { return ordinal_; }
+
+  py::dict deviceInfo() const {
+    TeqRtDeviceInfo info;
+    check(teqRtContextGetDeviceInfo(handle_, &info));
+    py::dict d;
+    d["ordinal"] = info.ordinal;
+    d["name"] = std::string(info.name ? info.name : "");
+    d["compute_capability"] = info.computeCapability;
+    d["sm"] = std::string(info.smName ? info.smName : "");
+    d["multiprocessors"] = info.multiprocessors;
+    d["total_memory_bytes"] = info.totalMemoryBytes;
+    d["l2_cache_bytes"] = info.l2CacheBytes;
+    d["driver_version"] = info.driverVersion;
+    return d;
+  }
+
+  uint64_t stream() const {
+    void *stream = nullptr;
+    check(teqRtContextGetStream(handle_, &stream));
+    return reinterpret_cast<uint64_t>(stream);
+  }
+
+  void synchronize() const {
+    TeqRtStatus status;
+    {
+      py::gil_scoped_release release;
+      status = teqRtContextSynchronize(handle_);
+    }
+    check(status);
+  }
+
+private:
+  TeqRtContext handle_ = {nullptr};
+  int ordinal_ = -1;
+};
+
+class Artifact;
+
+/// One buffer's expectations, read from the C API once per call.
+struct BufferSpec {
+  std::string label;
+  std::string encoding;
+  std::vector<int64_t> shape;
+  int64_t bytes = 0;
+  bool writable = false;
+};
+
+class Entry {
+public:
+  Entry(std::shared_ptr<Artifact> artifact, TeqRtEntry handle)
+      : artifact_(std::move(artifact)), handle_(handle) {}
+
+  std::string name() const {
+    const char *name = nullptr;
+    check(teqRtEntryGetName(handle_, &name));
+    return name;
+  }
+
+  size_t numArgs() const {
+    size_t n = 0;
+    check(teqRtEntryGetNumArgs(handle_, &n));
+    return n;
+  }
+
+  size_t numBuffers() const {
+    size_t n = 0;
+    check(teqRtEntryGetNumBuffers(handle_, &n));
+    return n;
+  }
+
+  int64_t workspaceBytes() const {
+    int64_t n = 0;
+    check(teqRtEntryGetWorkspaceBytes(handle_, &n));
+    return n;
+  }
+
+  py::dict argInfo(size_t index) const {
+    TeqRtArgInfo info;
+    check(teqRtEntryGetArgInfo(handle_, index, &info));
+    py::dict d;
+    d["index"] = index;
+    d["name"] = std::string(info.name);
+    d["kind"] = std::string(info.kind == TEQ_RT_ARG_INPUT    ? "input"
+                            : info.kind == TEQ_RT_ARG_OUTPUT ? "output"
+                                                             : "inout");
+    d["is_proto"] = info.isProto;
+    d["dtype"] = std::string(info.dtype);
+    d["shape"] = shapeList(info.rank, info.shape);
+    d["num_buffers"] = info.numBuffers;
+    d["first_buffer"] = info.firstBuffer;
+    d["bytes"] = info.bytes;
+    d["quantizer_kind"] = std::string(info.quantizerKind);
+    d["usage"] = std::string(info.usage);
+    d["scale_layout"] = std::string(info.scaleLayout);
+    d["quantizer_json"] = std::string(info.quantizerJson);
+    return d;
+  }
+
+  py::dict bufferInfo(size_t index) const {
+    TeqRtBufferInfo info;
+    check(teqRtEntryGetBufferInfo(handle_, index, &info));
+    py::dict d;
+    d["index"] = index;
+    d["arg_index"] = info.argIndex;
+    d["buffer_index"] = info.bufferIndex;
+    d["name"] = std::string(info.name);
+    d["encoding"] = std::string(info.encoding);
+    d["shape"] = shapeList(info.rank, info.shape);
+    d["valid_shape"] = shapeList(info.rank, info.validShape);
+    d["bytes"] = info.bytes;
+    d["transposed"] = info.transposed;
+    d["scale_layout"] = std::string(info.scaleLayout);
+    return d;
+  }
+
+  void runPointers(const std::vector<uint64_t> &pointers, py::object stream,
+                   bool validate, bool synchronize) const;
+  void validatePointers(const std::vector<uint64_t> &pointers) const {
+    check(teqRtEntryValidate(handle_, pointers.data(), pointers.size()));
+  }
+  void runDlpack(const py::sequence &tensors, const py::sequence &labels,
+                 py::object stream, int64_t alignment, bool synchronize,
+                 bool dryRun) const;
+
+private:
+  std::vector<BufferSpec> bufferSpecs(const py::sequence &labels) const;
+
+  std::shared_ptr<Artifact> artifact_;
+  TeqRtEntry handle_;
+};
+
+class Artifact : public std::enable_shared_from_this<Artifact> {
+public:
+  Artifact(TeqRtArtifact handle, int ordinal, uint64_t contextStream)
+      : handle_(handle), ordinal_(ordinal), contextStream_(contextStream) {}
+  ~Artifact() { teqRtArtifactDestroy(handle_); }
+  Artifact(const Artifact &) = delete;
+  Artifact &operator=(const Artifact &) = delete;
+
+  static std::shared_ptr<Artifact> load(const Context &context,
+                                        const std::string &path) {
+    TeqRtArtifact handle = {nullptr};
+    TeqRtStatus status;
+    {
+      py::gil_scoped_release release;
+      status = teqRtArtifactLoad(context.handle(), path.c_str(), &handle);
+    }
+    check(status);
+    return std::make_shared<Artifact>(handle, context.ordinal(),
+                                      context.stream());
+  }
+
+  static std::shared_ptr<Artifact> inspect(const std::string &path) {
+    TeqRtArtifact handle = {nullptr};
+    check(teqRtArtifactInspect(path.c_str(), &handle));
+    return std::make_shared<Artifact>(handle, -1, 0);
+  }
+
+  TeqRtArtifact handle() const { return handle_; }
+  /// The device ordinal it was loaded on; -1 if only inspected.
+  int ordinal() const { return ordinal_; }
+  /// The CUstream of the context it was loaded on (0 if only inspected).
+  uint64_t contextStream() const { return contextStream_; }
+
+  bool loaded() const {
+    bool loaded = false;
+    check(teqRtArtifactIsLoaded(handle_, &loaded));
+    return loaded;
+  }
+  std::string path() const { return string(teqRtArtifactGetPath); }
+  std::string manifestJson() const {
+    return string(teqRtArtifactGetManifestJson);
+  }
+  std::string target() const { return string(teqRtArtifactGetTarget); }
+  std::string deviceCode() const { return string(teqRtArtifactGetDeviceCode); }
+
+  size_t numEntries() const {
+    size_t n = 0;
+    check(teqRtArtifactGetNumEntries(handle_, &n));
+    return n;
+  }
+
+  Entry entryAt(size_t index) {
+    TeqRtEntry entry = {nullptr};
+    check(teqRtArtifactGetEntry(handle_, index, &entry));
+    return Entry(shared_from_this(), entry);
+  }
+
+  Entry lookup(const std::string &name) {
+    TeqRtEntry entry = {nullptr};
+    check(teqRtArtifactLookupEntry(handle_, name.c_str(), &entry));
+    return Entry(shared_from_this(), entry);
+  }
+
+  size_t numGemms() const {
+    size_t n = 0;
+    check(teqRtArtifactGetNumGemms(handle_, &n));
+    return n;
+  }
+
+  py::dict gemmInfo(size_t index) const {
+    TeqRtGemmInfo info;
+    check(teqRtArtifactGetGemmInfo(handle_, index, &info));
+    py::dict d;
+    d["id"] = info.id;
+    d["name"] = std::string(info.name);
+    d["m"] = info.m;
+    d["n"] = info.n;
+    d["k"] = info.k;
+    d["transa"] = info.transa;
+    d["transb"] = info.transb;
+    d["a_type"] = std::string(info.aType);
+    d["b_type"] = std::string(info.bType);
+    d["d_type"] = std::string(info.dType);
+    d["lda"] = info.lda;
+    d["ldb"] = info.ldb;
+    d["ldd"] = info.ldd;
+    d["a_scale_mode"] = std::string(info.aScaleMode);
+    d["b_scale_mode"] = std::string(info.bScaleMode);
+    d["epilogue"] = std::string(info.epilogue);
+    d["accumulate"] = info.accumulate;
+    d["fast_accum"] = info.fastAccum;
+    return d;
+  }
+
+private:
+  template <typename Fn> std::string string(Fn fn) const {
+    const char *text = nullptr;
+    check(fn(handle_, &text));
+    return text ? text : "";
+  }
+
+  TeqRtArtifact handle_;
+  int ordinal_;
+  uint64_t contextStream_;
+};
+
+//===----------------------------------------------------------------------===//
+// Running
+//===----------------------------------------------------------------------===//
+
+/// The C API's stream from a Python stream handle: None is the context's
+/// own stream (NULL), 0 CUDA's legacy default stream (CU_STREAM_LEGACY).
+void *cStream(const py::object &stream) {
+  if (stream.is_none())
+    return nullptr;
+  uint64_t handle = stream.cast<uint64_t>();
+  if (handle == 0)
+    return reinterpret_cast<void *>(uintptr_t{1}); // CU_STREAM_LEGACY
+  return reinterpret_cast<void *>(static_cast<uintptr_t>(handle));
+}
+
+void Entry::runPointers(const std::vector<uint64_t> &pointers,
+                        py::object stream, bool validate,
+                        bool synchronize) const {
+  TeqRtRunOptions options = teqRtRunOptionsGetDefault();
+  options.validate = validate;
+  options.synchronize = synchronize;
+  void *s = cStream(stream);
+  TeqRtStatus status;
+  {
+    py::gil_scoped_release release;
+    status = teqRtEntryRun(handle_, pointers.data(), pointers.size(), s,
+                           &options);
+  }
+  check(status);
+}
+
+std::vector<BufferSpec> Entry::bufferSpecs(const py::sequence &labels) const {
+  size_t n = numBuffers();
+  std::vector<BufferSpec> specs(n);
+  for (size_t i = 0; i < n; ++i) {
+    TeqRtBufferInfo buffer;
+    check(teqRtEntryGetBufferInfo(handle_, i, &buffer));
+    TeqRtArgInfo arg;
+    check(teqRtEntryGetArgInfo(handle_, buffer.argIndex, &arg));
+    BufferSpec &spec = specs[i];
+    if (i < static_cast<size_t>(py::len(labels)))
+      spec.label = py::str(labels[i]).cast<std::string>();
+    else if (arg.isProto)
+      spec.label = std::string("argument '") + arg.name + "' buffer '" +
+                   buffer.name + "'";
+    else
+      spec.label = std::string("argument '") + arg.name + "'";
+    spec.encoding = buffer.encoding;
+    spec.shape.assign(buffer.shape, buffer.shape + buffer.rank);
+    spec.bytes = buffer.bytes;
+    spec.writable = arg.kind != TEQ_RT_ARG_INPUT;
+  }
+  return specs;
+}
+
+/// Whether `dtype` holds elements of `encoding`: the exact DLPack type, or
+/// (for the 8- and 16-bit encodings frameworks lack) unsigned integers of
+/// the same width as raw bits, as TE keeps FP8/FP4 data and E8M0 scales in
+/// torch.uint8 tensors.
+bool dtypeMatches(const std::string &encoding, dlpack::DataType dtype) {
+  using namespace dlpack;
+  if (dtype.lanes != 1)
+    return false;
+  auto is = [&](uint8_t code, uint8_t bits) {
+    return dtype.code == code && dtype.bits == bits;
+  };
+  if (encoding == "f32")
+    return is(kDLFloat, 32);
+  if (encoding == "f16")
+    return is(kDLFloat, 16);
+  if (encoding == "bf16")
+    return is(kDLBfloat, 16) || is(kDLUInt, 16);
+  if (encoding == "i64")
+    return is(kDLInt, 64);
+  if (encoding == "e4m3")
+    return is(kDLUInt, 8) || is(kDLFloat8_e4m3fn, 8);
+  if (encoding == "e5m2")
+    return is(kDLUInt, 8) || is(kDLFloat8_e5m2, 8);
+  if (encoding == "e8m0")
+    return is(kDLUInt, 8) || is(kDLFloat8_e8m0fnu, 8);
+  if (encoding == "e2m1x2")
+    return is(kDLUInt, 8);
+  return false;
+}
+
+const char *expectedDtype(const std::string &encoding) {
+  if (encoding == "f32")
+    return "float32";
+  if (encoding == "f16")
+    return "float16";
+  if (encoding == "bf16")
+    return "bfloat16";
+  if (encoding == "i64")
+    return "int64";
+  if (encoding == "e4m3")
+    return "uint8 (raw e4m3 bytes) or float8_e4m3fn";
+  if (encoding == "e5m2")
+    return "uint8 (raw e5m2 bytes) or float8_e5m2";
+  if (encoding == "e8m0")
+    return "uint8 (raw e8m0 bytes) or float8_e8m0fnu";
+  if (encoding == "e2m1x2")
+    return "uint8 (two e2m1 values a byte)";
+  return "an unknown encoding";
+}
+
+/// A consumed DLPack capsule: owns its managed tensor until released (the
+/// producer's deleter is called exactly once).
+class Consumed {
+public:
+  Consumed() = default;
+  Consumed(const Consumed &) = delete;
+  Consumed &operator=(const Consumed &) = delete;
+  Consumed(Consumed &&other) noexcept { *this = std::move(other); }
+  Consumed &operator=(Consumed &&other) noexcept {
+    release();
+    legacy_ = other.legacy_;
+    versioned_ = other.versioned_;
+    other.legacy_ = nullptr;
+    other.versioned_ = nullptr;
+    return *this;
+  }
+  ~Consumed() { release(); }
+
+  /// Takes the capsule's tensor and renames the capsule "used_dltensor"
+  /// (or "used_dltensor_versioned") so that its destructor leaves it alone.
+  static Consumed take(const py::object &capsule, const std::string &label) {
+    PyObject *object = capsule.ptr();
+    Consumed consumed;
+    if (PyCapsule_IsValid(object, "dltensor")) {
+      consumed.legacy_ = static_cast<dlpack::ManagedTensor *>(
+          PyCapsule_GetPointer(object, "dltensor"));
+      if (PyCapsule_SetName(object, "used_dltensor") != 0)
+        throw py::error_already_set();
+    } else if (PyCapsule_IsValid(object, "dltensor_versioned")) {
+      consumed.versioned_ = static_cast<dlpack::ManagedTensorVersioned *>(
+          PyCapsule_GetPointer(object, "dltensor_versioned"));
+      if (PyCapsule_SetName(object, "used_dltensor_versioned") != 0)
+        throw py::error_already_set();
+      if (consumed.versioned_ && consumed.versioned_->version.major != 1)
+        throw py::value_error(label + ": DLPack version " +
+                              std::to_string(consumed.versioned_->version.major) +
+                              " is not supported (expected 1.x)");
+    } else {
+      throw py::value_error(label +
+                            ": __dlpack__() did not return a DLPack capsule "
+                            "(\"dltensor\" or \"dltensor_versioned\")");
+    }
+    if (!consumed.legacy_ && !consumed.versioned_)
+      throw py::value_error(label + ": empty DLPack capsule");
+    return consumed;
+  }
+
+  const dlpack::Tensor &tensor() const {
+    return legacy_ ? legacy_->dl_tensor : versioned_->dl_tensor;
+  }
+  bool readOnly() const {
+    return versioned_ && (versioned_->flags & dlpack::kFlagReadOnly);
+  }
+
+  void release() {
+    if (legacy_ && legacy_->deleter)
+      legacy_->deleter(legacy_);
+    if (versioned_ && versioned_->deleter)
+      versioned_->deleter(versioned_);
+    legacy_ = nullptr;
+    versioned_ = nullptr;
+  }
+
+private:
+  dlpack::ManagedTensor *legacy_ = nullptr;
+  dlpack::ManagedTensorVersioned *versioned_ = nullptr;
+};
+
+/// Checks one tensor against its buffer; returns its device address.
+uint64_t checkTensor(const dlpack::Tensor &t, const BufferSpec &spec,
+                     int ordinal, int64_t alignment, bool readOnly) {
+  auto fail = [&](const std::string &what) {
+    throw py::value_error(spec.label + ": " + what);
+  };
+  if (t.device.device_type != dlpack::kDLCUDA) {
+    const char *name = dlpack::deviceTypeName(t.device.device_type);
+    fail(std::string("expected a CUDA tensor on device cuda:") +
+         std::to_string(ordinal) + ", got a tensor on " +
+         (name ? name : "DLPack device type " +
+                            std::to_string(t.device.device_type)));
+  }
+  if (ordinal >= 0 && t.device.device_id != ordinal)
+    fail("expected a tensor on cuda:" + std::to_string(ordinal) +
+         " (the device the artifact was loaded on), got cuda:" +
+         std::to_string(t.device.device_id));
+  if (!dtypeMatches(spec.encoding, t.dtype))
+    fail(std::string("expected dtype ") + expectedDtype(spec.encoding) +
+         " (" + spec.encoding + "), got " + dlpack::dtypeName(t.dtype));
+  std::vector<int64_t> shape(t.shape, t.shape + std::max(t.ndim, 0));
+  if (shape != spec.shape)
+    fail("expected shape " + shapeText(spec.shape.size(), spec.shape.data()) +
+         ", got " + shapeText(shape.size(), shape.data()));
+  int64_t numel = 1;
+  for (int64_t d : shape)
+    numel *= d;
+  if (t.strides && numel > 0) {
+    int64_t expected = 1;
+    for (int i = t.ndim - 1; i >= 0; --i) {
+      if (shape[i] != 1 && t.strides[i] != expected) {
+        std::vector<int64_t> strides(t.strides, t.strides + t.ndim);
+        fail("expected a contiguous (row-major) tensor, got strides " +
+             shapeText(strides.size(), strides.data()) + " for shape " +
+             shapeText(shape.size(), shape.data()) +
+             " (call .contiguous() first)");
+      }
+      expected *= shape[i];
+    }
+  }
+  int64_t bytes = numel * ((t.dtype.bits * t.dtype.lanes + 7) / 8);
+  if (bytes != spec.bytes)
+    fail("expected " + std::to_string(spec.bytes) + " bytes, got " +
+         std::to_string(bytes));
+  if (spec.writable && readOnly)
+    fail("the tensor is read-only, but the entry writes it");
+  uint64_t address = reinterpret_cast<uint64_t>(t.data) + t.byte_offset;
+  if (spec.bytes > 0 && alignment > 1 &&
+      address % static_cast<uint64_t>(alignment) != 0) {
+    std::ostringstream os;
+    os << "expected a " << alignment << "-byte aligned address, got 0x"
+       << std::hex << address
+       << " (a view at an offset? pass a fresh tensor or .clone())";
+    fail(os.str());
+  }
+  return address;
+}
+
+void Entry::runDlpack(const py::sequence &tensors, const py::sequence &labels,
+                      py::object stream, int64_t alignment, bool synchronize,
+                      bool dryRun) const {
+  std::vector<BufferSpec> specs = bufferSpecs(labels);
+  size_t n = specs.size();
+  if (static_cast<size_t>(py::len(tensors)) != n)
+    throw py::value_error("entry '" + name() + "': expected " +
+                          std::to_string(n) + " buffers, got " +
+                          std::to_string(py::len(tensors)));
+  int ordinal = artifact_->ordinal();
+
+  // The stream the producers must make the data ready on (DLPack's
+  // `stream` argument: 1 is the legacy default stream, 0 is not allowed).
+  py::object dlStream;
+  if (stream.is_none())
+    dlStream = artifact_->contextStream()
+                   ? py::object(py::int_(artifact_->contextStream()))
+                   : py::object(py::none());
+  else {
+    uint64_t handle = stream.cast<uint64_t>();
+    dlStream = py::int_(handle == 0 ? uint64_t{1} : handle);
+  }
+
+  // Devices first: nothing is exported while a tensor is on the wrong
+  // device.
+  for (size_t i = 0; i < n; ++i) {
+    py::handle tensor = tensors[i];
+    if (!py::hasattr(tensor, "__dlpack__") ||
+        !py::hasattr(tensor, "__dlpack_device__"))
+      throw py::value_error(
+          specs[i].label + ": expected a CUDA tensor (an object with "
+                           "__dlpack__ and __dlpack_device__, e.g. a "
+                           "torch.Tensor or cupy.ndarray), got " +
+          py::str(py::type::handle_of(tensor).attr("__name__"))
+              .cast<std::string>());
+    py::tuple device = tensor.attr("__dlpack_device__")();
+    int32_t type = device[0].cast<int32_t>();
+    int32_t id = device[1].cast<int32_t>();
+    if (type != dlpack::kDLCUDA) {
+      const char *typeName = dlpack::deviceTypeName(type);
+      throw py::value_error(
+          specs[i].label + ": expected a CUDA tensor on cuda:" +
+          std::to_string(std::max(ordinal, 0)) + ", got a tensor on " +
+          (typeName ? typeName : "DLPack device type " + std::to_string(type)));
+    }
+    if (ordinal >= 0 && id != ordinal)
+      throw py::value_error(specs[i].label + ": expected a tensor on cuda:" +
+                            std::to_string(ordinal) +
+                            " (the device the artifact was loaded on), got "
+                            "cuda:" +
+                            std::to_string(id));
+  }
+
+  std::vector<Consumed> consumed;
+  consumed.reserve(n);
+  std::vector<uint64_t> pointers(n);
+  for (size_t i = 0; i < n; ++i) {
+    py::object capsule;
+    if (dlStream.is_none())
+      capsule = tensors[i].attr("__dlpack__")();
+    else
+      capsule = tensors[i].attr("__dlpack__")(py::arg("stream") = dlStream);
+    consumed.push_back(Consumed::take(capsule, specs[i].label));
+    pointers[i] = checkTensor(consumed.back().tensor(), specs[i], ordinal,
+                              alignment, consumed.back().readOnly());
+  }
+  if (dryRun)
+    return; // `consumed` releases every tensor
+  runPointers(pointers, stream, /*validate=*/true, synchronize);
+}
+
+} // namespace
+
+PYBIND11_MODULE(_teq_runtime, m) {
+  m.doc() = "TEQ runtime (teq-c/Runtime.h) with a DLPack tensor interface";
+
+  py::class_<Context, std::shared_ptr<Context>>(m, "Context")
+      .def(py::init<int>(), py::arg("ordinal") = 0,
+           "Creates a context on CUDA device `ordinal` (its primary context "
+           "and a runtime stream).")
+      .def_property_readonly("ordinal", &Context::ordinal)
+      .def("device_info", &Context::deviceInfo)
+      .def_property_readonly("stream", &Context::stream,
+                             "The context's own CUstream, as an integer.")
+      .def("synchronize", &Context::synchronize,
+           "Waits for the context's own stream.");
+
+  py::class_<Artifact, std::shared_ptr<Artifact>>(m, "Artifact")
+      .def_static("load", &Artifact::load, py::arg("context"), py::arg("path"))
+      .def_static("inspect", &Artifact::inspect, py::arg("path"))
+      .def_property_readonly("loaded", &Artifact::loaded)
+      .def_property_readonly("ordinal", &Artifact::ordinal)
+      .def_property_readonly("path", &Artifact::path)
+      .def_property_readonly("manifest_json", &Artifact::manifestJson)
+      .def_property_readonly("target", &Artifact::target)
+      .def_property_readonly("device_code", &Artifact::deviceCode)
+      .def_property_readonly("num_entries", &Artifact::numEntries)
+      .def("entry", &Artifact::entryAt, py::arg("index"))
+      .def("lookup", &Artifact::lookup, py::arg("name"))
+      .def_property_readonly("num_gemms", &Artifact::numGemms)
+      .def("gemm_info", &Artifact::gemmInfo, py::arg("index"));
+
+  py::class_<Entry>(m, "Entry")
+      .def_property_readonly("name", &Entry::name)
+      .def_property_readonly("num_args", &Entry::numArgs)
+      .def_property_readonly("num_buffers", &Entry::numBuffers)
+      .def_property_readonly("workspace_bytes", &Entry::workspaceBytes)
+      .def("arg_info", &Entry::argInfo, py::arg("index"))
+      .def("buffer_info", &Entry::bufferInfo, py::arg("index"))
+      .def("run_pointers", &Entry::runPointers, py::arg("pointers"),
+           py::arg("stream") = py::none(), py::arg("validate") = true,
+           py::arg("synchronize") = false,
+           "Runs the entry on raw device pointers (one per buffer).")
+      .def("validate_pointers", &Entry::validatePointers, py::arg("pointers"))
+      .def("run_dlpack", &Entry::runDlpack, py::arg("tensors"),
+           py::arg("labels") = py::list(), py::arg("stream") = py::none(),
+           py::arg("alignment") = 256, py::arg("synchronize") = false,
+           py::arg("dry_run") = false,
+           "Runs the entry on DLPack tensors, one per buffer, after checking "
+           "each (ValueError naming `labels[i]`). stream: an integer "
+           "CUstream (0: the legacy default stream) or None (the context's "
+           "own). dry_run: check only.");
+}

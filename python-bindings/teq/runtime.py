@@ -1,0 +1,934 @@
+"""Load and run TEQ artifacts from Python (needs only CUDA, no MLIR).
+
+::
+
+    import torch, teq.runtime
+    art = teq.runtime.load("pair.so")              # on cuda:0
+    print(art)                                     # entries, args, buffers
+    fwd = art["fwd"]
+    y, saved_x, saved_w = fwd(x, w)                # torch tensors in, out
+    saved_x.transpose, saved_x.scale_inv           # TE's buffer names
+    dx, dw = art["bwd"](dy, saved_x, saved_w)
+
+An entry takes its ``input`` and ``inout`` arguments in manifest order
+(positionally or by name) and returns its ``output`` arguments as a tuple:
+tensors for tensor results, :class:`QuantizedTensor` for quantized (proto)
+results, whose buffers are tensors named as TE names them (``data``,
+``transpose``, ``scale_inv``, ``rowwise_data``, ``columnwise_scale_inv``,
+``amax_rowwise``, ...). ``inout`` arguments (delayed-scaling state: scale,
+amax history; the stochastic-rounding ``rng_state``) are tensors the caller
+owns; the entry updates them in place.
+
+Tensors are passed zero copy through DLPack (PyTorch, CuPy or anything with
+``__dlpack__``): each must be a CUDA tensor on the artifact's device with the
+manifest's dtype (FP8/FP4/E8M0 buffers: ``uint8`` raw bytes, as TE keeps
+them, or the matching ``float8_*`` dtype), shape, row-major contiguous, and
+256-byte aligned; otherwise ``ValueError`` names the argument and what was
+expected, and nothing runs. Outputs are allocated with the inputs' framework
+on their device (``torch.empty`` / ``cupy.empty``) unless given with
+``out=``. The entry is enqueued on the caller's current stream (PyTorch's
+``torch.cuda.current_stream()``, CuPy's current stream) and the call returns
+without waiting (``synchronize=True`` waits and reports kernel faults).
+
+``inspect(path)`` reads the manifest without a GPU: listing works, calls do
+not.
+"""
+
+import json
+import os
+import threading
+
+__all__ = [
+    "Artifact",
+    "Arg",
+    "Buffer",
+    "Entry",
+    "Gemm",
+    "QuantizedTensor",
+    "context",
+    "inspect",
+    "load",
+]
+
+# The alignment every buffer must have: cuBLASLt's operands need 256 bytes
+# (docs/Artifact.md, teqGemm), kernels 16; fresh framework allocations have
+# it.
+ALIGNMENT = 256
+
+_DTYPE_BITS = {"f32": 32, "bf16": 16, "f16": 16, "i64": 64}
+
+
+def _rt():
+    try:
+        from teq import _teq_runtime
+    except ImportError as error:  # pragma: no cover - depends on the build
+        raise ImportError(
+            "teq.runtime needs the teq._teq_runtime extension (build the "
+            "target _teq_runtime, e.g. ninja -C build _teq_runtime "
+            f"teq-python-sources): {error}"
+        ) from error
+    return _teq_runtime
+
+
+_contexts = {}
+_contexts_lock = threading.Lock()
+
+
+def context(device=0):
+    """The runtime's context on CUDA device ``device`` (an ordinal or a
+    ``torch.device``/``'cuda:N'``), created once per process."""
+    ordinal = _ordinal(device)
+    with _contexts_lock:
+        ctx = _contexts.get(ordinal)
+        if ctx is None:
+            ctx = _rt().Context(ordinal)
+            _contexts[ordinal] = ctx
+        return ctx
+
+
+def _ordinal(device):
+    if device is None:
+        return 0
+    if isinstance(device, int):
+        return device
+    if isinstance(device, str):
+        text = device.strip()
+        if text == "cuda":
+            return 0
+        if text.startswith("cuda:") and text[5:].isdigit():
+            return int(text[5:])
+        raise ValueError(f"device: expected an ordinal or 'cuda:N', got {device!r}")
+    index = getattr(device, "index", None)  # torch.device / cupy Device
+    if index is None and hasattr(device, "id"):
+        index = device.id
+    if index is None:
+        if getattr(device, "type", None) == "cuda":
+            return 0
+        raise ValueError(f"device: expected a CUDA device, got {device!r}")
+    return int(index)
+
+
+def load(path, device=0):
+    """Loads the artifact at ``path`` on CUDA device ``device``: its device
+    code, its GEMM plans and its workspace. Errors (RuntimeError) name the
+    path: missing file, not a TEQ artifact, a target other than the
+    device's, ..."""
+    path = os.fspath(path)
+    _check_file(path)
+    ctx = context(device)
+    return Artifact(_rt().Artifact.load(ctx, path), ctx)
+
+
+def inspect(path):
+    """Reads the artifact's manifest without a GPU or a driver: entries,
+    arguments, buffers and GEMMs can be listed; entries cannot run."""
+    path = os.fspath(path)
+    _check_file(path)
+    return Artifact(_rt().Artifact.inspect(path), None)
+
+
+def _check_file(path):
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"artifact '{path}': no such file")
+
+
+class Gemm:
+    """One GEMM of the artifact (manifest ``gemms``), in cuBLAS's
+    column-major terms: D[m x n] = op(A) op(B)."""
+
+    def __init__(self, info, manifest):
+        self.__dict__.update(info)
+        self.manifest = manifest or {}
+        # Keys the C API does not model (alpha, compute_type, bias_type).
+        for key in ("alpha", "compute_type", "bias_type", "algo"):
+            if key in self.manifest and key not in self.__dict__:
+                self.__dict__[key] = self.manifest[key]
+
+    def __repr__(self):
+        return (
+            f"Gemm({self.id} {self.name!r}: m={self.m} n={self.n} k={self.k} "
+            f"{'T' if self.transa else 'N'}{'T' if self.transb else 'N'} "
+            f"{self.a_type} x {self.b_type} -> {self.d_type}, "
+            f"scales {self.a_scale_mode}/{self.b_scale_mode}, epilogue {self.epilogue})"
+        )
+
+
+class Buffer:
+    """One device buffer of an entry (an element of its flat buffer list)."""
+
+    def __init__(self, info):
+        self.index = info["index"]
+        self.arg_index = info["arg_index"]
+        self.buffer_index = info["buffer_index"]
+        self.name = info["name"]
+        self.encoding = info["encoding"]
+        self.shape = tuple(info["shape"])
+        self.valid_shape = tuple(info["valid_shape"])
+        self.bytes = info["bytes"]
+        self.transposed = info["transposed"]
+        self.scale_layout = info["scale_layout"]
+
+    @property
+    def element_bits(self):
+        """Bits of one stored element (FP8/FP4 pairs/E8M0: 8)."""
+        return _DTYPE_BITS.get(self.encoding, 8)
+
+    def __repr__(self):
+        extra = " transposed" if self.transposed else ""
+        if self.valid_shape != self.shape:
+            extra += f" valid {list(self.valid_shape)}"
+        if self.scale_layout:
+            extra += f" {self.scale_layout}"
+        return f"Buffer({self.name} {self.encoding}{list(self.shape)}{extra}, {self.bytes} B)"
+
+
+class Arg:
+    """One argument of an entry: a tensor (one buffer) or a quantized tensor
+    (``is_proto``: several buffers with TE's names)."""
+
+    def __init__(self, info, buffers, manifest):
+        self.index = info["index"]
+        self.name = info["name"]
+        self.kind = info["kind"]  # "input", "output" or "inout"
+        self.is_proto = info["is_proto"]
+        self.dtype = info["dtype"]
+        self.shape = tuple(info["shape"])
+        self.bytes = info["bytes"]
+        self.buffers = list(buffers)
+        self.quantizer_kind = info["quantizer_kind"]
+        self.usage = info["usage"]
+        self.scale_layout = info["scale_layout"]
+        self.quantizer = json.loads(info["quantizer_json"]) if info["quantizer_json"] else None
+        self.manifest = manifest or {}
+        self.computed_by = self.manifest.get("computed_by")
+        self.text = self.manifest.get("proto", {}).get("text") if self.is_proto else None
+
+    @property
+    def buffer_names(self):
+        return [b.name for b in self.buffers]
+
+    def type_text(self):
+        if self.is_proto:
+            return (
+                f"proto {self.dtype}{list(self.shape)} {self.quantizer_kind} "
+                f"{self.usage} ({', '.join(self.buffer_names)})"
+            )
+        return f"{self.dtype}{list(self.shape)}"
+
+    def __repr__(self):
+        return f"Arg({self.kind} {self.name}: {self.type_text()})"
+
+
+class QuantizedTensor:
+    """A quantized tensor: the buffers of a proto argument, each a tensor of
+    the framework in use, under TE's names (``qt.data``, ``qt.scale_inv``,
+    ``qt["columnwise_data"]``; TE's underscored ``qt._data`` too).
+    ``shape``/``dtype`` are the logical high-precision shape and dtype;
+    ``quantizer``, ``usage`` and ``scale_layout`` come from the manifest.
+    Calls update its buffers in place; the object itself is not changed."""
+
+    def __init__(self, buffers, *, shape=None, dtype=None, quantizer=None, usage=None,
+                 scale_layout=None, text=None):
+        self.buffers = dict(buffers)
+        self.shape = tuple(shape) if shape is not None else None
+        self.dtype = dtype
+        self.quantizer = quantizer
+        self.usage = usage
+        self.scale_layout = scale_layout
+        self.text = text
+
+    @classmethod
+    def for_arg(cls, arg, buffers):
+        return cls(buffers, shape=arg.shape, dtype=arg.dtype, quantizer=arg.quantizer,
+                   usage=arg.usage, scale_layout=arg.scale_layout, text=arg.text)
+
+    def __getattr__(self, name):
+        # Only called for names that are not attributes: the buffers.
+        buffers = self.__dict__.get("buffers", {})
+        if name in buffers:
+            return buffers[name]
+        if name.startswith("_") and name[1:] in buffers:  # TE's _data, _scale_inv
+            return buffers[name[1:]]
+        raise AttributeError(
+            f"QuantizedTensor has no buffer '{name}' (buffers: {', '.join(buffers)})")
+
+    def __getitem__(self, name):
+        return self.buffers[name]
+
+    def __iter__(self):
+        return iter(self.buffers.values())
+
+    def __len__(self):
+        return len(self.buffers)
+
+    def keys(self):
+        return self.buffers.keys()
+
+    def items(self):
+        return self.buffers.items()
+
+    def __repr__(self):
+        parts = []
+        for name, t in self.buffers.items():
+            shape = list(getattr(t, "shape", ()))
+            parts.append(f"{name}={_dtype_name(t)}{shape}")
+        kind = (self.quantizer or {}).get("kind", "?")
+        shape = list(self.shape) if self.shape is not None else "?"
+        return f"QuantizedTensor({self.dtype}{shape} {kind} {self.usage}: {', '.join(parts)})"
+
+
+def _dtype_name(t):
+    dtype = getattr(t, "dtype", None)
+    text = str(dtype)
+    return text[6:] if text.startswith("torch.") else text
+
+
+class Entry:
+    """One entry point of an artifact; call it to run it."""
+
+    # Handles are shared, not copied (nn.Module deepcopy, copy.copy).
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __init__(self, artifact, handle, manifest):
+        self.artifact = artifact
+        self._handle = handle
+        self.name = handle.name
+        self.manifest = manifest or {}
+        self.symbol = self.manifest.get("symbol", f"teq_entry_{self.name}")
+        self.workspace_bytes = handle.workspace_bytes
+        self.buffers = [Buffer(handle.buffer_info(i)) for i in range(handle.num_buffers)]
+        margs = self.manifest.get("args", [])
+        self.args = []
+        for i in range(handle.num_args):
+            info = handle.arg_info(i)
+            first, count = info["first_buffer"], info["num_buffers"]
+            self.args.append(Arg(info, self.buffers[first:first + count],
+                                 margs[i] if i < len(margs) else None))
+        self.temporaries = list(self.manifest.get("temporaries", []))
+        self._labels = []
+        for b in self.buffers:
+            arg = self.args[b.arg_index]
+            if arg.is_proto:
+                self._labels.append(
+                    f"entry '{self.name}': argument '{arg.name}' buffer '{b.name}'")
+            else:
+                self._labels.append(f"entry '{self.name}': argument '{arg.name}'")
+
+    @property
+    def inputs(self):
+        """The arguments a call takes: ``input`` and ``inout``, in order."""
+        return [a for a in self.args if a.kind != "output"]
+
+    @property
+    def outputs(self):
+        """The arguments a call returns (``output``), in order."""
+        return [a for a in self.args if a.kind == "output"]
+
+    @property
+    def inouts(self):
+        return [a for a in self.args if a.kind == "inout"]
+
+    def signature(self):
+        ins = ", ".join(
+            f"{a.name}: {'inout ' if a.kind == 'inout' else ''}{a.type_text()}" for a in self.inputs)
+        outs = ", ".join(f"{a.name}: {a.type_text()}" for a in self.outputs)
+        return f"{self.name}({ins}) -> ({outs})"
+
+    def __repr__(self):
+        return f"<teq.runtime.Entry {self.signature()}>"
+
+    # -- calling ------------------------------------------------------------
+
+    def _bind(self, args, kwargs):
+        """The values of the input/inout arguments, in order."""
+        inputs = self.inputs
+        if len(args) > len(inputs):
+            raise TypeError(
+                f"entry '{self.name}' takes {len(inputs)} arguments "
+                f"({', '.join(a.name for a in inputs)}), got {len(args)}")
+        values = list(args) + [None] * (len(inputs) - len(args))
+        given = [True] * len(args) + [False] * (len(inputs) - len(args))
+        names = {a.name: i for i, a in enumerate(inputs)}
+        for key, value in kwargs.items():
+            if key not in names:
+                outputs = {a.name for a in self.outputs}
+                hint = " (an output: pass it with out=)" if key in outputs else ""
+                raise TypeError(
+                    f"entry '{self.name}' has no argument '{key}'{hint} "
+                    f"(arguments: {', '.join(names)})")
+            i = names[key]
+            if given[i]:
+                raise TypeError(f"entry '{self.name}': argument '{key}' given twice")
+            values[i], given[i] = value, True
+        missing = [inputs[i] for i in range(len(inputs)) if not given[i]]
+        if missing:
+            raise TypeError(
+                f"entry '{self.name}' missing argument(s) "
+                + ", ".join(f"'{a.name}' ({a.kind} {a.type_text()})" for a in missing)
+                + ("; inout arguments (scale, amax history, rng_state) are the caller's"
+                   " tensors and must be passed" if any(a.kind == "inout" for a in missing)
+                   else ""))
+        return values
+
+    def _bind_out(self, out):
+        outputs = self.outputs
+        if out is None:
+            return [None] * len(outputs)
+        if isinstance(out, dict):
+            names = {a.name: i for i, a in enumerate(outputs)}
+            values = [None] * len(outputs)
+            for key, value in out.items():
+                if key not in names:
+                    raise TypeError(f"entry '{self.name}': out has no output '{key}' "
+                                    f"(outputs: {', '.join(names)})")
+                values[names[key]] = value
+            return values
+        if _is_tensor_like(out) or isinstance(out, QuantizedTensor):
+            out = (out,)
+        out = list(out)
+        if len(out) != len(outputs):
+            raise TypeError(f"entry '{self.name}': out has {len(out)} values, the entry has "
+                            f"{len(outputs)} outputs ({', '.join(a.name for a in outputs)})")
+        return out
+
+    def _flatten(self, arg, value):
+        """The tensors of one argument's buffers, in order."""
+        where = f"entry '{self.name}': argument '{arg.name}'"
+        if not arg.is_proto:
+            if isinstance(value, (QuantizedTensor, dict)):
+                raise ValueError(f"{where}: expected a tensor {arg.type_text()}, "
+                                 f"got a quantized tensor")
+            if not _is_tensor_like(value):
+                raise ValueError(f"{where}: expected a CUDA tensor {arg.type_text()} "
+                                 f"(torch.Tensor, cupy.ndarray, ... with __dlpack__), "
+                                 f"got {type(value).__name__}")
+            return [value]
+        if isinstance(value, QuantizedTensor):
+            buffers = value.buffers
+        elif isinstance(value, dict):
+            buffers = value
+        elif isinstance(value, (list, tuple)) and len(value) == len(arg.buffers):
+            return list(value)
+        else:
+            raise ValueError(
+                f"{where}: expected a QuantizedTensor ({arg.type_text()}), got "
+                f"{type(value).__name__}")
+        names = arg.buffer_names
+        if set(buffers) != set(names):
+            raise ValueError(
+                f"{where}: expected a quantized tensor with buffers {', '.join(names)} "
+                f"({arg.text or arg.type_text()}), got buffers {', '.join(buffers)}")
+        return [buffers[n] for n in names]
+
+    def __call__(self, *args, out=None, stream=None, synchronize=False, **kwargs):
+        """Runs the entry; returns its outputs as a tuple (tensors and
+        :class:`QuantizedTensor`). ``out``: outputs to write (a sequence with
+        one value or None per output, or a dict by name); ``stream``: a
+        CUstream handle (int; 0 is the legacy default stream) or None for the
+        framework's current stream."""
+        values = self._bind(args, kwargs)
+        outs = self._bind_out(out)
+        inputs = self.inputs
+        # The device of every input first (cheap, before anything is
+        # allocated).
+        for arg, value in zip(inputs, values):
+            for t in self._flatten(arg, value):
+                _check_device(t, self._labels[arg.buffers[0].index] if not arg.is_proto
+                              else f"entry '{self.name}': argument '{arg.name}'",
+                              self.artifact.device)
+        if not self.artifact.loaded:
+            raise RuntimeError(
+                f"entry '{self.name}': artifact '{self.artifact.path}' was opened with "
+                f"teq.runtime.inspect() (manifest only); load it with "
+                f"teq.runtime.load() to run its entries")
+        framework = _framework(list(values) + [o for o in outs if o is not None])
+        results = []
+        for i, arg in enumerate(self.outputs):
+            if outs[i] is None:
+                outs[i] = _allocate(arg, framework, self.artifact.device)
+            results.append(outs[i])
+        by_index = {}
+        for arg, value in zip(inputs, values):
+            by_index[arg.index] = value
+        for arg, value in zip(self.outputs, outs):
+            by_index[arg.index] = value
+        flat = []
+        for arg in self.args:
+            flat.extend(self._flatten(arg, by_index[arg.index]))
+        if stream is None:
+            stream = _current_stream(framework, self.artifact.device)
+        self._handle.run_dlpack(_exportable(flat), self._labels, stream, ALIGNMENT,
+                                synchronize, False)
+        return tuple(results)
+
+    def check(self, *args, out, **kwargs):
+        """The checks of a call (arguments, outputs, every buffer's device,
+        dtype, shape, strides, size and alignment) without running it;
+        ``out`` is required. Raises ValueError/TypeError as a call would."""
+        values = self._bind(args, kwargs)
+        outs = self._bind_out(out)
+        if any(o is None for o in outs):
+            raise TypeError(f"entry '{self.name}': check() needs every output in out=")
+        by_index = {a.index: v for a, v in zip(self.inputs, values)}
+        by_index.update({a.index: v for a, v in zip(self.outputs, outs)})
+        flat = []
+        for arg in self.args:
+            flat.extend(self._flatten(arg, by_index[arg.index]))
+        self._handle.run_dlpack(_exportable(flat), self._labels, None, ALIGNMENT, False, True)
+
+    def run_buffers(self, buffers, stream=None, synchronize=False):
+        """Runs the entry on its flat buffer list (one tensor per buffer, in
+        manifest order: inputs, outputs and inouts as the arguments come);
+        the checks and the stream are as for a call."""
+        buffers = list(buffers)
+        if stream is None:
+            stream = _current_stream(_framework(buffers), self.artifact.device)
+        self._handle.run_dlpack(_exportable(buffers), self._labels, stream, ALIGNMENT,
+                                synchronize, False)
+
+    def allocate_outputs(self, like=None):
+        """Fresh output values (tensors / QuantizedTensor) for a call, with
+        the framework of ``like`` (default: torch if importable)."""
+        framework = _framework([like] if like is not None else [])
+        return tuple(_allocate(a, framework, self.artifact.device) for a in self.outputs)
+
+
+class Artifact:
+    """A loaded (or inspected) artifact: its entries, GEMMs and manifest."""
+
+    # Handles are shared, not copied (nn.Module deepcopy, copy.copy).
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __init__(self, handle, ctx):
+        self._handle = handle
+        self._context = ctx
+        self.path = handle.path
+        self.loaded = handle.loaded
+        self.device = ctx.ordinal if ctx is not None else None
+        self.target = handle.target
+        self.device_code = handle.device_code
+        self.manifest = json.loads(handle.manifest_json)
+        mentries = {e.get("name"): e for e in self.manifest.get("entries", [])}
+        self.entries = {}
+        for i in range(handle.num_entries):
+            h = handle.entry(i)
+            self.entries[h.name] = Entry(self, h, mentries.get(h.name))
+        mgemms = self.manifest.get("gemms", [])
+        self.gemms = [Gemm(handle.gemm_info(i), mgemms[i] if i < len(mgemms) else None)
+                      for i in range(handle.num_gemms)]
+
+    def __getitem__(self, name):
+        try:
+            return self.entries[name]
+        except KeyError:
+            raise KeyError(f"artifact '{self.path}': no entry '{name}' "
+                           f"(entries: {', '.join(self.entries)})") from None
+
+    def __getattr__(self, name):
+        entries = self.__dict__.get("entries")
+        if entries is not None and name in entries:
+            return entries[name]
+        raise AttributeError(f"'Artifact' object has no attribute '{name}'")
+
+    def __iter__(self):
+        return iter(self.entries.values())
+
+    def __len__(self):
+        return len(self.entries)
+
+    def __contains__(self, name):
+        return name in self.entries
+
+    @property
+    def context(self):
+        return self._context
+
+    def synchronize(self):
+        """Waits for the context's own stream (calls on the framework's
+        stream are waited for with the framework, e.g.
+        torch.cuda.synchronize())."""
+        if self._context is not None:
+            self._context.synchronize()
+
+    def describe(self):
+        lines = [f"artifact {self.path}: target {self.target}, device code "
+                 f"{self.device_code}, {len(self.entries)} entries, {len(self.gemms)} GEMMs"
+                 + ("" if self.loaded else " (inspected)")]
+        for e in self.entries.values():
+            lines.append(f"  {e.signature()}"
+                         + (f"  [workspace {e.workspace_bytes} B]" if e.workspace_bytes else ""))
+            for a in e.args:
+                lines.append(f"    {a.kind:6} {a.name}: {a.type_text()}")
+                if a.is_proto:
+                    for b in a.buffers:
+                        lines.append(f"             {b!r}")
+        for g in self.gemms:
+            lines.append(f"  {g!r}")
+        return "\n".join(lines)
+
+    def __repr__(self):
+        return (f"<teq.runtime.Artifact '{self.path}' {self.target}: "
+                f"{', '.join(self.entries)}{'' if self.loaded else ' (inspected)'}>")
+
+    def __str__(self):
+        return self.describe()
+
+
+# -- frameworks ----------------------------------------------------------------
+
+
+def _is_tensor_like(value):
+    return hasattr(value, "__dlpack__") and hasattr(value, "__dlpack_device__")
+
+
+def _exportable(tensors):
+    """PyTorch refuses to export tensors that require grad (parameters):
+    their detached views share the memory."""
+    out = []
+    for t in tensors:
+        if getattr(t, "requires_grad", False) and _module_of(t) == "torch":
+            t = t.detach()
+        out.append(t)
+    return out
+
+
+def _module_of(value):
+    return type(value).__module__.split(".")[0]
+
+
+def _framework(values):
+    """'torch', 'cupy' or None from the values given (QuantizedTensor
+    buffers included); else 'torch' if it imports, else 'cupy'."""
+    for v in values:
+        if isinstance(v, QuantizedTensor):
+            v = next(iter(v.buffers.values()), None)
+        elif isinstance(v, dict):
+            v = next(iter(v.values()), None)
+        elif isinstance(v, (list, tuple)):
+            v = v[0] if v else None
+        if v is None:
+            continue
+        module = _module_of(v)
+        if module in ("torch", "cupy"):
+            return module
+    return None
+
+
+def _check_device(value, label, device):
+    if not _is_tensor_like(value):
+        raise ValueError(f"{label}: expected a CUDA tensor (torch.Tensor, cupy.ndarray, "
+                         f"... with __dlpack__), got {type(value).__name__}")
+    kind, index = value.__dlpack_device__()
+    kind = int(kind)
+    if kind != 2:
+        names = {1: "cpu", 3: "cuda_host (pinned host memory)", 13: "cuda_managed"}
+        where = names.get(kind, f"DLPack device type {kind}")
+        expected = f"cuda:{device}" if device is not None else "a CUDA device"
+        raise ValueError(f"{label}: expected a CUDA tensor on {expected}, got a tensor on {where}")
+    if device is not None and int(index) != device:
+        raise ValueError(f"{label}: expected a tensor on cuda:{device} (the device the "
+                         f"artifact was loaded on), got cuda:{index}")
+
+
+def _torch_dtype(torch, encoding):
+    return {
+        "f32": torch.float32,
+        "bf16": torch.bfloat16,
+        "f16": torch.float16,
+        "i64": torch.int64,
+    }.get(encoding, torch.uint8)
+
+
+def _cupy_dtype(cupy, encoding):
+    return {
+        "f32": cupy.float32,
+        "bf16": cupy.uint16,  # CuPy has no bfloat16: raw bits
+        "f16": cupy.float16,
+        "i64": cupy.int64,
+    }.get(encoding, cupy.uint8)
+
+
+def _empty(buffer, framework, device):
+    if framework in (None, "torch"):
+        try:
+            import torch
+        except ImportError:
+            if framework == "torch":
+                raise
+            torch = None
+        if torch is not None:
+            return torch.empty(buffer.shape, dtype=_torch_dtype(torch, buffer.encoding),
+                               device=f"cuda:{device or 0}")
+    try:
+        import cupy
+    except ImportError:
+        raise RuntimeError("cannot allocate outputs: neither torch nor cupy imports; "
+                           "pass them with out=") from None
+    with cupy.cuda.Device(device or 0):
+        return cupy.empty(buffer.shape, dtype=_cupy_dtype(cupy, buffer.encoding))
+
+
+def _allocate(arg, framework, device):
+    if not arg.is_proto:
+        return _empty(arg.buffers[0], framework, device)
+    return QuantizedTensor.for_arg(
+        arg, {b.name: _empty(b, framework, device) for b in arg.buffers})
+
+
+def _current_stream(framework, device):
+    if framework in (None, "torch"):
+        try:
+            import torch
+        except ImportError:
+            torch = None
+        if torch is not None:
+            return int(torch.cuda.current_stream(device or 0).cuda_stream)
+    if framework in (None, "cupy"):
+        try:
+            import cupy
+        except ImportError:
+            return None
+        with cupy.cuda.Device(device or 0):
+            return int(cupy.cuda.get_current_stream().ptr)
+    return None
+
+
+# -- a training pair (forward entry + backward entry) ----------------------------
+
+# Roles of a Linear training pair's arguments and results (teq.torch.Linear).
+FORWARD_ARG_ROLES = ("input", "weight", "bias")
+FORWARD_RESULT_ROLES = ("output", "saved")
+BACKWARD_ARG_ROLES = ("grad_output", "saved", "input", "weight", "bias", "main_grad")
+BACKWARD_RESULT_ROLES = ("grad_input", "grad_weight", "grad_bias", "main_grad")
+
+
+def _parse_role(role, allowed, where):
+    if not isinstance(role, str):
+        raise ValueError(f"{where}: a role is a string, got {role!r}")
+    if role.startswith("state:"):
+        name = role[6:]
+        if not name.isidentifier():
+            raise ValueError(f"{where}: state buffer name '{name}' is not an identifier")
+        return ("state", name)
+    if role not in allowed:
+        raise ValueError(f"{where}: unknown role '{role}' (roles: {', '.join(allowed)}, "
+                         f"'state:<buffer name>')")
+    return (role, None)
+
+
+def _arg_sig(arg):
+    """What must agree between a forward result and a backward argument."""
+    if arg.is_proto:
+        return ("proto", arg.dtype, arg.shape, arg.quantizer_kind, arg.usage,
+                tuple((b.name, b.encoding, b.shape) for b in arg.buffers))
+    return ("tensor", arg.dtype, arg.shape)
+
+
+class TrainingPair:
+    """How a forward entry and a backward entry make one differentiable
+    layer, with every argument's role explicit and checked against both
+    manifests (teq.torch.Linear builds on it; it needs no GPU).
+
+    The artifact convention (te-compile on a function pair): the forward
+    entry ``F(x, w, [bias], [state...]) -> (y..., saved..., [updated
+    state...])`` and the backward entry ``B(dy..., saved..., [state...],
+    [main_grad]) -> (dx, dw, [dbias], [updated state...])``, where saved
+    results may be quantized (proto). Roles:
+
+    - forward_args: ``input``, ``weight``, ``bias``, ``state:<name>`` (a
+      module buffer, e.g. the delayed-scaling scale and amax history);
+    - forward_results: ``output``, ``saved`` (passed to the backward, in
+      order), ``state:<name>`` (the buffer's new value, written back);
+    - backward_args: ``grad_output`` (one per ``output``, in order),
+      ``saved`` (the forward's saved results, in order), ``input``,
+      ``weight``, ``bias`` (the forward's own arguments: high-precision
+      saved tensors the compiler dropped from the forward's results,
+      ``teq.saved_from_args``), ``state:<name>``, ``main_grad``;
+    - backward_results: ``grad_input``, ``grad_weight``, ``grad_bias``,
+      ``main_grad`` (the new main_grad, written back:
+      fuse_wgrad_accumulation), ``state:<name>``.
+
+    Defaults: forward_args ``("input", "weight")``; forward_results
+    ``num_outputs`` x ``output`` then ``saved`` for the rest; backward_args
+    ``num_outputs`` x ``grad_output`` then ``saved`` for the rest;
+    backward_results ``("grad_input", "grad_weight")``. Any mismatch in
+    counts, shapes or dtypes is a ValueError naming both sides.
+    """
+
+    # Entries are shared, not copied (nn.Module deepcopy, copy.copy).
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __init__(self, forward, backward, *, num_outputs=1, forward_args=None,
+                 forward_results=None, backward_args=None, backward_results=None):
+        self.forward = forward
+        self.backward = backward
+        fin, fout = forward.inputs, forward.outputs
+        bin_, bout = backward.inputs, backward.outputs
+        fname, bname = forward.name, backward.name
+        if num_outputs < 1 or num_outputs > len(fout):
+            raise ValueError(f"entry '{fname}': num_outputs={num_outputs}, but it has "
+                             f"{len(fout)} results")
+        if forward_args is None:
+            forward_args = ("input", "weight")
+        if forward_results is None:
+            forward_results = ("output",) * num_outputs + ("saved",) * (len(fout) - num_outputs)
+        if backward_args is None:
+            backward_args = ("grad_output",) * num_outputs + ("saved",) * (len(bin_) - num_outputs)
+        if backward_results is None:
+            backward_results = ("grad_input", "grad_weight")
+        self.forward_args = self._roles(forward_args, fin, FORWARD_ARG_ROLES,
+                                        f"entry '{fname}' (forward) arguments")
+        self.forward_results = self._roles(forward_results, fout, FORWARD_RESULT_ROLES,
+                                           f"entry '{fname}' (forward) results")
+        self.backward_args = self._roles(backward_args, bin_, BACKWARD_ARG_ROLES,
+                                         f"entry '{bname}' (backward) arguments")
+        self.backward_results = self._roles(backward_results, bout, BACKWARD_RESULT_ROLES,
+                                            f"entry '{bname}' (backward) results")
+        self.num_outputs = sum(1 for r, _ in self.forward_results if r == "output")
+        if self.num_outputs != num_outputs:
+            raise ValueError(f"entry '{fname}': forward_results has {self.num_outputs} "
+                             f"'output' roles, num_outputs is {num_outputs}")
+
+        def once(roles, role, where):
+            count = sum(1 for r, _ in roles if r == role)
+            if count > 1:
+                raise ValueError(f"{where}: role '{role}' appears {count} times")
+            return count == 1
+
+        for role in ("input", "weight", "bias"):
+            once(self.forward_args, role, f"entry '{fname}' (forward) arguments")
+        for role in ("input", "weight", "bias", "main_grad"):
+            once(self.backward_args, role, f"entry '{bname}' (backward) arguments")
+        for role in ("grad_input", "grad_weight", "grad_bias", "main_grad"):
+            once(self.backward_results, role, f"entry '{bname}' (backward) results")
+        if not once(self.forward_args, "input", f"entry '{fname}' (forward) arguments"):
+            raise ValueError(f"entry '{fname}' (forward) arguments: no 'input' role")
+        if not once(self.forward_args, "weight", f"entry '{fname}' (forward) arguments"):
+            raise ValueError(f"entry '{fname}' (forward) arguments: no 'weight' role")
+
+        # Every forward argument by role, for checks against the backward.
+        fargs = {role: a for (role, _), a in zip(self.forward_args, fin) if role != "state"}
+        outputs = [a for (role, _), a in zip(self.forward_results, fout) if role == "output"]
+        saved = [a for (role, _), a in zip(self.forward_results, fout) if role == "saved"]
+        grads = [a for (role, _), a in zip(self.backward_args, bin_) if role == "grad_output"]
+        bsaved = [a for (role, _), a in zip(self.backward_args, bin_) if role == "saved"]
+        if len(grads) != len(outputs):
+            raise ValueError(f"entry '{bname}' (backward) takes {len(grads)} grad_output "
+                             f"arguments, entry '{fname}' has {len(outputs)} outputs")
+        for y, dy in zip(outputs, grads):
+            if _arg_sig(y) != _arg_sig(dy):
+                raise ValueError(f"entry '{bname}' argument '{dy.name}' ({dy.type_text()}) "
+                                 f"is the gradient of entry '{fname}' result '{y.name}' "
+                                 f"({y.type_text()}): they must agree")
+        if len(bsaved) != len(saved):
+            raise ValueError(
+                f"entry '{fname}' saves {len(saved)} results for backward "
+                f"({', '.join(a.name for a in saved)}), entry '{bname}' takes {len(bsaved)} "
+                f"saved arguments ({', '.join(a.name for a in bsaved)}); if the compiler "
+                f"dropped saved tensors that are the forward's own arguments "
+                f"(teq.saved_from_args), give the backward's roles explicitly with "
+                f"'input'/'weight' for them")
+        for i, (s, b) in enumerate(zip(saved, bsaved)):
+            if _arg_sig(s) != _arg_sig(b):
+                raise ValueError(
+                    f"saved tensor {i}: entry '{fname}' result '{s.name}' ({s.type_text()}) "
+                    f"does not match entry '{bname}' argument '{b.name}' ({b.type_text()})")
+        for (role, _), a in zip(self.backward_args, bin_):
+            if role in ("input", "weight", "bias"):
+                if role not in fargs:
+                    raise ValueError(f"entry '{bname}' argument '{a.name}' has role '{role}', "
+                                     f"but entry '{fname}' has no '{role}' argument")
+                if _arg_sig(fargs[role]) != _arg_sig(a):
+                    raise ValueError(f"entry '{bname}' argument '{a.name}' ({a.type_text()}) "
+                                     f"is the forward's {role} "
+                                     f"({fargs[role].type_text()}): they must agree")
+        gmap = {"grad_input": "input", "grad_weight": "weight", "grad_bias": "bias"}
+        for (role, _), a in zip(self.backward_results, bout):
+            if role in gmap:
+                src = fargs.get(gmap[role])
+                if src is None:
+                    raise ValueError(f"entry '{bname}' result '{a.name}' has role '{role}', "
+                                     f"but entry '{fname}' has no '{gmap[role]}' argument")
+                if _arg_sig(src) != _arg_sig(a):
+                    raise ValueError(f"entry '{bname}' result '{a.name}' ({a.type_text()}) is "
+                                     f"the gradient of the forward's {gmap[role]} "
+                                     f"({src.type_text()}): they must agree")
+        has_mg_arg = any(r == "main_grad" for r, _ in self.backward_args)
+        has_mg_res = any(r == "main_grad" for r, _ in self.backward_results)
+        if has_mg_arg != has_mg_res:
+            raise ValueError(f"entry '{bname}': 'main_grad' must be both an argument and a "
+                             f"result (the accumulated main_grad, written back)")
+        if has_mg_res and any(r == "grad_weight" for r, _ in self.backward_results):
+            raise ValueError(f"entry '{bname}': both 'grad_weight' and 'main_grad' results")
+        # State buffers: one shape/dtype per name, wherever it appears.
+        self.state = {}
+        places = [(self.forward_args, fin, fname), (self.forward_results, fout, fname),
+                  (self.backward_args, bin_, bname), (self.backward_results, bout, bname)]
+        for roles, args, ename in places:
+            for (role, name), a in zip(roles, args):
+                if role != "state":
+                    continue
+                if a.is_proto:
+                    raise ValueError(f"entry '{ename}' '{a.name}': state must be a tensor, "
+                                     f"got {a.type_text()}")
+                prev = self.state.get(name)
+                if prev is not None and _arg_sig(prev) != _arg_sig(a):
+                    raise ValueError(f"state '{name}': entry '{ename}' '{a.name}' "
+                                     f"({a.type_text()}) disagrees with {prev.type_text()}")
+                self.state.setdefault(name, a)
+        for roles, args, ename in places[1::2]:
+            for (role, name), a in zip(roles, args):
+                if role == "state" and not any(
+                        r == "state" and n == name
+                        for rr in (self.forward_args, self.backward_args) for r, n in rr):
+                    raise ValueError(f"entry '{ename}' result '{a.name}' updates state "
+                                     f"'{name}', which no entry reads")
+        for roles, args, ename in places[0::2]:
+            for (role, name), a in zip(roles, args):
+                if a.kind == "inout" and role != "state":
+                    raise ValueError(f"entry '{ename}' argument '{a.name}' is inout (updated "
+                                     f"in place): its role must be 'state:<name>', not '{role}'")
+        written = {n for roles in (self.forward_results,) for r, n in roles if r == "state"}
+        written |= {n for (r, n), a in zip(self.forward_args, fin)
+                    if r == "state" and a.kind == "inout"}
+        read_back = {n for r, n in self.backward_args if r == "state"}
+        if written & read_back:
+            raise ValueError(f"state {', '.join(sorted(written & read_back))}: updated by entry "
+                             f"'{fname}' and read by entry '{bname}'; keep the forward's and "
+                             f"the backward's state apart (TE: fwd and bwd fp8_meta)")
+        self.main_grad = next((a for (r, _), a in zip(self.backward_args, bin_)
+                               if r == "main_grad"), None)
+        self.input = fargs["input"]
+        self.weight = fargs["weight"]
+        self.bias = fargs.get("bias")
+
+    @staticmethod
+    def _roles(roles, args, allowed, where):
+        roles = tuple(roles)
+        if len(roles) != len(args):
+            raise ValueError(
+                f"{where}: {len(roles)} roles ({', '.join(map(str, roles))}) for "
+                f"{len(args)} values ({', '.join(a.name + ' ' + a.type_text() for a in args)})")
+        return tuple(_parse_role(r, allowed, f"{where}: '{a.name}'") for r, a in zip(roles, args))
+
+    def describe(self):
+        def side(roles, args):
+            return ", ".join(f"{a.name}={r if n is None else 'state:' + n}"
+                             for (r, n), a in zip(roles, args))
+        f, b = self.forward, self.backward
+        return (f"forward {f.name}({side(self.forward_args, f.inputs)}) -> "
+                f"({side(self.forward_results, f.outputs)}); backward "
+                f"{b.name}({side(self.backward_args, b.inputs)}) -> "
+                f"({side(self.backward_results, b.outputs)})")

@@ -1,0 +1,213 @@
+"""teq.runtime on the GPU with PyTorch tensors (skips without torch, CUDA or
+a TEQ context): outputs bit-identical to te-run on the same inputs, calls on
+the caller's stream, and bad calls that raise ValueError and leave the
+outputs untouched."""
+
+import os
+import subprocess
+
+import pytest
+
+from runtime_helpers import artifact, require_torch_cuda, te_run
+
+torch = require_torch_cuda()
+import teq.runtime as rt  # noqa: E402
+
+DEV = "cuda:0"
+
+
+def _bytes(t):
+    return t.detach().contiguous().cpu().view(torch.uint8).numpy().tobytes()
+
+
+def _write(path, t):
+    with open(path, "wb") as f:
+        f.write(_bytes(t))
+
+
+def _inputs(entry, gen, given=None):
+    """Random inputs as te-run makes them: N(0,1) tensors, |N(0,1)| state."""
+    given = dict(given or {})
+    values = []
+    for a in entry.inputs:
+        if a.name in given:
+            values.append(given[a.name])
+            continue
+        assert not a.is_proto, "proto inputs come from a forward call"
+        dtype = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32}[a.dtype]
+        x = torch.randn(a.shape, generator=gen, dtype=torch.float32)
+        if a.shape and len(a.shape) <= 2 and a.dtype == "f32" and a.shape[-1] <= 3:
+            x = x.abs() + 0.5  # scales and amax histories: positive
+        values.append(x.to(dtype).to(DEV))
+    return values
+
+
+def _te_run_outputs(path, entry, values, tmp_path):
+    """Runs te-run --entry on `values` (via --inputs) and reads --outputs."""
+    runner = te_run()
+    if runner is None:
+        pytest.skip("no te-run (TEQ_TE_RUN, build-gpu/bin/te-run, build/bin/te-run)")
+    ins = tmp_path / f"{entry.name}-in"
+    outs = tmp_path / f"{entry.name}-out"
+    ins.mkdir()
+    outs.mkdir()
+    for a, v in zip(entry.inputs, values):
+        if a.is_proto:
+            for b in a.buffers:
+                _write(ins / f"{a.name}.{b.name}.bin", v[b.name])
+        else:
+            _write(ins / f"{a.name}.bin", v)
+    result = subprocess.run([runner, path, "--entry", entry.name, "--inputs", str(ins),
+                             "--outputs", str(outs)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    files = {}
+    for a in entry.outputs + entry.inouts:
+        if a.is_proto:
+            for b in a.buffers:
+                files[(a.name, b.name)] = (outs / f"{a.name}.{b.name}.bin").read_bytes()
+        else:
+            files[(a.name, None)] = (outs / f"{a.name}.bin").read_bytes()
+    return files
+
+
+def _compare(entry, results, files):
+    for a, value in zip(entry.outputs, results):
+        if a.is_proto:
+            assert isinstance(value, rt.QuantizedTensor)
+            assert list(value.buffers) == a.buffer_names
+            for b in a.buffers:
+                assert _bytes(value[b.name]) == files[(a.name, b.name)], (entry.name, a.name, b.name)
+        else:
+            assert _bytes(value) == files[(a.name, None)], (entry.name, a.name)
+
+
+@pytest.mark.parametrize("name, fwd, bwd", [
+    ("linear-current", "fwd", "bwd"),
+    ("linear-current", "fwd_bias", "bwd_main_grad"),
+    ("linear-delayed", "fwd", "bwd"),
+    ("linear-hp", "fwd", "bwd"),
+    ("mlp-current", "mlp_fwd", "mlp_bwd"),
+])
+def test_bit_identical_to_te_run(name, fwd, bwd, tmp_path):
+    path = artifact(name)
+    art = rt.load(path)
+    assert art.loaded and art.device == 0
+    gen = torch.Generator().manual_seed(1234)
+    f, b = art[fwd], art[bwd]
+    fin = _inputs(f, gen)
+    fout = f(*fin)
+    torch.cuda.synchronize()
+    assert isinstance(fout, tuple) and len(fout) == len(f.outputs)
+    _compare(f, fout, _te_run_outputs(path, f, fin, tmp_path))
+    # The backward on the forward's saved results (and its own inputs).
+    given = {}
+    saved = iter(fout[1:])
+    for a in b.inputs[1:]:
+        if a.is_proto:
+            given[a.name] = next(saved)
+    if name == "linear-hp":  # bwd(dy, x, w): the forward's own arguments
+        given = {b.inputs[1].name: fin[0], b.inputs[2].name: fin[1]}
+    if name == "mlp-current":  # every saved result, in order
+        given = {a.name: v for a, v in zip(b.inputs[1:], fout[1:])}
+    bin_ = _inputs(b, gen, given)
+    bout = b(*bin_)
+    torch.cuda.synchronize()
+    _compare(b, bout, _te_run_outputs(path, b, bin_, tmp_path))
+
+
+def test_quantized_results_have_te_names_and_out_is_written():
+    art = rt.load(artifact("linear-current"))
+    fwd = art["fwd"]
+    x = torch.randn(64, 128, device=DEV, dtype=torch.bfloat16)
+    w = torch.randn(256, 128, device=DEV, dtype=torch.bfloat16)
+    y, sx, sw = fwd(x, w)
+    assert y.dtype == torch.bfloat16 and y.shape == (64, 256) and y.device.index == 0
+    assert sx.transpose.dtype == torch.uint8 and sx.transpose.shape == (128, 64)
+    assert sx._transpose is sx.transpose and sx["scale_inv"].dtype == torch.float32
+    assert sx.shape == (64, 128) and sx.quantizer["kind"] == "float8_current_scaling"
+    out = fwd.allocate_outputs(like=x)
+    res = fwd(x, w, out=out)
+    assert all(r is o for r, o in zip(res, out))
+    torch.cuda.synchronize()
+    assert torch.equal(out[0], y) and torch.equal(out[1].transpose, sx.transpose)
+    # By name, with out= as a dict (only some outputs given).
+    y2 = torch.empty_like(y)
+    res = fwd(arg0=x, arg1=w, out={"result0": y2})
+    assert res[0] is y2
+    torch.cuda.synchronize()
+    assert torch.equal(y2, y)
+
+
+def test_runs_on_the_callers_stream():
+    art = rt.load(artifact("linear-current"))
+    fwd = art["fwd"]
+    x = torch.randn(64, 128, device=DEV, dtype=torch.bfloat16)
+    w = torch.randn(256, 128, device=DEV, dtype=torch.bfloat16)
+    ref = fwd(x, w, synchronize=True)[0]
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        y = fwd(x, w)[0]  # s is the current stream: enqueued there
+        z = y.float().sum()
+    s.synchronize()
+    assert torch.equal(y, ref) and torch.isfinite(z)
+    # The legacy default stream (handle 0) explicitly.
+    y0 = fwd(x, w, stream=0)[0]
+    torch.cuda.synchronize()
+    assert torch.equal(y0, ref)
+
+
+def _bad_calls(x, w):
+    cases = {
+        "dtype": (x.float(), w, r"argument 'arg0': expected dtype bfloat16 \(bf16\), got float32"),
+        "shape": (x[:32].contiguous(), w, r"argument 'arg0': expected shape \[64, 128\], got "
+                                          r"\[32, 128\]"),
+        "cpu": (x.cpu(), w, r"argument 'arg0': expected a CUDA tensor on cuda:0, got a tensor "
+                            r"on cpu"),
+        "non-contiguous": (x, torch.empty(128, 256, device=DEV, dtype=torch.bfloat16).t(),
+                           r"argument 'arg1': expected a contiguous \(row-major\) tensor"),
+        "misaligned": (torch.empty(64 * 128 + 8, device=DEV, dtype=torch.bfloat16)[8:].view(64, 128),
+                       w, r"argument 'arg0': expected a 256-byte aligned address"),
+    }
+    return cases
+
+
+@pytest.mark.parametrize("case", ["dtype", "shape", "cpu", "non-contiguous", "misaligned"])
+def test_bad_call_raises_and_leaves_outputs_untouched(case):
+    art = rt.load(artifact("linear-current"))
+    fwd = art["fwd"]
+    x = torch.randn(64, 128, device=DEV, dtype=torch.bfloat16)
+    w = torch.randn(256, 128, device=DEV, dtype=torch.bfloat16)
+    out = fwd.allocate_outputs(like=x)
+    for t in [out[0]] + list(out[1]) + list(out[2]):
+        t.view(torch.uint8).fill_(0xA5)
+    torch.cuda.synchronize()
+    before = [_bytes(t) for t in [out[0]] + list(out[1]) + list(out[2])]
+    bx, bw, message = _bad_calls(x, w)[case]
+    with pytest.raises(ValueError, match=message):
+        fwd(bx, bw, out=out)
+    # A bad output buffer is caught the same way.
+    with pytest.raises(ValueError, match=r"argument 'result0': expected shape \[64, 256\]"):
+        fwd(x, w, out=[torch.empty(64, 255, device=DEV, dtype=torch.bfloat16), None, None])
+    torch.cuda.synchronize()
+    after = [_bytes(t) for t in [out[0]] + list(out[1]) + list(out[2])]
+    assert before == after
+
+
+def test_wrong_device_artifact_and_errors_name_the_path(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        rt.load(tmp_path / "missing.so")
+    if torch.cuda.device_count() > 1:
+        art = rt.load(artifact("linear-current"), device=1)
+        x = torch.randn(64, 128, device=DEV, dtype=torch.bfloat16)
+        w = torch.randn(256, 128, device=DEV, dtype=torch.bfloat16)
+        with pytest.raises(ValueError, match="expected a tensor on cuda:1"):
+            art["fwd"](x, w)
+
+
+def test_device_info_and_context_stream():
+    ctx = rt.context(0)
+    info = ctx.device_info()
+    assert info["ordinal"] == 0 and info["sm"].startswith("sm_")
+    assert ctx.stream != 0
+    assert os.path.basename(rt.load(artifact("linear-current")).path) == "linear-current.so"
