@@ -37,8 +37,9 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
-#include <sstream>
+#include <cstdio>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace py = pybind11;
@@ -200,13 +201,14 @@ py::list shapeList(size_t rank, const int64_t *shape) {
   return list;
 }
 
+// Messages are built without iostreams: std::ostringstream crashed in this
+// module under PyTorch on the GPU machine (its locale machinery, with
+// PyTorch's libraries loaded in the same process).
 std::string shapeText(size_t rank, const int64_t *shape) {
-  std::ostringstream os;
-  os << "[";
+  std::string text = "[";
   for (size_t i = 0; i < rank; ++i)
-    os << (i ? ", " : "") << shape[i];
-  os << "]";
-  return os.str();
+    text += (i ? ", " : "") + std::to_string(shape[i]);
+  return text + "]";
 }
 
 //===----------------------------------------------------------------------===//
@@ -635,29 +637,32 @@ private:
   dlpack::ManagedTensorVersioned *versioned_ = nullptr;
 };
 
-/// Checks one tensor against its buffer; returns its device address.
-uint64_t checkTensor(const dlpack::Tensor &t, const BufferSpec &spec,
-                     int ordinal, int64_t alignment, bool readOnly) {
-  auto fail = [&](const std::string &what) {
-    throw py::value_error(spec.label + ": " + what);
+/// Checks one tensor against its buffer: its device address, or the error
+/// message naming the buffer. (No exception here: the caller releases the
+/// consumed tensors, whose deleters may run Python, before it raises.)
+std::variant<uint64_t, std::string>
+checkTensor(const dlpack::Tensor &t, const BufferSpec &spec, int ordinal,
+            int64_t alignment, bool readOnly) {
+  auto fail = [&](const std::string &what) -> std::variant<uint64_t, std::string> {
+    return spec.label + ": " + what;
   };
   if (t.device.device_type != dlpack::kDLCUDA) {
     const char *name = dlpack::deviceTypeName(t.device.device_type);
-    fail(std::string("expected a CUDA tensor on device cuda:") +
+    return fail(std::string("expected a CUDA tensor on device cuda:") +
          std::to_string(ordinal) + ", got a tensor on " +
          (name ? name : "DLPack device type " +
                             std::to_string(t.device.device_type)));
   }
   if (ordinal >= 0 && t.device.device_id != ordinal)
-    fail("expected a tensor on cuda:" + std::to_string(ordinal) +
+    return fail("expected a tensor on cuda:" + std::to_string(ordinal) +
          " (the device the artifact was loaded on), got cuda:" +
          std::to_string(t.device.device_id));
   if (!dtypeMatches(spec.encoding, t.dtype))
-    fail(std::string("expected dtype ") + expectedDtype(spec.encoding) +
+    return fail(std::string("expected dtype ") + expectedDtype(spec.encoding) +
          " (" + spec.encoding + "), got " + dlpack::dtypeName(t.dtype));
   std::vector<int64_t> shape(t.shape, t.shape + std::max(t.ndim, 0));
   if (shape != spec.shape)
-    fail("expected shape " + shapeText(spec.shape.size(), spec.shape.data()) +
+    return fail("expected shape " + shapeText(spec.shape.size(), spec.shape.data()) +
          ", got " + shapeText(shape.size(), shape.data()));
   int64_t numel = 1;
   for (int64_t d : shape)
@@ -667,7 +672,7 @@ uint64_t checkTensor(const dlpack::Tensor &t, const BufferSpec &spec,
     for (int i = t.ndim - 1; i >= 0; --i) {
       if (shape[i] != 1 && t.strides[i] != expected) {
         std::vector<int64_t> strides(t.strides, t.strides + t.ndim);
-        fail("expected a contiguous (row-major) tensor, got strides " +
+        return fail("expected a contiguous (row-major) tensor, got strides " +
              shapeText(strides.size(), strides.data()) + " for shape " +
              shapeText(shape.size(), shape.data()) +
              " (call .contiguous() first)");
@@ -677,18 +682,19 @@ uint64_t checkTensor(const dlpack::Tensor &t, const BufferSpec &spec,
   }
   int64_t bytes = numel * ((t.dtype.bits * t.dtype.lanes + 7) / 8);
   if (bytes != spec.bytes)
-    fail("expected " + std::to_string(spec.bytes) + " bytes, got " +
+    return fail("expected " + std::to_string(spec.bytes) + " bytes, got " +
          std::to_string(bytes));
   if (spec.writable && readOnly)
-    fail("the tensor is read-only, but the entry writes it");
+    return fail("the tensor is read-only, but the entry writes it");
   uint64_t address = reinterpret_cast<uint64_t>(t.data) + t.byte_offset;
   if (spec.bytes > 0 && alignment > 1 &&
       address % static_cast<uint64_t>(alignment) != 0) {
-    std::ostringstream os;
-    os << "expected a " << alignment << "-byte aligned address, got 0x"
-       << std::hex << address
-       << " (a view at an offset? pass a fresh tensor or .clone())";
-    fail(os.str());
+    char hex[32];
+    std::snprintf(hex, sizeof(hex), "0x%llx",
+                  static_cast<unsigned long long>(address));
+    return fail("expected a " + std::to_string(alignment) +
+                "-byte aligned address, got " + hex +
+                " (a view at an offset? pass a fresh tensor or .clone())");
   }
   return address;
 }
@@ -756,8 +762,16 @@ void Entry::runDlpack(const py::sequence &tensors, const py::sequence &labels,
     else
       capsule = tensors[i].attr("__dlpack__")(py::arg("stream") = dlStream);
     consumed.push_back(Consumed::take(capsule, specs[i].label));
-    pointers[i] = checkTensor(consumed.back().tensor(), specs[i], ordinal,
-                              alignment, consumed.back().readOnly());
+    std::variant<uint64_t, std::string> checked =
+        checkTensor(consumed.back().tensor(), specs[i], ordinal, alignment,
+                    consumed.back().readOnly());
+    if (auto *error = std::get_if<std::string>(&checked)) {
+      std::string message = *error;
+      consumed.clear(); // the producers' deleters, before Python sees the error
+      capsule = py::object();
+      throw py::value_error(message);
+    }
+    pointers[i] = std::get<uint64_t>(checked);
   }
   if (dryRun)
     return; // `consumed` releases every tensor
