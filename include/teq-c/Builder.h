@@ -35,6 +35,11 @@ MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderCreate(
 MLIR_CAPI_EXPORTED MlirValue
 teqFunctionBuilderGetArgument(TeqFunctionBuilder builder, intptr_t index);
 
+/// Names argument `index` in the artifact's manifest (the teq.name argument
+/// attribute; default "arg<index>").
+MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderSetArgumentName(
+    TeqFunctionBuilder builder, intptr_t index, MlirStringRef name);
+
 /// Opens a teq.autocast region: `recipe` (a teq recipe attribute, or null:
 /// the target's default recipe) and `enabled`. Ops built until the matching
 /// teq FunctionBuilderEndAutocast go inside it.
@@ -93,11 +98,13 @@ MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderElementwise(
 MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderConstant(
     TeqFunctionBuilder builder, MlirType type, double value, MlirValue *result);
 
-/// Returns `values` (every autocast region must be closed), sets the
-/// function type, moves values out of the autocast regions that define
-/// them, and verifies the function. The builder is finished after this.
+/// Returns `values` (every autocast region must be closed), named `names`
+/// in the manifest (null: result<i>), sets the function type, moves values
+/// out of the autocast regions that define them, and verifies the function.
+/// The builder is finished after this.
 MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderReturn(
-    TeqFunctionBuilder builder, intptr_t numValues, const MlirValue *values);
+    TeqFunctionBuilder builder, intptr_t numValues, const MlirValue *values,
+    const MlirStringRef *names);
 
 /// Frees the builder; an unfinished function is erased from the module.
 MLIR_CAPI_EXPORTED void teqFunctionBuilderDestroy(TeqFunctionBuilder builder);

@@ -190,6 +190,22 @@ MlirValue teqFunctionBuilderGetArgument(TeqFunctionBuilder builder,
   return wrap(b->function.getArgument(index));
 }
 
+TeqStatus teqFunctionBuilderSetArgumentName(TeqFunctionBuilder builder,
+                                            intptr_t index,
+                                            MlirStringRef name) {
+  TeqStatus error = makeSuccess();
+  FunctionBuilderImpl *b =
+      usable(builder, "teqFunctionBuilderSetArgumentName", error);
+  if (!b)
+    return error;
+  if (index < 0 || index >= static_cast<intptr_t>(b->function.getNumArguments()))
+    return makeError("teqFunctionBuilderSetArgumentName: argument " +
+                     std::to_string(index) + " out of range");
+  b->function.setArgAttr(index, TEQDialect::getNameAttrName(),
+                         StringAttr::get(b->function.getContext(), unwrap(name)));
+  return makeSuccess();
+}
+
 TeqStatus teqFunctionBuilderBeginAutocast(TeqFunctionBuilder builder,
                                           MlirAttribute recipe, bool enabled) {
   TeqStatus error = makeSuccess();
@@ -413,8 +429,8 @@ TeqStatus teqFunctionBuilderConstant(TeqFunctionBuilder builder, MlirType type,
 }
 
 TeqStatus teqFunctionBuilderReturn(TeqFunctionBuilder builder,
-                                   intptr_t numValues,
-                                   const MlirValue *values) {
+                                   intptr_t numValues, const MlirValue *values,
+                                   const MlirStringRef *names) {
   constexpr const char *fn = "teqFunctionBuilderReturn";
   TeqStatus error = makeSuccess();
   FunctionBuilderImpl *b = usable(builder, fn, error);
@@ -437,6 +453,11 @@ TeqStatus teqFunctionBuilderReturn(TeqFunctionBuilder builder,
     resultTypes.push_back(value.getType());
   b->function.setFunctionType(b->builder.getFunctionType(
       b->function.getArgumentTypes(), resultTypes));
+  if (names)
+    for (intptr_t i = 0; i < numValues; ++i)
+      b->function.setResultAttr(
+          i, TEQDialect::getNameAttrName(),
+          StringAttr::get(b->function.getContext(), unwrap(names[i])));
   // Inner regions first: their new results are what the outer ones yield.
   for (AutocastOp autocast : llvm::reverse(b->autocasts))
     yieldEscapingValues(b->builder, autocast);

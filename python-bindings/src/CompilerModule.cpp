@@ -309,12 +309,27 @@ public:
     return Value{result};
   }
 
-  void ret(const std::vector<Value> &values) {
+  void setArgumentName(size_t index, const std::string &name) {
+    check(teqFunctionBuilderSetArgumentName(builder_, static_cast<intptr_t>(index),
+                                            toRef(name)));
+  }
+
+  void ret(const std::vector<Value> &values,
+           const std::optional<std::vector<std::string>> &names) {
     std::vector<MlirValue> handles;
     for (const Value &value : values)
       handles.push_back(value.value);
+    std::vector<MlirStringRef> refs;
+    if (names) {
+      if (names->size() != values.size())
+        throw py::value_error("ret: " + std::to_string(names->size()) +
+                              " names for " + std::to_string(values.size()) +
+                              " values");
+      for (const std::string &name : *names)
+        refs.push_back(toRef(name));
+    }
     check(teqFunctionBuilderReturn(builder_, static_cast<intptr_t>(handles.size()),
-                                   handles.data()));
+                                   handles.data(), names ? refs.data() : nullptr));
   }
 
 private:
@@ -494,5 +509,7 @@ PYBIND11_MODULE(_teq_compiler, m) {
       .def("linear_backward", &FunctionBuilder::linearBackward)
       .def("elementwise", &FunctionBuilder::elementwise)
       .def("constant", &FunctionBuilder::constant)
-      .def("ret", &FunctionBuilder::ret);
+      .def("set_argument_name", &FunctionBuilder::setArgumentName)
+      .def("ret", &FunctionBuilder::ret, py::arg("values"),
+           py::arg("names") = py::none());
 }

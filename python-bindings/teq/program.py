@@ -29,7 +29,9 @@ A training program (``module(training=True)``, the default of
   returns the gradients of the inputs that require them, of the parameters,
   then the updated amax histories.
 
-``Program.entries(training)`` lists those arguments and results by name.
+``Program.entries(training)`` lists those arguments and results by name;
+the artifact's manifest names them so too (``teq.name``), which is how
+``teq.torch`` ties a compiled Program to parameters, buffers and gradients.
 """
 
 import contextlib
@@ -331,11 +333,12 @@ class Program:
         @<name>_forward / @<name>_backward pair."""
         if training is None:
             training = any(t.requires_grad for t in self._inputs + self._params)
-        self._plan(training)  # checks outputs
+        plan = self._plan(training)  # checks outputs
         module = Module(_c.Module.empty(self.target.chip if self.target else None))
-        saved = self._build_forward(module, training)
+        forward = f"{self.name}_forward" if training else self.name
+        saved = self._build_forward(module, training, plan[forward])
         if training:
-            self._build_backward(module, saved)
+            self._build_backward(module, saved, plan[f"{self.name}_backward"])
         module._handle.verify()
         return module
 
@@ -369,12 +372,18 @@ class Program:
             fields.append("save_original_input = true")
         return "#teq.linear<" + ", ".join(fields) + ">"
 
-    def _build_forward(self, module, training):
+    @staticmethod
+    def _name_arguments(builder, names):
+        for i, name in enumerate(names):
+            builder.set_argument_name(i, name)
+
+    def _build_forward(self, module, training, plan):
         name = f"{self.name}_forward" if training else self.name
         state = self._state_args(True)
         arg_types = ([tensor_type(t.shape, t.dtype) for t in self._inputs + self._params]
                      + [tensor_type(shape, "f32") for _, _, shape in state])
         b = _c.FunctionBuilder(module._handle, name, arg_types)
+        self._name_arguments(b, plan[0])
         values = {}
         for i, t in enumerate(self._inputs + self._params):
             values[id(t)] = b.argument(i)
@@ -417,10 +426,10 @@ class Program:
         if training:
             for _, (index, slot) in self._saved_values():
                 saved_list.append(saved[(id(self._ops[index]), slot)])
-        b.ret(results + saved_list + histories)
+        b.ret(results + saved_list + histories, plan[1])
         return saved_list
 
-    def _build_backward(self, module, saved_forward):
+    def _build_backward(self, module, saved_forward, plan):
         saved_names = self._saved_values()
         main_grad_ops = [op for op in self._ops if op.kind == "linear"
                          and op.config["fuse_wgrad_accumulation"]]
@@ -431,6 +440,7 @@ class Program:
                         for op in main_grad_ops]
                      + [tensor_type(shape, "f32") for _, _, shape in state])
         b = _c.FunctionBuilder(module._handle, f"{self.name}_backward", arg_types)
+        self._name_arguments(b, plan[0])
         n_out = len(self._outputs)
         saved = {}
         for j, (_, (index, slot)) in enumerate(saved_names):
@@ -497,4 +507,4 @@ class Program:
                                  "gradient but no output depends on it")
             results.append(grads[id(t)])
         # Histories in forward order.
-        b.ret(results + histories[::-1])
+        b.ret(results + histories[::-1], plan[1])

@@ -253,7 +253,7 @@ int main(int argc, char **argv) {
          teqFunctionBuilderLinearForward(
              fb, activated, teqFunctionBuilderGetArgument(fb, 1), noValue,
              noValue, noValue, noValue, config, false, false, &wrong));
-  report("return", teqFunctionBuilderReturn(fb, 1, &activated));
+  report("return", teqFunctionBuilderReturn(fb, 1, &activated, NULL));
   report("after return", teqFunctionBuilderEndAutocast(fb));
   teqFunctionBuilderDestroy(fb);
   mlirOperationPrint(mlirModuleGetOperation(built), printString, NULL);

@@ -18,6 +18,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -986,11 +987,36 @@ FailureOr<llvm::json::Object> EntryLowering::run() {
   DenseMap<Value, std::string> temporaryName;
   for (auto [i, v] : llvm::enumerate(temporaries))
     temporaryName[v] = "t" + std::to_string(i);
+  // Arguments and results are named by their teq.name attribute (the
+  // Python builder's names), else arg<i> / result<i>.
+  auto argName = [&](unsigned i) -> std::string {
+    if (auto name = func.getArgAttrOfType<StringAttr>(
+            i, TEQDialect::getNameAttrName()))
+      return name.str();
+    return "arg" + std::to_string(i);
+  };
+  auto resultName = [&](unsigned i) -> std::string {
+    if (auto name = func.getResultAttrOfType<StringAttr>(
+            i, TEQDialect::getNameAttrName()))
+      return name.str();
+    return "result" + std::to_string(i);
+  };
+  {
+    llvm::StringSet<> seen;
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+      if (!seen.insert(argName(i)).second)
+        return func.emitError() << "two arguments or results are named '"
+                                << argName(i) << "'";
+    for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
+      if (!seen.insert(resultName(i)).second)
+        return func.emitError() << "two arguments or results are named '"
+                                << resultName(i) << "'";
+  }
   std::function<std::string(Value)> nameOf = [&](Value v) -> std::string {
     if (auto a = dyn_cast<BlockArgument>(v))
-      return "arg" + std::to_string(a.getArgNumber());
+      return argName(a.getArgNumber());
     if (resultIndexOf.count(v))
-      return "result" + std::to_string(resultIndexOf.lookup(v));
+      return resultName(resultIndexOf.lookup(v));
     if (temporaryName.count(v))
       return temporaryName.lookup(v);
     // A usage view is named after what it views.
@@ -1008,8 +1034,7 @@ FailureOr<llvm::json::Object> EntryLowering::run() {
     FailureOr<SmallVector<Buffer>> buffers = buffersOf(type, target, loc);
     if (failed(buffers))
       return failure();
-    args.push_back(describeArgument("arg" + std::to_string(i), "input", type,
-                                    *buffers));
+    args.push_back(describeArgument(argName(i), "input", type, *buffers));
     for (const Buffer &b : *buffers)
       memrefs.push_back(b.type);
     argBuffers.push_back(std::move(*buffers));
@@ -1018,8 +1043,8 @@ FailureOr<llvm::json::Object> EntryLowering::run() {
     FailureOr<SmallVector<Buffer>> buffers = buffersOf(type, target, loc);
     if (failed(buffers))
       return failure();
-    llvm::json::Object arg = describeArgument("result" + std::to_string(i),
-                                              "output", type, *buffers);
+    llvm::json::Object arg =
+        describeArgument(resultName(i), "output", type, *buffers);
     Value returned = ret.getOperand(i);
     bool copied = llvm::any_of(copiedResults, [&](auto &c) {
       return c.first == static_cast<unsigned>(i);

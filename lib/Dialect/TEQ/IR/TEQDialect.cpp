@@ -8,6 +8,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 using namespace mlir;
 using namespace mlir::teq;
 
@@ -84,4 +86,39 @@ LogicalResult TEQDialect::verifyOperationAttribute(Operation *op,
                          << getSavedMemoryAttrName() << "', '"
                          << getEntryAttrName() << "' and '"
                          << getManifestAttrName() << "'";
+}
+
+/// `teq.name` on a function argument or result: a non-empty string that is
+/// not a temporary's name (t<N>).
+static LogicalResult verifyNameAttribute(Operation *op, NamedAttribute attr,
+                                         StringRef what, unsigned index) {
+  if (attr.getName() != TEQDialect::getNameAttrName())
+    return op->emitError() << "unknown teq attribute '"
+                           << attr.getName().getValue() << "' on " << what
+                           << " " << index << "; teq knows '"
+                           << TEQDialect::getNameAttrName() << "'";
+  auto name = dyn_cast<StringAttr>(attr.getValue());
+  StringRef text = name ? name.getValue() : StringRef();
+  if (!name || text.empty() ||
+      (text.size() > 1 && text[0] == 't' &&
+       llvm::all_of(text.drop_front(), llvm::isDigit)))
+    return op->emitError() << "'" << TEQDialect::getNameAttrName() << "' of "
+                           << what << " " << index
+                           << " must be a non-empty string other than t<N> "
+                              "(the manifest's names of temporaries)";
+  return success();
+}
+
+LogicalResult TEQDialect::verifyRegionArgAttribute(Operation *op,
+                                                   unsigned regionIndex,
+                                                   unsigned argIndex,
+                                                   NamedAttribute attr) {
+  return verifyNameAttribute(op, attr, "argument", argIndex);
+}
+
+LogicalResult TEQDialect::verifyRegionResultAttribute(Operation *op,
+                                                      unsigned regionIndex,
+                                                      unsigned resultIndex,
+                                                      NamedAttribute attr) {
+  return verifyNameAttribute(op, attr, "result", resultIndex);
 }

@@ -34,6 +34,8 @@ def TEQ_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 1;
   let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
   let extraClassDeclaration = [{
     /// Name of the module attribute holding the #teq.target.
     static constexpr ::llvm::StringLiteral getTargetAttrName() {
@@ -57,6 +59,11 @@ def TEQ_Dialect : Dialect {
     /// record-saved-memory: {before, after} = {tensors, bytes, per_recipe}.
     static constexpr ::llvm::StringLiteral getSavedMemoryAttrName() {
       return ::llvm::StringLiteral("teq.saved_memory");
+    }
+    /// Argument or result attribute of an entry function: its name in the
+    /// artifact's manifest (default "arg<i>" / "result<i>").
+    static constexpr ::llvm::StringLiteral getNameAttrName() {
+      return ::llvm::StringLiteral("teq.name");
     }
     /// Module attribute: the artifact manifest (JSON, docs/Artifact.md).
     static constexpr ::llvm::StringLiteral getManifestAttrName() {
