@@ -97,6 +97,30 @@ TeqStatus checkTensorOperand(StringRef function, StringRef what,
   return makeSuccess();
 }
 
+/// What both Linear builders check first: the tensor operands (`what`,
+/// value, optional), the #teq.linear config and the delayed-scaling pair.
+/// Returns the config, or null with `error` set.
+LinearConfigAttr
+checkLinearCall(StringRef fn,
+                std::initializer_list<std::tuple<StringRef, MlirValue, bool>>
+                    operands,
+                MlirAttribute config, MlirValue scale, MlirValue amaxHistory,
+                TeqStatus &error) {
+  for (auto [what, value, optional] : operands) {
+    error = checkTensorOperand(fn, what, value, optional);
+    if (error.ptr)
+      return {};
+  }
+  auto configAttr = dyn_cast_or_null<LinearConfigAttr>(unwrap(config));
+  if (!configAttr)
+    error = makeError(fn.str() + ": config must be a #teq.linear");
+  else if (mlirValueIsNull(scale) != mlirValueIsNull(amaxHistory))
+    error = makeError(fn.str() +
+                      ": the delayed-scaling state is scale and amax history "
+                      "together");
+  return error.ptr ? LinearConfigAttr() : configAttr;
+}
+
 /// Verifies `op` just built; on failure erases it and returns the error.
 TeqStatus verifyBuilt(Operation *op, StringRef what) {
   DiagnosticCapture capture(op->getContext());
@@ -255,20 +279,11 @@ TeqStatus teqFunctionBuilderLinearForward(
   if (!results)
     return makeError(std::string(fn) + ": null results pointer");
   *results = TeqLinearForwardResults{};
-  for (auto [what, value, optional] :
-       {std::tuple<StringRef, MlirValue, bool>{"input", input, false},
-        {"weight", weight, false},
-        {"bias", bias, true}})
-    if (TeqStatus status = checkTensorOperand(fn, what, value, optional);
-        status.ptr)
-      return status;
-  auto configAttr = dyn_cast_or_null<LinearConfigAttr>(unwrap(config));
+  LinearConfigAttr configAttr = checkLinearCall(
+      fn, {{"input", input, false}, {"weight", weight, false}, {"bias", bias, true}},
+      config, scale, amaxHistory, error);
   if (!configAttr)
-    return makeError(std::string(fn) + ": config must be a #teq.linear");
-  if (mlirValueIsNull(scale) != mlirValueIsNull(amaxHistory))
-    return makeError(std::string(fn) +
-                     ": the delayed-scaling state is scale and amax history "
-                     "together");
+    return error;
 
   Value x = unwrap(input), w = unwrap(weight);
   DiagnosticCapture capture(b->function.getContext());
@@ -313,22 +328,15 @@ TeqStatus teqFunctionBuilderLinearBackward(
   if (!results)
     return makeError(std::string(fn) + ": null results pointer");
   *results = TeqLinearBackwardResults{};
-  for (auto [what, value, optional] :
-       {std::tuple<StringRef, MlirValue, bool>{"grad_output", gradOutput,
-                                                false},
-        {"input", input, false},
-        {"weight", weight, false},
-        {"main_grad", mainGrad, true}})
-    if (TeqStatus status = checkTensorOperand(fn, what, value, optional);
-        status.ptr)
-      return status;
-  auto configAttr = dyn_cast_or_null<LinearConfigAttr>(unwrap(config));
+  LinearConfigAttr configAttr = checkLinearCall(
+      fn,
+      {{"grad_output", gradOutput, false},
+       {"input", input, false},
+       {"weight", weight, false},
+       {"main_grad", mainGrad, true}},
+      config, scale, amaxHistory, error);
   if (!configAttr)
-    return makeError(std::string(fn) + ": config must be a #teq.linear");
-  if (mlirValueIsNull(scale) != mlirValueIsNull(amaxHistory))
-    return makeError(std::string(fn) +
-                     ": the delayed-scaling state is scale and amax history "
-                     "together");
+    return error;
 
   Value dy = unwrap(gradOutput), x = unwrap(input), w = unwrap(weight);
   Type gradElement = elementTypeOf(dy.getType());

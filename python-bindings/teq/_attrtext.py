@@ -163,6 +163,19 @@ class _Reader:
             self.expect("]")
             return items
 
+    def trailing_fields(self):
+        """`, key = value ...>` to the end of the text."""
+        fields = {}
+        while self.peek() == ",":
+            self.pos += 1
+            key = self.word()
+            self.expect("=")
+            fields[key] = self.value()
+        self.expect(">")
+        if self.peek():
+            self.error("trailing text")
+        return fields
+
     def list_item(self):
         # A custom recipe's rule `<role fields> -> #teq.quantizer<...>`.
         if self.peek() == "<":
@@ -191,16 +204,7 @@ def parse_positional_struct(text, mnemonic):
     reader.expect(f"#teq.{mnemonic}")
     reader.expect("<")
     first = reader.word()
-    fields = {}
-    while reader.peek() == ",":
-        reader.pos += 1
-        key = reader.word()
-        reader.expect("=")
-        fields[key] = reader.value()
-    reader.expect(">")
-    if reader.peek():
-        reader.error("trailing text")
-    return first, fields
+    return first, reader.trailing_fields()
 
 
 def parse_custom_recipe(text):
@@ -209,16 +213,7 @@ def parse_custom_recipe(text):
     reader.expect("#teq.custom_recipe")
     reader.expect("<")
     rules = reader.list_body()
-    fields = {}
-    while reader.peek() == ",":
-        reader.pos += 1
-        key = reader.word()
-        reader.expect("=")
-        fields[key] = reader.value()
-    reader.expect(">")
-    if reader.peek():
-        reader.error("trailing text")
-    return rules, fields
+    return rules, reader.trailing_fields()
 
 
 def mnemonic_of(text):

@@ -29,17 +29,21 @@ def blocks(kind):
             if (tag or "").strip() == kind]
 
 
-def run_build_host_part(directory):
-    """Runs the build-host blocks in `directory`; returns their namespace."""
+def run_blocks(kind, directory):
+    """Runs the blocks tagged `kind` in `directory`; returns their namespace."""
     namespace = {"__name__": "tutorial"}
     cwd = os.getcwd()
     os.chdir(directory)
     try:
-        for code in blocks(""):
+        for code in blocks(kind):
             exec(compile(code, str(TUTORIAL), "exec"), namespace)
     finally:
         os.chdir(cwd)
     return namespace
+
+
+def run_build_host_part(directory):
+    return run_blocks("", directory)
 
 
 def test_tutorial_has_both_parts():
@@ -67,14 +71,7 @@ def test_tutorial_torch_gpu_part(tmp_path):
                             reason="no prepared tutorial artifact and no compiler")
         run_build_host_part(tmp_path)
         directory = tmp_path
-    namespace = {"__name__": "tutorial"}
-    cwd = os.getcwd()
-    os.chdir(directory)
-    try:
-        for code in blocks("gpu"):
-            exec(compile(code, str(TUTORIAL), "exec"), namespace)
-    finally:
-        os.chdir(cwd)
+    namespace = run_blocks("gpu", directory)
     assert namespace["losses"][-1] < namespace["losses"][0]
 
 
