@@ -85,6 +85,16 @@ MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderLinearBackward(
     MlirValue amaxHistory, MlirValue tpGroup, MlirAttribute config,
     TeqLinearBackwardResults *results);
 
+/// TE's delayed-scaling update step (teq.delayed_scaling_update) of one
+/// state tensor pair: `scale` [S] and `amaxHistory` [L, S] (amaxes recorded
+/// in row 0 by the Linears) -> the new scales and the rolled history.
+/// `fp8Dtype` (f8E4M3FN or f8E5M2) gives fp8_max; `amaxComputeAlgo` is
+/// "max" or "most_recent".
+MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderDelayedScalingUpdate(
+    TeqFunctionBuilder builder, MlirValue scale, MlirValue amaxHistory,
+    MlirType fp8Dtype, int64_t margin, MlirStringRef amaxComputeAlgo,
+    MlirValue *updatedScale, MlirValue *updatedAmaxHistory);
+
 /// An elementwise op on same-typed tensors, its result of that type:
 /// "math.tanh", "math.exp", "arith.addf", "arith.subf", "arith.mulf",
 /// "arith.divf", "arith.maximumf", "arith.negf", ... (any arith/math op

@@ -369,6 +369,45 @@ TeqStatus teqFunctionBuilderLinearBackward(
   return makeSuccess();
 }
 
+TeqStatus teqFunctionBuilderDelayedScalingUpdate(
+    TeqFunctionBuilder builder, MlirValue scale, MlirValue amaxHistory,
+    MlirType fp8Dtype, int64_t margin, MlirStringRef amaxComputeAlgo,
+    MlirValue *updatedScale, MlirValue *updatedAmaxHistory) {
+  constexpr const char *fn = "teqFunctionBuilderDelayedScalingUpdate";
+  TeqStatus error = makeSuccess();
+  FunctionBuilderImpl *b = usable(builder, fn, error);
+  if (!b)
+    return error;
+  if (!updatedScale || !updatedAmaxHistory)
+    return makeError(std::string(fn) + ": null result pointer");
+  for (auto [what, value] : {std::pair<StringRef, MlirValue>{"scale", scale},
+                             {"amax history", amaxHistory}})
+    if (TeqStatus status = checkTensorOperand(fn, what, value, false);
+        status.ptr)
+      return status;
+  if (mlirTypeIsNull(fp8Dtype))
+    return makeError(std::string(fn) + ": null fp8 dtype");
+  std::optional<AmaxComputeAlgo> algo =
+      symbolizeAmaxComputeAlgo(unwrap(amaxComputeAlgo));
+  if (!algo)
+    return makeError(std::string(fn) + ": amax_compute_algo '" +
+                     unwrap(amaxComputeAlgo).str() +
+                     "' is not max or most_recent");
+  Value s = unwrap(scale), h = unwrap(amaxHistory);
+  MLIRContext *context = b->function.getContext();
+  auto op = DelayedScalingUpdateOp::create(
+      b->builder, b->loc(), s.getType(), h.getType(), s, h,
+      TypeAttr::get(unwrap(fp8Dtype)),
+      IntegerAttr::get(IntegerType::get(context, 64), margin),
+      AmaxComputeAlgoAttr::get(context, *algo));
+  if (TeqStatus status = verifyBuilt(op, "teq.delayed_scaling_update");
+      status.ptr)
+    return status;
+  *updatedScale = wrap(op.getUpdatedScale());
+  *updatedAmaxHistory = wrap(op.getUpdatedAmaxHistory());
+  return makeSuccess();
+}
+
 TeqStatus teqFunctionBuilderElementwise(TeqFunctionBuilder builder,
                                         MlirStringRef opName,
                                         intptr_t numOperands,

@@ -303,6 +303,16 @@ public:
     return Value{result};
   }
 
+  py::tuple delayedScalingUpdate(const Value &scale, const Value &history,
+                                 const std::string &fp8Dtype, int64_t margin,
+                                 const std::string &algo) {
+    MlirValue newScale, newHistory;
+    check(teqFunctionBuilderDelayedScalingUpdate(
+        builder_, scale.value, history.value, parseType(fp8Dtype), margin,
+        toRef(algo), &newScale, &newHistory));
+    return py::make_tuple(Value{newScale}, Value{newHistory});
+  }
+
   Value constant(const std::string &type, double value) {
     MlirValue result;
     check(teqFunctionBuilderConstant(builder_, parseType(type), value, &result));
@@ -508,6 +518,7 @@ PYBIND11_MODULE(_teq_compiler, m) {
       .def("linear_forward", &FunctionBuilder::linearForward)
       .def("linear_backward", &FunctionBuilder::linearBackward)
       .def("elementwise", &FunctionBuilder::elementwise)
+      .def("delayed_scaling_update", &FunctionBuilder::delayedScalingUpdate)
       .def("constant", &FunctionBuilder::constant)
       .def("set_argument_name", &FunctionBuilder::setArgumentName)
       .def("ret", &FunctionBuilder::ret, py::arg("values"),

@@ -27,7 +27,11 @@ A training program (``module(training=True)``, the default of
   quantized), then the updated delayed-scaling amax histories;
 * ``@<name>_backward(output grads..., saved..., [main_grads...], [state...])``
   returns the gradients of the inputs that require them, of the parameters,
-  then the updated amax histories.
+  then the updated amax histories;
+* with DelayedScaling, ``@<name>_update(state...)`` is TE's update step
+  after a training step: each amax history rolls and each scale becomes
+  ``fp8_max * 2^-margin / amax`` (``teq.delayed_scaling_update``); it returns
+  ``<state>.updated`` for every state argument.
 
 ``Program.entries(training)`` lists those arguments and results by name;
 the artifact's manifest names them so too (``teq.name``), which is how
@@ -287,11 +291,16 @@ class Program:
             name for _, name, _ in self._state_args(True)]
         fwd_results = [f"output{i}" for i in range(len(self._outputs))]
         plan = {}
+        update_state = [name for _, name, _ in
+                        self._state_args(True) + (self._state_args(False) if training else [])]
         if not training:
             hist = [f"{op.config['name']}.fwd_amax_history.updated"
                     for op, name, _ in self._state_args(True)
                     if name.endswith("amax_history")]
             plan[self.name] = (fwd_args, fwd_results + hist, None)
+            if update_state:
+                plan[f"{self.name}_update"] = (
+                    update_state, [f"{n}.updated" for n in update_state], None)
             return plan
         saved = self._saved_values()
         hist_f = [f"{op.config['name']}.fwd_amax_history.updated"
@@ -310,6 +319,9 @@ class Program:
                   for op, name, _ in self._state_args(False)
                   if name.endswith("amax_history")]
         plan[f"{self.name}_backward"] = (bwd_args, grads + hist_b, None)
+        if update_state:
+            plan[f"{self.name}_update"] = (
+                update_state, [f"{n}.updated" for n in update_state], None)
         return plan
 
     def _saved_values(self):
@@ -339,6 +351,8 @@ class Program:
         saved = self._build_forward(module, training, plan[forward])
         if training:
             self._build_backward(module, saved, plan[f"{self.name}_backward"])
+        if f"{self.name}_update" in plan:
+            self._build_update(module, training, plan[f"{self.name}_update"])
         module._handle.verify()
         return module
 
@@ -428,6 +442,26 @@ class Program:
                 saved_list.append(saved[(id(self._ops[index]), slot)])
         b.ret(results + saved_list + histories, plan[1])
         return saved_list
+
+    def _build_update(self, module, training, plan):
+        """@<name>_update: TE's delayed-scaling update step (roll each amax
+        history, new scales from it) for every Linear's state, to run after
+        a step (forward and backward) as TE does."""
+        state = self._state_args(True) + (self._state_args(False) if training else [])
+        b = _c.FunctionBuilder(module._handle, f"{self.name}_update",
+                               [tensor_type(shape, "f32") for _, _, shape in state])
+        self._name_arguments(b, plan[0])
+        results = []
+        for j in range(0, len(state), 2):
+            op, name, _ = state[j]
+            recipe = self._effective_recipe(op.regions)
+            forward = ".fwd_" in name
+            e4m3 = forward or recipe.fp8_format.name == "E4M3"
+            scale, history = b.delayed_scaling_update(
+                b.argument(j), b.argument(j + 1), "f8E4M3FN" if e4m3 else "f8E5M2",
+                recipe.margin, recipe.amax_compute_algo)
+            results += [scale, history]
+        b.ret(results, plan[1])
 
     def _build_backward(self, module, saved_forward, plan):
         saved_names = self._saved_values()

@@ -257,3 +257,22 @@ def test_saved_memory_report_as_data():
     with pytest.raises(teq.CompilerError, match="no #teq.target on the module"):
         teq.saved_memory(LINEAR.replace(
             "module attributes {teq.target = #teq.target<sm_90>}", "module"))
+
+
+def test_delayed_scaling_update_entry(tmp_path):
+    p = mlp(recipe=DelayedScaling(amax_history_len=16, margin=1), bias=True)
+    args, results = p.entries(training=True)["mlp_update"]
+    assert args == ["fc1.fwd_scale", "fc1.fwd_amax_history", "fc2.fwd_scale",
+                    "fc2.fwd_amax_history", "fc1.bwd_scale", "fc1.bwd_amax_history",
+                    "fc2.bwd_scale", "fc2.bwd_amax_history"]
+    assert results == [f"{a}.updated" for a in args]
+    manifest = tmp_path / "mlp.json"
+    teq.compile(p, output=manifest, emit="manifest")
+    update = {e["name"]: e for e in json.loads(manifest.read_text())["entries"]}["mlp_update"]
+    computed = {a["name"]: a.get("computed_by") for a in update["args"]}
+    # HYBRID: forward slots E4M3 (448), backward slots E5M2 (57344).
+    assert computed["fc1.fwd_scale.updated"]["fp8_max"] == 448
+    assert computed["fc1.bwd_scale.updated"]["fp8_max"] == 57344
+    assert computed["fc2.bwd_amax_history.updated"]["margin"] == 1
+    # Current scaling has no state and no update entry.
+    assert "mlp_update" not in mlp().entries(training=True)
