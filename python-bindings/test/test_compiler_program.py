@@ -221,7 +221,7 @@ def test_compile_a_program(tmp_path):
     manifest = tmp_path / "mlp.json"
     teq.compile(p, output=manifest, emit="manifest")
     entries = {e["name"]: e for e in json.loads(manifest.read_text())["entries"]}
-    assert set(entries) == {"mlp_forward", "mlp_backward"}
+    assert set(entries) == {"mlp_forward", "mlp_backward", "mlp_update"}
     forward = entries["mlp_forward"]
     # x, two weights, two biases, two (scale, amax history) pairs.
     assert [a["kind"] for a in forward["args"]].count("input") == 9
