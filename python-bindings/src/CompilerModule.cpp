@@ -264,12 +264,13 @@ public:
                           const std::optional<Value> &scale,
                           const std::optional<Value> &amaxHistory,
                           const std::string &config, bool saveInput,
-                          bool saveWeight) {
+                          bool saveWeight, const std::optional<Value> &tpGroup) {
     TeqLinearForwardResults results;
     check(teqFunctionBuilderLinearForward(
         builder_, input.value, weight.value, unwrapOptional(bias),
-        unwrapOptional(scale), unwrapOptional(amaxHistory), MlirValue{nullptr},
-        parseAttribute(config), saveInput, saveWeight, &results));
+        unwrapOptional(scale), unwrapOptional(amaxHistory),
+        unwrapOptional(tpGroup), parseAttribute(config), saveInput, saveWeight,
+        &results));
     return py::make_tuple(Value{results.output}, wrapOptional(results.savedInput),
                           wrapOptional(results.savedWeight),
                           wrapOptional(results.updatedAmaxHistory));
@@ -280,13 +281,14 @@ public:
                            const std::optional<Value> &mainGrad,
                            const std::optional<Value> &scale,
                            const std::optional<Value> &amaxHistory,
-                           const std::string &config) {
+                           const std::string &config,
+                           const std::optional<Value> &tpGroup) {
     TeqLinearBackwardResults results;
     check(teqFunctionBuilderLinearBackward(
         builder_, gradOutput.value, input.value, weight.value,
         unwrapOptional(mainGrad), unwrapOptional(scale),
-        unwrapOptional(amaxHistory), MlirValue{nullptr}, parseAttribute(config),
-        &results));
+        unwrapOptional(amaxHistory), unwrapOptional(tpGroup),
+        parseAttribute(config), &results));
     return py::make_tuple(wrapOptional(results.dgrad), wrapOptional(results.wgrad),
                           wrapOptional(results.dbias),
                           wrapOptional(results.updatedAmaxHistory));
@@ -515,8 +517,14 @@ PYBIND11_MODULE(_teq_compiler, m) {
       .def("argument", &FunctionBuilder::argument)
       .def("begin_autocast", &FunctionBuilder::beginAutocast)
       .def("end_autocast", &FunctionBuilder::endAutocast)
-      .def("linear_forward", &FunctionBuilder::linearForward)
-      .def("linear_backward", &FunctionBuilder::linearBackward)
+      .def("linear_forward", &FunctionBuilder::linearForward, py::arg("input"),
+           py::arg("weight"), py::arg("bias"), py::arg("scale"),
+           py::arg("amax_history"), py::arg("config"), py::arg("save_input"),
+           py::arg("save_weight"), py::arg("tp_group") = py::none())
+      .def("linear_backward", &FunctionBuilder::linearBackward,
+           py::arg("grad_output"), py::arg("input"), py::arg("weight"),
+           py::arg("main_grad"), py::arg("scale"), py::arg("amax_history"),
+           py::arg("config"), py::arg("tp_group") = py::none())
       .def("elementwise", &FunctionBuilder::elementwise)
       .def("delayed_scaling_update", &FunctionBuilder::delayedScalingUpdate)
       .def("constant", &FunctionBuilder::constant)

@@ -89,7 +89,7 @@ class Tensor:
     name: str
     shape: Tuple[int, ...]
     dtype: str
-    kind: str  # "input", "parameter" or "value"
+    kind: str  # "input", "parameter", "process_group" or "value"
     requires_grad: bool = False
 
     def __repr__(self):
@@ -113,7 +113,7 @@ class LinearModule:
     def __init__(self, program, in_features, out_features, bias=True,
                  name=None, params_dtype="bf16", fuse_wgrad_accumulation=False,
                  parallel_mode=None, sequence_parallel=False, tp_size=1,
-                 save_original_input=False):
+                 tp_group=None, save_original_input=False):
         self.program = program
         self.name = name or f"linear{len(program._linears)}"
         program._linears.append(self)
@@ -124,7 +124,7 @@ class LinearModule:
         self.options = dict(fuse_wgrad_accumulation=fuse_wgrad_accumulation,
                             parallel_mode=parallel_mode,
                             sequence_parallel=sequence_parallel, tp_size=tp_size,
-                            save_original_input=save_original_input)
+                            tp_group=tp_group, save_original_input=save_original_input)
 
     def __call__(self, x):
         return self.program.linear(x, self.weight, self.bias, name=self.name,
@@ -141,6 +141,7 @@ class Program:
         self.target = Target.of(target) if target is not None else None
         self._inputs: List[Tensor] = []
         self._params: List[Tensor] = []
+        self._groups: List[Tensor] = []
         self._ops: List[_Op] = []
         self._outputs: List[Tensor] = []
         self._linears: List[LinearModule] = []
@@ -169,6 +170,14 @@ class Program:
         self._params.append(t)
         return t
 
+    def process_group(self, name):
+        """A communicator argument (``!teq.process_group``) for
+        tensor-parallel Linears (``tp_group=``); passed in at run time."""
+        t = self._new(name, (), "f32", "process_group", False)
+        t.dtype = "process_group"
+        self._groups.append(t)
+        return t
+
     def Linear(self, in_features, out_features, bias=True, **options):
         return LinearModule(self, in_features, out_features, bias, **options)
 
@@ -189,24 +198,53 @@ class Program:
     # -- ops --------------------------------------------------------------
     def linear(self, x, weight, bias=None, *, name, fuse_wgrad_accumulation=False,
                parallel_mode=None, sequence_parallel=False, tp_size=1,
-               save_original_input=False):
-        """y = x @ weight^T (+ bias), TE's Linear with its options."""
+               tp_group=None, save_original_input=False):
+        """y = x @ weight^T (+ bias), TE's Linear with its options. Tensor
+        parallel (``parallel_mode`` "column" or "row", ``tp_size``,
+        ``sequence_parallel``) takes the local weight shard and a
+        ``tp_group`` (Program.process_group); shapes follow TE
+        (te-semantics.md §7: column + SP gathers the input's first dimension,
+        row + SP scatters the output's)."""
         self._check(x, weight, *([bias] if bias is not None else []))
         if len(weight.shape) != 2 or x.shape[-1] != weight.shape[1]:
             raise ValueError(f"Linear '{name}': input {list(x.shape)} does not fit "
                              f"weight {list(weight.shape)} ([out, in])")
-        if tp_size != 1 or parallel_mode is not None or sequence_parallel:
-            raise NotImplementedError(
-                f"Linear '{name}': tensor/sequence parallel Linears need process "
-                "groups, which the Program builder does not have yet (write "
-                "the IR, see docs/TEQConcepts.md)")
+        if parallel_mode not in (None, "column", "row"):
+            raise ValueError(f"Linear '{name}': parallel_mode must be None, 'column' "
+                             f"or 'row', got {parallel_mode!r}")
+        if not isinstance(tp_size, int) or tp_size < 1:
+            raise ValueError(f"Linear '{name}': tp_size must be a positive integer, "
+                             f"got {tp_size!r}")
+        if (tp_size > 1) != (tp_group is not None):
+            raise ValueError(f"Linear '{name}': tp_size = {tp_size} "
+                             + ("needs tp_group=" if tp_size > 1 else "takes no tp_group")
+                             + " (Program.process_group)")
+        if tp_group is not None:
+            self._check(tp_group)
+            if tp_group.kind != "process_group":
+                raise TypeError(f"Linear '{name}': tp_group must be a "
+                                "Program.process_group")
+        shape = x.shape[:-1] + (weight.shape[0],)
+        if sequence_parallel and tp_size > 1 and parallel_mode is not None:
+            if len(x.shape) < 2:
+                raise ValueError(f"Linear '{name}': sequence parallelism splits the "
+                                 "first (sequence) dimension; the input has none")
+            if parallel_mode == "column":
+                shape = (x.shape[0] * tp_size,) + shape[1:]
+            elif x.shape[0] % tp_size:
+                raise ValueError(f"Linear '{name}': row-parallel sequence parallelism "
+                                 f"scatters dimension 0 ({x.shape[0]}) over "
+                                 f"tp_size = {tp_size}, which does not divide it")
+            else:
+                shape = (x.shape[0] // tp_size,) + shape[1:]
         config = dict(name=name, bias=bias is not None,
                       fuse_wgrad_accumulation=fuse_wgrad_accumulation,
                       save_original_input=save_original_input,
+                      parallel_mode=parallel_mode, sequence_parallel=sequence_parallel,
+                      tp_size=tp_size, tp_group=tp_group,
                       weight=weight, bias_value=bias)
         operands = [x, weight] + ([bias] if bias is not None else [])
-        return self._record("linear", operands, x.shape[:-1] + (weight.shape[0],),
-                            x.dtype, config)
+        return self._record("linear", operands, shape, x.dtype, config)
 
     def _elementwise(self, kind, *operands):
         self._check(*operands)
@@ -287,7 +325,7 @@ class Program:
         if not self._outputs:
             raise ValueError(f"program '{self.name}' has no outputs "
                              "(Program.output)")
-        fwd_args = [t.name for t in self._inputs + self._params] + [
+        fwd_args = [t.name for t in self._inputs + self._params + self._groups] + [
             name for _, name, _ in self._state_args(True)]
         fwd_results = [f"output{i}" for i in range(len(self._outputs))]
         plan = {}
@@ -312,6 +350,7 @@ class Program:
                       if op.kind == "linear" and op.config["fuse_wgrad_accumulation"]]
         bwd_args = ([f"grad_output{i}" for i in range(len(self._outputs))]
                     + [n for n, _ in saved] + main_grads
+                    + [g.name for g in self._groups]
                     + [name for _, name, _ in self._state_args(False)])
         grads = [f"grad_{t.name}" for t in self._inputs + self._params
                  if t.requires_grad]
@@ -382,6 +421,12 @@ class Program:
             fields.append("requires_dgrad = false")
         if not requires_wgrad:
             fields.append("requires_wgrad = false")
+        if c["parallel_mode"]:
+            fields.append(f"parallel_mode = {c['parallel_mode']}")
+        if c["sequence_parallel"]:
+            fields.append("sequence_parallel = true")
+        if c["tp_size"] != 1:
+            fields.append(f"tp_size = {c['tp_size']}")
         if c["save_original_input"]:
             fields.append("save_original_input = true")
         return "#teq.linear<" + ", ".join(fields) + ">"
@@ -395,14 +440,15 @@ class Program:
         name = f"{self.name}_forward" if training else self.name
         state = self._state_args(True)
         arg_types = ([tensor_type(t.shape, t.dtype) for t in self._inputs + self._params]
+                     + ["!teq.process_group"] * len(self._groups)
                      + [tensor_type(shape, "f32") for _, _, shape in state])
         b = _c.FunctionBuilder(module._handle, name, arg_types)
         self._name_arguments(b, plan[0])
         values = {}
-        for i, t in enumerate(self._inputs + self._params):
+        for i, t in enumerate(self._inputs + self._params + self._groups):
             values[id(t)] = b.argument(i)
         state_values = {}
-        base = len(self._inputs) + len(self._params)
+        base = len(self._inputs) + len(self._params) + len(self._groups)
         for j, (op, arg_name, _) in enumerate(state):
             state_values[(id(op), arg_name.rsplit("_", 1)[-1] == "history")] = \
                 b.argument(base + j)
@@ -416,11 +462,13 @@ class Program:
                 bias = op.config["bias_value"]
                 scale = state_values.get((id(op), False))
                 history = state_values.get((id(op), True))
+                group = op.config["tp_group"]
                 out, sx, sw, hist = b.linear_forward(
                     values[id(x)], values[id(w)],
                     values[id(bias)] if bias is not None else None, scale, history,
                     self._linear_config(op, x.requires_grad, w.requires_grad),
-                    training, training)
+                    training, training,
+                    values[id(group)] if group is not None else None)
                 values[id(op.result)] = out
                 saved[(id(op), "input")] = sx
                 saved[(id(op), "weight")] = sw
@@ -472,6 +520,7 @@ class Program:
                      + [v.type for v in saved_forward]
                      + [tensor_type(op.config["weight"].shape, "f32")
                         for op in main_grad_ops]
+                     + ["!teq.process_group"] * len(self._groups)
                      + [tensor_type(shape, "f32") for _, _, shape in state])
         b = _c.FunctionBuilder(module._handle, f"{self.name}_backward", arg_types)
         self._name_arguments(b, plan[0])
@@ -482,6 +531,8 @@ class Program:
         base = n_out + len(saved_names)
         main_grads = {id(op): b.argument(base + j) for j, op in enumerate(main_grad_ops)}
         base += len(main_grad_ops)
+        groups = {id(g): b.argument(base + j) for j, g in enumerate(self._groups)}
+        base += len(self._groups)
         state_values = {}
         for j, (op, arg_name, _) in enumerate(state):
             state_values[(id(op), arg_name.endswith("history"))] = b.argument(base + j)
@@ -507,11 +558,13 @@ class Program:
             if op.kind == "linear":
                 x, w = op.operands[0], op.config["weight"]
                 bias = op.config["bias_value"]
+                group = op.config["tp_group"]
                 dx, dw, db, hist = b.linear_backward(
                     dy, saved[(id(op), "input")], saved[(id(op), "weight")],
                     main_grads.get(id(op)), state_values.get((id(op), False)),
                     state_values.get((id(op), True)),
-                    self._linear_config(op, x.requires_grad, w.requires_grad))
+                    self._linear_config(op, x.requires_grad, w.requires_grad),
+                    groups[id(group)] if group is not None else None)
                 accumulate(x, dx)
                 accumulate(w, dw)
                 if bias is not None:

@@ -195,8 +195,10 @@ def test_builder_errors():
     q = teq.Program("q", target="sm_90")
     with pytest.raises(TypeError, match="expected a Tensor of program 'q'"):
         q.tanh(x)
-    with pytest.raises(NotImplementedError, match="process groups"):
+    with pytest.raises(ValueError, match=r"tp_size = 2 needs tp_group="):
         p.linear(x, p.parameter("w2", (256, 128)), name="tp", tp_size=2)
+    with pytest.raises(ValueError, match="parallel_mode must be"):
+        p.linear(x, p.parameter("w3", (256, 128)), name="tp", parallel_mode="col")
 
 
 # -- compile ------------------------------------------------------------------
@@ -276,3 +278,30 @@ def test_delayed_scaling_update_entry(tmp_path):
     assert computed["fc2.bwd_amax_history.updated"]["margin"] == 1
     # Current scaling has no state and no update entry.
     assert "mlp_update" not in mlp().entries(training=True)
+
+
+def test_tensor_and_sequence_parallel_linears():
+    p = teq.Program("tp_mlp", target="sm_90")
+    x = p.input("x", (64, 128))  # this rank's sequence shard
+    tp = p.process_group("tp")
+    fc1 = p.Linear(128, 256, bias=False, name="fc1", parallel_mode="column",
+                   sequence_parallel=True, tp_size=2, tp_group=tp)
+    fc2 = p.Linear(256, 128, bias=False, name="fc2", parallel_mode="row",
+                   sequence_parallel=True, tp_size=2, tp_group=tp)
+    with teq.autocast(recipe=Float8CurrentScaling()):
+        h = fc1(x)
+        y = fc2(p.tanh(h))
+    # TE's shapes: column + SP gathers the sequence, row + SP scatters it.
+    assert h.shape == (128, 256) and y.shape == (64, 128)
+    p.output(y)
+    assert p.entries(True)["tp_mlp_forward"][0] == ["x", "fc1.weight", "fc2.weight", "tp"]
+    text = str(p.module(training=True))
+    assert ("tp_group(%arg3) config(#teq.linear<parallel_mode = column, "
+            "sequence_parallel = true, tp_size = 2, requires_dgrad = false, "
+            "name = \"fc1\">)") in text
+    lowered = str(teq.run_pipeline(p.module(training=True), "teq-lower-to-gemm"))
+    assert "teq.all_gather" in lowered and "teq.reduce_scatter" in lowered
+    # The collectives have no GPU lowering yet: compiling says so, located.
+    with pytest.raises(teq.CompilerError, match=r"@tp_mlp_forward/fc1: error: .*"
+                       "amax reduction over a process group has no GPU lowering yet"):
+        teq.compile(p, output="/dev/null")
