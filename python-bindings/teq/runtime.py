@@ -424,12 +424,22 @@ class Entry:
                 f"({arg.text or arg.type_text()}), got buffers {', '.join(buffers)}")
         return [buffers[n] for n in names]
 
-    def __call__(self, *args, out=None, stream=None, synchronize=False, **kwargs):
+    def __call__(self, *args, out=None, stream=None, synchronize=False,
+                 update_state=False, **kwargs):
         """Runs the entry; returns its outputs as a tuple (tensors and
         :class:`QuantizedTensor`). ``out``: outputs to write (a sequence with
         one value or None per output, or a dict by name); ``stream``: a
         CUstream handle (int; 0 is the legacy default stream) or None for the
-        framework's current stream."""
+        framework's current stream.
+
+        Entries are functional: state they update (delayed scaling's amax
+        history and scale) comes back as the output ``<name>.updated``. With
+        ``update_state=True`` each such output is also copied, on the same
+        stream, into the caller's input ``<name>``, so the caller's state
+        tensors are updated in place (PyTorch tensors, current stream)."""
+        if update_state and stream is not None:
+            raise ValueError(f"entry '{self.name}': update_state=True copies on the "
+                             "current stream; do not pass stream=")
         values = self._bind(args, kwargs)
         outs = self._bind_out(out)
         inputs = self.inputs
@@ -446,6 +456,9 @@ class Entry:
                 f"teq.runtime.inspect() (manifest only); load it with "
                 f"teq.runtime.load() to run its entries")
         framework = _framework(list(values) + [o for o in outs if o is not None])
+        if update_state and framework != "torch":
+            raise ValueError(f"entry '{self.name}': update_state=True needs PyTorch "
+                             "tensors (it copies on PyTorch's current stream)")
         results = []
         for i, arg in enumerate(self.outputs):
             if outs[i] is None:
@@ -463,7 +476,19 @@ class Entry:
             stream = _current_stream(framework, self.artifact.device)
         self._handle.run_dlpack(_exportable(flat), self._labels, stream, ALIGNMENT,
                                 synchronize, False)
+        if update_state:
+            self._copy_updated_state(values, results)
         return tuple(results)
+
+    def _copy_updated_state(self, values, results):
+        """Copies every output ``<name>.updated`` into the input ``<name>``."""
+        given = {arg.name: value for arg, value in zip(self.inputs, values)}
+        for arg, result in zip(self.outputs, results):
+            if not arg.name.endswith(".updated"):
+                continue
+            target = given.get(arg.name[:-len(".updated")])
+            if target is not None:
+                target.copy_(result)
 
     def check(self, *args, out, **kwargs):
         """The checks of a call (arguments, outputs, every buffer's device,

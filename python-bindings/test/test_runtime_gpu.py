@@ -211,3 +211,29 @@ def test_device_info_and_context_stream():
     assert info["ordinal"] == 0 and info["sm"].startswith("sm_")
     assert ctx.stream != 0
     assert os.path.basename(rt.load(artifact("linear-current")).path) == "linear-current.so"
+
+
+def test_update_state_writes_the_callers_state_in_place():
+    art = rt.load(artifact("mlp_delayed"))
+    update = art["mlp_delayed_update"]
+    state = {}
+    for arg in update.inputs:
+        shape = tuple(arg.shape)
+        if arg.name.endswith("_scale"):
+            state[arg.name] = torch.full(shape, 2.0, device=DEV, dtype=torch.float32)
+        else:  # an amax history with amaxes recorded in row 0
+            state[arg.name] = torch.rand(shape, device=DEV, dtype=torch.float32) + 0.5
+    before = {name: t.clone() for name, t in state.items()}
+    results = update(**state, update_state=True)
+    torch.cuda.synchronize()
+    for arg, result in zip(update.outputs, results):
+        name = arg.name[: -len(".updated")]
+        assert torch.equal(state[name], result), name
+        assert not torch.equal(state[name], before[name]), name  # rolled, rescaled
+    # Without update_state the caller's tensors stay as they were.
+    again = {name: t.clone() for name, t in state.items()}
+    update(**again)
+    torch.cuda.synchronize()
+    assert all(torch.equal(again[n], state[n]) for n in state)
+    with pytest.raises(ValueError, match="update_state=True copies on the current stream"):
+        update(**state, update_state=True, stream=0)
