@@ -111,12 +111,15 @@ MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderConstant(
 /// Returns `values` (every autocast region must be closed), named `names`
 /// in the manifest (null: result<i>), sets the function type, moves values
 /// out of the autocast regions that define them, and verifies the function.
-/// The builder is finished after this.
+/// Once the return is built the builder is finished, also when verification
+/// fails (the function then stays in the module, for the caller to print or
+/// erase).
 MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderReturn(
     TeqFunctionBuilder builder, intptr_t numValues, const MlirValue *values,
     const MlirStringRef *names);
 
-/// Frees the builder; an unfinished function is erased from the module.
+/// Frees the builder; an unfinished function is erased from the module, so
+/// destroy builders before their module and context.
 MLIR_CAPI_EXPORTED void teqFunctionBuilderDestroy(TeqFunctionBuilder builder);
 
 #ifdef __cplusplus

@@ -509,11 +509,14 @@ TeqStatus teqFunctionBuilderReturn(TeqFunctionBuilder builder,
   for (AutocastOp autocast : llvm::reverse(b->autocasts))
     yieldEscapingValues(b->builder, autocast);
   b->autocasts.clear();
+  // The function has its terminator now: the builder is finished either
+  // way (a failed function stays in the module for the caller to inspect
+  // or erase; destroying the builder does not erase it).
+  b->finished = true;
   DiagnosticCapture capture(b->function.getContext());
   if (failed(verify(b->function)))
     return capture.error("the function @" +
                          b->function.getSymName().str() + " is invalid");
-  b->finished = true;
   return makeSuccess();
 }
 

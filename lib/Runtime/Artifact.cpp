@@ -255,6 +255,15 @@ Artifact::~Artifact() {
   // Module destructors unload the device code: the context must be current.
   if (context_)
     (void)context_->makeCurrent();
+  // Entries may still be running on a caller's stream (RunOptions::stream),
+  // not only the context's: wait for the whole context before the device
+  // code is unloaded and the workspace freed (the workspace's own release
+  // waits only for the context's stream).
+  if (context_) {
+    auto driver = detail::getDriver();
+    if (driver.ok())
+      (void)(*driver)->cuCtxSynchronize();
+  }
   MgpuScope scope(context_ ? context_->stream() : nullptr,
                   /*inspectOnly=*/false);
   dlclose(handle_);

@@ -146,14 +146,32 @@ public:
     return std::make_unique<Module>(module);
   }
 
-  static std::unique_ptr<Module> empty(std::optional<std::string> chip) {
-    MlirModule module = mlirModuleCreateEmpty(mlirLocationUnknownGet(context()));
-    if (chip) {
-      MlirOperation op = mlirModuleGetOperation(module);
-      mlirOperationSetAttributeByName(op, toRef(std::string("teq.target")),
-                                      target(*chip));
-    }
-    return std::make_unique<Module>(module);
+  static std::unique_ptr<Module> empty(std::optional<std::string> chip,
+                                       const std::string &cuda) {
+    // The target first: a bad one raises before anything is owned.
+    MlirAttribute targetAttr =
+        chip ? target(*chip, cuda) : MlirAttribute{nullptr};
+    auto module = std::make_unique<Module>(
+        mlirModuleCreateEmpty(mlirLocationUnknownGet(context())));
+    if (chip)
+      module->setTargetAttr(targetAttr);
+    return module;
+  }
+
+  /// Sets the module's #teq.target, which must agree with one it has.
+  void setTarget(const std::string &chip, const std::string &cuda) {
+    MlirAttribute wanted = target(chip, cuda);
+    MlirAttribute existing = mlirOperationGetAttributeByName(
+        mlirModuleGetOperation(module_), toRef(std::string("teq.target")));
+    if (!mlirAttributeIsNull(existing) && !mlirAttributeEqual(existing, wanted))
+      raise("the module targets " + printAttribute(existing) + " but " +
+            printAttribute(wanted) + " was requested; remove one of them");
+    setTargetAttr(wanted);
+  }
+
+  void setTargetAttr(MlirAttribute attr) {
+    mlirOperationSetAttributeByName(mlirModuleGetOperation(module_),
+                                    toRef(std::string("teq.target")), attr);
   }
 
   std::string text() const {
@@ -182,12 +200,9 @@ public:
     options.deviceCode = toRef(deviceCode);
     options.forceIndex64 = forceIndex64;
     options.gemmAlgosPath = toRef(gemmAlgos);
-    TeqStatus status;
-    {
-      py::gil_scoped_release release;
-      status = teqCompileModule(module_, &options, toRef(output));
-    }
-    check(status);
+    // The GIL stays held: every module shares one MLIRContext, created
+    // without multithreading (its uniquers take no locks).
+    check(teqCompileModule(module_, &options, toRef(output)));
   }
 
   /// {function: value} of the discardable attribute `name` on the module's
@@ -214,9 +229,12 @@ private:
   MlirModule module_;
 };
 
-/// An SSA value of a function being built: its handle and its type.
+/// An SSA value of a function being built: its handle and its type. It
+/// keeps its FunctionBuilder (and through it the Module) alive: an
+/// unfinished builder's function is erased with the builder.
 struct Value {
   MlirValue value;
+  py::object owner;
   std::string type() const { return printType(mlirValueGetType(value)); }
 };
 
@@ -224,11 +242,6 @@ MlirValue unwrapOptional(const std::optional<Value> &value) {
   return value ? value->value : MlirValue{nullptr};
 }
 
-std::optional<Value> wrapOptional(MlirValue value) {
-  if (mlirValueIsNull(value))
-    return std::nullopt;
-  return Value{value};
-}
 
 class FunctionBuilder {
 public:
@@ -245,11 +258,22 @@ public:
   }
   ~FunctionBuilder() { teqFunctionBuilderDestroy(builder_); }
 
+  /// `value` owned by this builder's Python object (pybind11 finds the
+  /// existing wrapper of `this`).
+  Value own(MlirValue value) {
+    return Value{value, py::cast(this, py::return_value_policy::reference)};
+  }
+  std::optional<Value> ownOptional(MlirValue value) {
+    if (mlirValueIsNull(value))
+      return std::nullopt;
+    return own(value);
+  }
+
   Value argument(size_t index) {
     if (index >= numArgs_)
       throw py::index_error("argument " + std::to_string(index) +
                             " out of range");
-    return Value{teqFunctionBuilderGetArgument(builder_, index)};
+    return own(teqFunctionBuilderGetArgument(builder_, index));
   }
 
   void beginAutocast(const std::optional<std::string> &recipe, bool enabled) {
@@ -271,9 +295,9 @@ public:
         unwrapOptional(scale), unwrapOptional(amaxHistory),
         unwrapOptional(tpGroup), parseAttribute(config), saveInput, saveWeight,
         &results));
-    return py::make_tuple(Value{results.output}, wrapOptional(results.savedInput),
-                          wrapOptional(results.savedWeight),
-                          wrapOptional(results.updatedAmaxHistory));
+    return py::make_tuple(own(results.output), ownOptional(results.savedInput),
+                          ownOptional(results.savedWeight),
+                          ownOptional(results.updatedAmaxHistory));
   }
 
   py::tuple linearBackward(const Value &gradOutput, const Value &input,
@@ -289,9 +313,9 @@ public:
         unwrapOptional(mainGrad), unwrapOptional(scale),
         unwrapOptional(amaxHistory), unwrapOptional(tpGroup),
         parseAttribute(config), &results));
-    return py::make_tuple(wrapOptional(results.dgrad), wrapOptional(results.wgrad),
-                          wrapOptional(results.dbias),
-                          wrapOptional(results.updatedAmaxHistory));
+    return py::make_tuple(ownOptional(results.dgrad), ownOptional(results.wgrad),
+                          ownOptional(results.dbias),
+                          ownOptional(results.updatedAmaxHistory));
   }
 
   Value elementwise(const std::string &name, const std::vector<Value> &operands) {
@@ -302,7 +326,7 @@ public:
     check(teqFunctionBuilderElementwise(builder_, toRef(name),
                                         static_cast<intptr_t>(values.size()),
                                         values.data(), &result));
-    return Value{result};
+    return own(result);
   }
 
   py::tuple delayedScalingUpdate(const Value &scale, const Value &history,
@@ -312,13 +336,13 @@ public:
     check(teqFunctionBuilderDelayedScalingUpdate(
         builder_, scale.value, history.value, parseType(fp8Dtype), margin,
         toRef(algo), &newScale, &newHistory));
-    return py::make_tuple(Value{newScale}, Value{newHistory});
+    return py::make_tuple(own(newScale), own(newHistory));
   }
 
   Value constant(const std::string &type, double value) {
     MlirValue result;
     check(teqFunctionBuilderConstant(builder_, parseType(type), value, &result));
-    return Value{result};
+    return own(result);
   }
 
   void setArgumentName(size_t index, const std::string &name) {
@@ -356,6 +380,8 @@ py::list protoBuffers(const std::string &protoType, const std::string &chip) {
     raise("'" + protoType + "' is not a !teq.proto type", "CompilerError");
   TeqBufferLayout layout;
   check(teqProtoTypeGetBufferLayout(type, target(chip), &layout));
+  std::unique_ptr<void, void (*)(void *)> owner(
+      layout.ptr, [](void *ptr) { teqBufferLayoutDestroy(TeqBufferLayout{ptr}); });
   py::list buffers;
   for (intptr_t i = 0, e = teqBufferLayoutGetNumBuffers(layout); i < e; ++i) {
     TeqBufferInfo info = teqBufferLayoutGetBuffer(layout, i);
@@ -371,7 +397,6 @@ py::list protoBuffers(const std::string &protoType, const std::string &chip) {
     buffer["is_scale"] = info.isScale;
     buffers.append(buffer);
   }
-  teqBufferLayoutDestroy(layout);
   return buffers;
 }
 
@@ -498,7 +523,9 @@ PYBIND11_MODULE(_teq_compiler, m) {
   py::class_<Module>(m, "Module")
       .def_static("parse", &Module::parse, py::arg("text"),
                   py::arg("name") = "<input>")
-      .def_static("empty", &Module::empty, py::arg("target") = py::none())
+      .def_static("empty", &Module::empty, py::arg("target") = py::none(),
+                  py::arg("cuda") = "")
+      .def("set_target", &Module::setTarget, py::arg("chip"), py::arg("cuda") = "")
       .def("__str__", &Module::text)
       .def("clone", &Module::clone)
       .def("verify", &Module::verify)

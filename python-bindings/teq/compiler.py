@@ -131,10 +131,15 @@ def compile(program, target=None, output=None, emit="lib", device_code="ptx",
     if kernel_index_bitwidth not in ("auto", 64, "64"):
         raise ValueError(f"kernel_index_bitwidth must be 'auto' or 64, got "
                          f"{kernel_index_bitwidth!r}")
-    target = Target.of(target).chip if target is not None else ""
     module = _as_module(program)
+    if target is not None:
+        # The whole target, CUDA version included, goes on (a copy of) the
+        # module; one it has already must agree.
+        target = Target.of(target)
+        module = module.clone()
+        module._handle.set_target(target.chip, target.cuda)
     output = os.fspath(output)
-    module._handle.compile(output, target, emit, device_code,
+    module._handle.compile(output, "", emit, device_code,
                            kernel_index_bitwidth in (64, "64"),
                            os.fspath(gemm_algos) if gemm_algos else "")
     return output

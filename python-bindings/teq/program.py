@@ -385,7 +385,8 @@ class Program:
         if training is None:
             training = any(t.requires_grad for t in self._inputs + self._params)
         plan = self._plan(training)  # checks outputs
-        module = Module(_c.Module.empty(self.target.chip if self.target else None))
+        module = Module(_c.Module.empty(self.target.chip if self.target else None,
+                                        self.target.cuda if self.target else ""))
         forward = f"{self.name}_forward" if training else self.name
         saved = self._build_forward(module, training, plan[forward])
         if training:
@@ -549,7 +550,7 @@ class Program:
         for i, t in enumerate(self._outputs):
             accumulate(t, b.argument(i))
         regions = []
-        histories = []
+        histories = {}
         for op in reversed(self._ops):
             dy = grads.get(id(op.result))
             if dy is None:
@@ -570,7 +571,7 @@ class Program:
                 if bias is not None:
                     accumulate(bias, db)
                 if hist is not None:
-                    histories.append(hist)
+                    histories[id(op)] = hist
             elif op.kind == "math.tanh":
                 # d tanh(x) = dy (1 - y^2) = dy - (dy y) y
                 y = saved[(id(op), "result")]
@@ -593,5 +594,8 @@ class Program:
                 raise ValueError(f"program '{self.name}': '{t.name}' requires a "
                                  "gradient but no output depends on it")
             results.append(grads[id(t)])
-        # Histories in forward order.
-        b.ret(results + histories[::-1], plan[1])
+        # Histories in forward order; a Linear no output depends on records
+        # no amax in backward: its history comes back unchanged.
+        ordered = [histories.get(id(op), state_values[(id(op), True)])
+                   for op, name, _ in state if name.endswith("amax_history")]
+        b.ret(results + ordered, plan[1])

@@ -305,3 +305,31 @@ def test_tensor_and_sequence_parallel_linears():
     with pytest.raises(teq.CompilerError, match=r"@tp_mlp_forward/fc1: error: .*"
                        "amax reduction over a process group has no GPU lowering yet"):
         teq.compile(p, output="/dev/null")
+
+
+def test_values_keep_their_builder_alive(compiler):
+    import gc
+    module = compiler.Module.empty("sm_90")
+    value = compiler.FunctionBuilder(module, "f", ["tensor<4xf32>"]).argument(0)
+    gc.collect()
+    assert value.type == "tensor<4xf32>"
+
+
+def test_the_cuda_version_of_the_target_counts(tmp_path):
+    p = teq.Program("ada", target=teq.Target("sm_89", cuda="12.0"))
+    x = p.input("x", (64, 128))
+    w = p.parameter("w", (256, 128), requires_grad=False)
+    with teq.autocast(recipe=Float8CurrentScaling()):
+        p.output(p.linear(x, w, name="fc"))
+    assert '#teq.target<sm_89, cuda = "12.0">' in str(p)
+    with pytest.raises(teq.CompilerError, match="Cuda version 12.1 or higher "
+                       "required for FP8 execution on Ada"):
+        teq.compile(p, output=tmp_path / "ada.so")
+    # teq.compile's target= carries its CUDA version too, and must agree.
+    with pytest.raises(teq.CompilerError, match="but #teq.target<sm_90> was requested"):
+        teq.compile(p, target="sm_90", output=tmp_path / "x.so")
+    unlabelled = LINEAR.replace("module attributes {teq.target = #teq.target<sm_90>}",
+                                "module")
+    with pytest.raises(teq.CompilerError, match="Cuda version 12.1 or higher"):
+        teq.compile(unlabelled, target=teq.Target("sm_89", cuda="12.0"),
+                    output=tmp_path / "y.so")
