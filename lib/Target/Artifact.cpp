@@ -221,6 +221,14 @@ LogicalResult mlir::teq::emitObjectFile(llvm::Module &module, StringRef path,
     return failure();
   }
   pm.run(module);
+  // A failed write (a full disk, /dev/full) is an error here, not LLVM's
+  // fatal "IO failure on output stream" when `out` is destroyed.
+  out.flush();
+  if (out.has_error()) {
+    error = "cannot write '" + path.str() + "': " + out.error().message();
+    out.clear_error();
+    return failure();
+  }
   return success();
 }
 

@@ -73,6 +73,15 @@ LogicalResult writeText(ModuleOp module, StringRef path,
   if (!out)
     return emitError(module.getLoc()) << error;
   write(out->os());
+  out->os().flush();
+  // A failed write (a full disk, /dev/full) is an error here, not LLVM's
+  // fatal "IO failure on output stream" when the stream is destroyed.
+  if (out->os().has_error()) {
+    std::error_code ec = out->os().error();
+    out->os().clear_error();
+    return emitError(module.getLoc())
+           << "cannot write '" << path << "': " << ec.message();
+  }
   out->keep();
   return success();
 }

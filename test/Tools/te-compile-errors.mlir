@@ -10,6 +10,10 @@
 // RUN: not te-compile %t/rht-rows.mlir --emit=mlir 2>&1 | FileCheck %s --check-prefix=RHTROWS
 // RUN: not te-compile %t/rht-no-post-amax.mlir --emit=mlir 2>&1 | FileCheck %s --check-prefix=RHTAMAX
 // RUN: not te-compile %t/declaration.mlir --emit=mlir 2>&1 | FileCheck %s --check-prefix=DECL
+// A write that fails (a full disk) is an error, not LLVM's abort.
+// RUN: not te-compile %t/valid.mlir --emit=manifest -o /dev/full 2>&1 | FileCheck %s --check-prefix=FULL
+// RUN: not te-compile %t/valid.mlir --emit=ptx -o /dev/full 2>&1 | FileCheck %s --check-prefix=FULL
+// RUN: not te-compile %t/valid.mlir --emit=obj -o /dev/full 2>&1 | FileCheck %s --check-prefix=FULL
 
 //--- unsupported.mlir
 module attributes {teq.target = #teq.target<sm_100>} {
@@ -84,3 +88,12 @@ module attributes {teq.target = #teq.target<sm_90>} {
   func.func private @host_kernel(tensor<4x8x!quant.uniform<i8:f32, 0.5>>)
 }
 // DECL: declaration.mlir:2:3: error: cannot compile the declaration of @host_kernel into an artifact: artifacts do not call functions outside themselves; compile a module without it
+
+//--- valid.mlir
+module attributes {teq.target = #teq.target<sm_90>} {
+  func.func @f(%x: tensor<64x128xbf16>) -> tensor<64x128xbf16> {
+    %y = math.tanh %x : tensor<64x128xbf16>
+    return %y : tensor<64x128xbf16>
+  }
+}
+// FULL: valid.mlir:1:1: error: cannot write '/dev/full': No space left on device
