@@ -60,11 +60,29 @@ SavedMemory measure(func::FuncOp func, TargetAttr target) {
     memory.bytes += b;
     memory.perRecipe[recipeOf(op)] += b;
   };
+  // A saved value is kept if something reads it: a return (the pair form)
+  // or any op, except a linear_backward that does not need it (the input
+  // only feeds wgrad, the weight only dgrad).
+  auto kept = [](Value saved) {
+    return llvm::any_of(saved.getUses(), [&](OpOperand &use) {
+      auto bwd = dyn_cast<LinearBackwardOp>(use.getOwner());
+      if (!bwd)
+        return true;
+      LinearConfigAttr config = bwd.getConfig();
+      if (use.get() == bwd.getInput() && !config.getRequiresWgrad() &&
+          use.getOperandNumber() == bwd.getInputMutable().getOperandNumber())
+        return false;
+      if (use.get() == bwd.getWeight() && !config.getRequiresDgrad() &&
+          use.getOperandNumber() == bwd.getWeightMutable().getOperandNumber())
+        return false;
+      return true;
+    });
+  };
   func.walk([&](Operation *op) {
     if (auto fwd = dyn_cast<LinearForwardOp>(op)) {
-      if (Value v = fwd.getSavedInput())
+      if (Value v = fwd.getSavedInput(); v && kept(v))
         count(v, op);
-      if (Value v = fwd.getSavedWeight())
+      if (Value v = fwd.getSavedWeight(); v && kept(v))
         count(v, op);
     } else if (auto bwd = dyn_cast<LinearBackwardOp>(op)) {
       // Backward reading a forward's own input keeps that activation alive.
