@@ -1378,12 +1378,31 @@ Value EntryLowering::lowerNVFP4Alpha(OpBuilder &b, GemmOp op,
   return alpha;
 }
 
-std::string ptxFeatures(TargetAttr target) {
-  if (target.getSm() >= 120)
-    return "+ptx87";
-  if (target.getSm() >= 100)
-    return "+ptx86";
-  return "+ptx80";
+/// The PTX ISA version to generate for `target`: the lowest that LLVM's
+/// NVPTX backend accepts for the chip and that has what the kernels use
+/// (FP8 conversions need PTX 8.1 on sm_89, 7.8 from sm_90; family ('f')
+/// targets need 8.8). std::nullopt for chips LLVM 22 cannot generate code
+/// for.
+std::optional<StringRef> ptxFeatures(TargetAttr target) {
+  StringRef suffix = target.getSuffix();
+  switch (target.getSm()) {
+  case 89:
+    return suffix.empty() ? std::optional<StringRef>("+ptx81") : std::nullopt;
+  case 90:
+    return suffix != "f" ? std::optional<StringRef>("+ptx80") : std::nullopt;
+  case 100:
+  case 101:
+    return suffix == "f" ? "+ptx88" : "+ptx86";
+  case 103:
+  case 121:
+    return "+ptx88";
+  case 110:
+    return "+ptx90";
+  case 120:
+    return suffix == "f" ? "+ptx88" : "+ptx87";
+  default:
+    return std::nullopt;
+  }
 }
 
 struct ConvertTEQToGPUPass
@@ -1406,13 +1425,21 @@ struct ConvertTEQToGPUPass
                          << target.getChip();
       return signalPassFailure();
     }
+    std::optional<StringRef> features = ptxFeatures(target);
+    if (!features) {
+      module.emitError()
+          << "teq cannot generate GPU code for " << target.getChip()
+          << " (LLVM's NVPTX backend has no such target); it compiles for "
+             "sm_89, sm_90, sm_90a, sm_100, sm_101, sm_103, sm_110, sm_120, "
+             "sm_121 and their 'a'/'f' variants from sm_100 on";
+      return signalPassFailure();
+    }
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(ctx));
     OpBuilder b(module.getBodyRegion());
-    auto nvvmTarget = parseAttribute(
-        ("#nvvm.target<chip = \"" + target.getChip() + "\", features = \"" +
-         ptxFeatures(target) + "\">"),
-        ctx);
+    auto nvvmTarget = NVVM::NVVMTargetAttr::get(
+        ctx, /*optLevel=*/2, /*triple=*/"nvptx64-nvidia-cuda",
+        target.getChip(), *features);
     auto kernelModule = gpu::GPUModuleOp::create(
         b, module.getLoc(), kKernelModule, b.getArrayAttr(ArrayRef<Attribute>{nvvmTarget}));
 
