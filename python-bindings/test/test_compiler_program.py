@@ -333,3 +333,12 @@ def test_the_cuda_version_of_the_target_counts(tmp_path):
     with pytest.raises(teq.CompilerError, match="Cuda version 12.1 or higher"):
         teq.compile(unlabelled, target=teq.Target("sm_89", cuda="12.0"),
                     output=tmp_path / "y.so")
+
+
+def test_a_negative_margin_scales_up(tmp_path):
+    # TE checks no margin: 2^-margin > 1 scales up.
+    p = mlp(recipe=DelayedScaling(amax_history_len=4, margin=-2))
+    manifest = tmp_path / "m.json"
+    teq.compile(p, output=manifest, emit="manifest")
+    update = {e["name"]: e for e in json.loads(manifest.read_text())["entries"]}["mlp_update"]
+    assert {a["computed_by"]["margin"] for a in update["args"] if "computed_by" in a} == {-2}

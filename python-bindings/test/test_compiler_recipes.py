@@ -121,6 +121,7 @@ def test_value_semantics():
      "Float8BlockQuantizer: block_scaling_dim must be 1"),
     (lambda: NVFP4Quantizer("e4m3"), "NVFP4Quantizer quantizes to f4E2M1FN"),
     (lambda: CustomRecipe(rules=()), "CustomRecipe: the rule list is empty"),
+    (lambda: DelayedScaling(margin=101), "DelayedScaling: margin must be in [-100, 100]"),
 ])
 def test_te_messages_on_bad_fields(make, message):
     with pytest.raises(ValueError) as error:

@@ -579,7 +579,7 @@ void EntryLowering::lowerUpdate(OpBuilder &b, DelayedScalingUpdateOp op,
   (void)emitKernels(kernels::delayedScalingUpdateKernel(
                         name, slots, length,
                         static_cast<float>(getFormatMax(op.getFp8Dtype())),
-                        op.getMargin(),
+                        op.getMarginAttr().getValue().getSExtValue(),
                         op.getAmaxComputeAlgo() == AmaxComputeAlgo::most_recent),
                     op.getLoc());
   launch(b, op.getLoc(), name, 1, 1, 0,
@@ -811,7 +811,7 @@ llvm::json::Object EntryLowering::describeComputation(
         {"scale", nameOf(update.getScale())},
         {"amax_history", nameOf(update.getAmaxHistory())},
         {"fp8_max", getFormatMax(update.getFp8Dtype())},
-        {"margin", update.getMargin()},
+        {"margin", update.getMarginAttr().getValue().getSExtValue()},
         {"amax_compute_algo",
          stringifyAmaxComputeAlgo(update.getAmaxComputeAlgo()).str()}};
   if (auto biasGrad = v.getDefiningOp<BiasGradOp>())

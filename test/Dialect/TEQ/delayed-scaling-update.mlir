@@ -34,8 +34,8 @@ func.func @bad_dtype(%s: tensor<1xf32>, %h: tensor<4xf32>) {
 // -----
 
 func.func @bad_margin(%s: tensor<1xf32>, %h: tensor<4xf32>) {
-  // expected-error @+1 {{margin must be in [0, 127], got -1}}
-  %s1, %h1 = teq.delayed_scaling_update %s, %h {fp8_dtype = f8E4M3FN, margin = -1 : i64} : tensor<1xf32>, tensor<4xf32>
+  // expected-error @+1 {{margin must be in [-100, 100] (fp8_max * 2^-margin must stay a normal float32), got 127}}
+  %s1, %h1 = teq.delayed_scaling_update %s, %h {fp8_dtype = f8E4M3FN, margin = 127 : i64} : tensor<1xf32>, tensor<4xf32>
   return
 }
 

@@ -153,8 +153,8 @@ func.func private @request_history() attributes {
 // -----
 
 func.func private @request_margin() attributes {
-  // expected-error @+1 {{DelayedScalingRequest: margin must be >= 0, got -1}}
-  r = #teq.delayed_scaling_request<margin = -1>
+  // expected-error @+1 {{DelayedScalingRequest: margin must be in [-100, 100] (fp8_max * 2^-margin must stay a normal float32), got -101}}
+  r = #teq.delayed_scaling_request<margin = -101>
 }
 
 // -----
@@ -215,8 +215,8 @@ func.func private @delayed_history() attributes {
 // -----
 
 func.func private @delayed_margin() attributes {
-  // expected-error @+1 {{DelayedScaling: margin must be >= 0, got -2}}
-  r = #teq.delayed_scaling<margin = -2>
+  // expected-error @+1 {{DelayedScaling: margin must be in [-100, 100] (fp8_max * 2^-margin must stay a normal float32), got 101}}
+  r = #teq.delayed_scaling<margin = 101>
 }
 
 // -----

@@ -16,6 +16,11 @@ module attributes {teq.target = #teq.target<sm_90>} {
     %s1, %h1 = teq.delayed_scaling_update %s, %h {fp8_dtype = f8E5M2, margin = 2 : i64, amax_compute_algo = #teq.amax_compute_algo<max>} : tensor<2xf32>, tensor<31x2xf32>
     return %s1, %h1 : tensor<2xf32>, tensor<31x2xf32>
   }
+  // TE checks no margin: a negative one scales up by 2^-margin.
+  func.func @update_3x16_max_mneg3_f8E4M3FN(%s: tensor<3xf32>, %h: tensor<16x3xf32>) -> (tensor<3xf32>, tensor<16x3xf32>) {
+    %s1, %h1 = teq.delayed_scaling_update %s, %h {fp8_dtype = f8E4M3FN, margin = -3 : i64, amax_compute_algo = #teq.amax_compute_algo<max>} : tensor<3xf32>, tensor<16x3xf32>
+    return %s1, %h1 : tensor<3xf32>, tensor<16x3xf32>
+  }
   func.func @update_1x1_max_m0_f8E4M3FN(%s: tensor<1xf32>, %h: tensor<1x1xf32>) -> (tensor<1xf32>, tensor<1x1xf32>) {
     %s1, %h1 = teq.delayed_scaling_update %s, %h {fp8_dtype = f8E4M3FN, margin = 0 : i64, amax_compute_algo = #teq.amax_compute_algo<max>} : tensor<1xf32>, tensor<1x1xf32>
     return %s1, %h1 : tensor<1xf32>, tensor<1x1xf32>

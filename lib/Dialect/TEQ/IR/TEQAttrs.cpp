@@ -375,8 +375,12 @@ LogicalResult DelayedScalingRequestAttr::verify(
     return emitError() << "DelayedScalingRequest: amax_history_len must be at "
                           "least 1, got "
                        << amaxHistoryLen;
-  if (margin < 0)
-    return emitError() << "DelayedScalingRequest: margin must be >= 0, got "
+  // TE checks no margin; TEQ bounds it where fp8_max * 2^-margin stops being
+  // a normal float32 (TE's Python would compute inf or 0 scales there).
+  if (margin < -100 || margin > 100)
+    return emitError() << "DelayedScalingRequest: margin must be in [-100, "
+                          "100] (fp8_max * 2^-margin must stay a normal "
+                          "float32), got "
                        << margin;
   return success();
 }
@@ -397,8 +401,12 @@ LogicalResult DelayedScalingAttr::verify(
     return emitError() << "DelayedScaling: amax_history_len must be at least "
                           "1, got "
                        << amaxHistoryLen;
-  if (margin < 0)
-    return emitError() << "DelayedScaling: margin must be >= 0, got "
+  // TE checks no margin (a negative one scales up); TEQ bounds it where
+  // fp8_max * 2^-margin stops being a normal float32.
+  if (margin < -100 || margin > 100)
+    return emitError() << "DelayedScaling: margin must be in [-100, 100] "
+                          "(fp8_max * 2^-margin must stay a normal float32), "
+                          "got "
                        << margin;
   if (backwardOverride != BackwardOverride::none)
     return emitError() << "DelayedScaling: backward_override is not supported "

@@ -828,8 +828,12 @@ LogicalResult DelayedScalingUpdateOp::verify() {
   if (!isa<Float8E4M3FNType, Float8E5M2Type>(getFp8Dtype()))
     return emitOpError("fp8_dtype must be f8E4M3FN or f8E5M2, got ")
            << getFp8Dtype();
+  // TE allows any margin; the scale is fp8_max * 2^-margin / amax, and
+  // beyond +-100 that bound is no longer a normal float32 for E4M3 or E5M2.
   int64_t margin = getMarginAttr().getValue().getSExtValue();
-  if (margin < 0 || margin > 127)
-    return emitOpError("margin must be in [0, 127], got ") << margin;
+  if (margin < -100 || margin > 100)
+    return emitOpError("margin must be in [-100, 100] (fp8_max * 2^-margin "
+                       "must stay a normal float32), got ")
+           << margin;
   return success();
 }
