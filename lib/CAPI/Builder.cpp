@@ -59,6 +59,11 @@ FunctionBuilderImpl *usable(TeqFunctionBuilder builder, const char *function,
   return error.ptr ? nullptr : b;
 }
 
+/// The value of an optional operand handle (null stays null).
+Value optional(MlirValue value) {
+  return mlirValueIsNull(value) ? Value() : unwrap(value);
+}
+
 ArrayRef<int64_t> shapeOf(Type type) {
   if (auto tensor = dyn_cast<RankedTensorType>(type))
     return tensor.getShape();
@@ -296,16 +301,13 @@ TeqStatus teqFunctionBuilderLinearForward(
   if (failed(shape))
     return capture.error("invalid Linear");
   Type outputType = RankedTensorType::get(*shape, elementTypeOf(x.getType()));
-  Value history = mlirValueIsNull(amaxHistory) ? Value() : unwrap(amaxHistory);
+  Value history = optional(amaxHistory);
   auto op = LinearForwardOp::create(
-      b->builder, b->locFor(configAttr.getName()), outputType, saveInput ? x.getType() : Type(),
-      saveWeight ? w.getType() : Type(),
-      history ? history.getType() : Type(), x, w,
-      mlirValueIsNull(bias) ? Value() : unwrap(bias),
-      mlirValueIsNull(scale) ? Value() : unwrap(scale), history,
-      /*rng_state=*/Value(),
-      mlirValueIsNull(tpGroup) ? Value() : unwrap(tpGroup), configAttr,
-      /*quantization=*/LinearQuantizationAttr());
+      b->builder, b->locFor(configAttr.getName()), outputType,
+      saveInput ? x.getType() : Type(), saveWeight ? w.getType() : Type(),
+      history ? history.getType() : Type(), x, w, optional(bias),
+      optional(scale), history, /*rng_state=*/Value(), optional(tpGroup),
+      configAttr, /*quantization=*/LinearQuantizationAttr());
   if (TeqStatus status = verifyBuilt(op, "teq.linear_forward"); status.ptr)
     return status;
   results->output = wrap(op.getOutput());
@@ -340,7 +342,7 @@ TeqStatus teqFunctionBuilderLinearBackward(
 
   Value dy = unwrap(gradOutput), x = unwrap(input), w = unwrap(weight);
   Type gradElement = elementTypeOf(dy.getType());
-  Value mainGradValue = mlirValueIsNull(mainGrad) ? Value() : unwrap(mainGrad);
+  Value mainGradValue = optional(mainGrad);
   Type dgradType, wgradType, dbiasType;
   if (configAttr.getRequiresDgrad())
     dgradType = RankedTensorType::get(shapeOf(x.getType()), gradElement);
@@ -352,14 +354,12 @@ TeqStatus teqFunctionBuilderLinearBackward(
       !shapeOf(w.getType()).empty())
     dbiasType =
         RankedTensorType::get({shapeOf(w.getType())[0]}, gradElement);
-  Value history = mlirValueIsNull(amaxHistory) ? Value() : unwrap(amaxHistory);
+  Value history = optional(amaxHistory);
   auto op = LinearBackwardOp::create(
-      b->builder, b->locFor(configAttr.getName()), dgradType, wgradType, dbiasType,
-      history ? history.getType() : Type(), dy, x, w, mainGradValue,
-      mlirValueIsNull(scale) ? Value() : unwrap(scale), history,
-      /*rng_state=*/Value(),
-      mlirValueIsNull(tpGroup) ? Value() : unwrap(tpGroup), configAttr,
-      /*quantization=*/LinearQuantizationAttr());
+      b->builder, b->locFor(configAttr.getName()), dgradType, wgradType,
+      dbiasType, history ? history.getType() : Type(), dy, x, w, mainGradValue,
+      optional(scale), history, /*rng_state=*/Value(), optional(tpGroup),
+      configAttr, /*quantization=*/LinearQuantizationAttr());
   if (TeqStatus status = verifyBuilt(op, "teq.linear_backward"); status.ptr)
     return status;
   results->dgrad = wrap(op.getDgrad());
