@@ -22,6 +22,9 @@ _TENSOR_TYPES = ("input", "weight", "output", "grad_output", "grad_input")
 
 
 def _verify(value):
+    """Checks `value` (a recipe or quantizer) with the compiler's verifier
+    where the compiler extension is built (TE's messages); nothing
+    otherwise."""
     try:
         from teq import _teq_compiler
     except ImportError:

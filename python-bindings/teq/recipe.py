@@ -28,7 +28,8 @@ import enum
 from typing import Optional, Tuple
 
 from teq import _attrtext
-from teq.quantizer import Quantizer, QuantizerRole, DelayedScalingRequest, quantizer_from_attr
+from teq.quantizer import (DelayedScalingRequest, Quantizer, QuantizerRole, _verify,
+                           quantizer_from_attr)
 
 
 class Format(enum.Enum):
@@ -155,16 +156,6 @@ class Recipe:
 
     def __post_init__(self):
         _verify(self)
-
-
-def _verify(value):
-    """Checks `value` with the compiler's verifier where the compiler
-    extension is built (TE's messages); nothing otherwise."""
-    try:
-        from teq import _teq_compiler
-    except ImportError:
-        return
-    _teq_compiler.verify_attribute(value.to_attr())
 
 
 @dataclasses.dataclass(frozen=True)

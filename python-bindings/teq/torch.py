@@ -404,20 +404,8 @@ class _LinearFunction(_FunctionBase):
             else:
                 values.append(state[plan.state_index[name]])
         flat = plan.fwd_op.flatten(values)
-        results = plan.fwd_op.op(*flat)
-        if plan.fwd_op.num_results == 1:
-            results = (results,)
-        outputs, saved, updates = [], [], []
-        i = 0
-        for (role, name), arg in zip(plan.forward_results, plan.fwd_op.outputs):
-            n = len(arg.buffers)
-            if role == "output":
-                outputs.append(results[i])
-            elif role == "saved":
-                saved.extend(results[i:i + n])
-            else:
-                updates.append(results[i])
-            i += n
+        outputs, saved, updates = _split_forward_results(
+            plan.fwd_op, plan.fwd_op.op(*flat), plan.forward_results)
         reads = [state[plan.state_index[n]] for n in plan.backward_reads]
         ctx.plan_id = plan_id
         ctx.save_for_backward(x if "input" in plan.backward_uses else None,
@@ -1018,6 +1006,25 @@ def delayed_scaling_update(amax_history, scale, fp8_max, margin=0, amax_compute_
     return new_h, new_s
 
 
+def _split_forward_results(fwd_op, results, roles):
+    """A forward op's flat results as (outputs, saved buffers, state
+    updates), by the (role, name) of each manifest result."""
+    if fwd_op.num_results == 1:
+        results = (results,)
+    outputs, saved, updates = [], [], []
+    i = 0
+    for (role, _), arg in zip(roles, fwd_op.outputs):
+        n = len(arg.buffers)
+        if role == "output":
+            outputs.append(results[i])
+        elif role == "saved":
+            saved.extend(results[i:i + n])
+        else:
+            updates.append(results[i])
+        i += n
+    return outputs, saved, updates
+
+
 class _ScaleUpdate:
     """One delayed-scaling update: the history and scale state indices."""
 
@@ -1191,20 +1198,9 @@ class _ProgramFunction(_FunctionBase):
             else:
                 kind, i = plan.arg_pos[name]
                 values.append(xs[i] if kind == "input" else params[i])
-        results = plan.fwd_op.op(*plan.fwd_op.flatten(values))
-        if plan.fwd_op.num_results == 1:
-            results = (results,)
-        outputs, saved, updates = [], [], []
-        i = 0
-        for (role, _), arg in zip(plan.pair.forward_results, plan.fwd_op.outputs):
-            n = len(arg.buffers)
-            if role == "output":
-                outputs.append(results[i])
-            elif role == "saved":
-                saved.extend(results[i:i + n])
-            else:
-                updates.append(results[i])
-            i += n
+        outputs, saved, updates = _split_forward_results(
+            plan.fwd_op, plan.fwd_op.op(*plan.fwd_op.flatten(values)),
+            plan.pair.forward_results)
         ctx.plan_id = plan_id
         if plan.bwd_op is not None:
             arg_reads = []
