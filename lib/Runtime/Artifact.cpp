@@ -9,6 +9,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <mutex>
@@ -223,15 +224,16 @@ Artifact::open(const std::string &path, std::shared_ptr<Context> context) {
       return plan.status().withPrefix(prefix);
     artifact->gemmPlans_.push_back(std::move(*plan));
   }
-  // One workspace for the temporaries of every entry: entries run one after
-  // another on the context's stream.
-  if (int64_t bytes = m.maxWorkspaceBytes(); bytes > 0) {
-    auto workspace =
-        DeviceBuffer::allocate(context, static_cast<size_t>(bytes));
-    if (!workspace.ok())
-      return workspace.status().withPrefix(prefix + ": entry workspace");
-    artifact->workspace_ = std::move(*workspace);
-  }
+  // Per-call state: slots of the entries' workspace (the largest one) and of
+  // the kernels' module globals; a call takes one for its stream, so calls
+  // on other streams or threads never share them (WorkspacePool.h).
+  auto workspaces = detail::WorkspacePool::create(
+      detail::makeCudaWorkspaceDevice(context->cuContext()),
+      static_cast<uint64_t>(std::max<int64_t>(m.maxWorkspaceBytes(), 0)),
+      "entry workspace");
+  if (!workspaces.ok())
+    return workspaces.status().withPrefix(prefix);
+  artifact->workspaces_ = std::move(*workspaces);
 
   artifact->entries_.reserve(m.entries.size());
   for (const EntrySpec &spec : m.entries) {
@@ -375,26 +377,33 @@ Status Entry::run(const std::vector<DevicePtr> &buffers,
   const std::shared_ptr<Context> &context = artifact_->context();
   TEQ_RETURN_IF_ERROR(context->makeCurrent().withPrefix(prefix));
 
+  // The caller's stream, or the context's: the artifact's kernels get it
+  // from mgpuStreamCreate, its GEMMs through the scope (teqGemm).
+  void *stream = options.stream ? options.stream : context->stream();
+  // This call's slot for that stream: its workspace and module globals.
+  auto slot = artifact_->workspaces().acquire(stream);
+  if (!slot.ok())
+    return slot.status().withPrefix(prefix);
+
   std::vector<void *> pointers(buffers.size());
   for (size_t i = 0; i < buffers.size(); ++i)
     pointers[i] = reinterpret_cast<void *>(static_cast<uintptr_t>(buffers[i]));
   // The temporaries' workspace is the entry's last pointer.
   if (spec_->workspaceBytes > 0)
-    pointers.push_back(reinterpret_cast<void *>(
-        static_cast<uintptr_t>(artifact_->workspace().ptr())));
+    pointers.push_back(
+        reinterpret_cast<void *>(static_cast<uintptr_t>(slot->ptr())));
 
-  // The caller's stream, or the context's: the artifact's kernels get it
-  // from mgpuStreamCreate, its GEMMs through the scope (teqGemm).
-  void *stream = options.stream ? options.stream : context->stream();
   clearMgpuError();
   {
     MgpuScope scope(stream, /*inspectOnly=*/false,
-                    &artifact_->manifest().dependentLaunchKernels);
+                    &artifact_->manifest().dependentLaunchKernels, slot->key());
     detail::GemmScope gemmScope(&artifact_->gemmPlans());
     function_(pointers.data());
   }
+  Status released = slot->release(); // after the call's work, on `stream`
   const std::string lastKernel = detail::lastLaunchedKernel();
   TEQ_RETURN_IF_ERROR(takeMgpuError().withPrefix(prefix));
+  TEQ_RETURN_IF_ERROR(released.withPrefix(prefix));
 
   if (options.synchronize) {
     Status status =

@@ -51,9 +51,10 @@ DeviceBuffer::~DeviceBuffer() { release(); }
 
 void DeviceBuffer::release() {
   if (ptr_ && context_ && context_->makeCurrent().ok()) {
-    // Work queued on the stream may still use the memory; cuMemFree does not
-    // wait for a non-blocking stream.
-    (void)context_->synchronize();
+    // Work queued on any stream may still use the memory (entries run on
+    // callers' streams too, RunOptions::stream), and cuMemFree is not
+    // ordered with a non-blocking stream: wait for the whole context.
+    (void)(*getDriver())->cuCtxSynchronize();
     (void)(*getDriver())->cuMemFree(static_cast<CUdeviceptr>(ptr_));
   }
   ptr_ = 0;

@@ -63,7 +63,12 @@ namespace mlir::teq::runtime::detail {
   X(cuEventDestroy)                                                            \
   X(cuEventRecord)                                                             \
   X(cuEventSynchronize)                                                        \
-  X(cuEventElapsedTime)
+  X(cuEventElapsedTime)                                                        \
+  X(cuEventQuery)                                                              \
+  X(cuStreamWaitEvent)                                                         \
+  X(cuStreamGetId)                                                             \
+  X(cuStreamIsCapturing)                                                       \
+  X(cuThreadExchangeStreamCaptureMode)
 // cuBLASLt (GEMMs) will be loaded the same way, in its own table, when the
 // GEMM lowering lands: see Context.h.
 

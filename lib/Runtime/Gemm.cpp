@@ -10,6 +10,8 @@
 
 #include "teq/Runtime/Gemm.h"
 
+#include "teq/Runtime/WorkspacePool.h"
+
 #include "CublasLt.h"
 #include "Driver.h"
 #include "Internal.h"
@@ -23,6 +25,7 @@ using detail::CublasLt;
 using detail::describeCublasStatus;
 using detail::getCublasLt;
 using detail::getDriver;
+using detail::WorkspacePool;
 
 //===----------------------------------------------------------------------===//
 // Per-context resources
@@ -32,11 +35,19 @@ namespace detail {
 
 struct GemmResources {
   const CublasLt *lt = nullptr;
+  /// One handle for every thread and stream: cuBLASLt handles may be shared
+  /// by host threads as long as nobody changes them, and this one is never
+  /// changed after cublasLtCreate (cublasLtMatmul takes the stream and the
+  /// workspace per call).
   cublasLtHandle_t handle = nullptr;
-  CUdeviceptr workspace = 0;
+  /// cuBLASLt workspaces of workspaceBytes each: one per stream that runs
+  /// GEMMs concurrently (WorkspacePool), since two cublasLtMatmul calls
+  /// running at once must not share one.
+  std::unique_ptr<WorkspacePool> workspaces;
   uint64_t workspaceBytes = 0;
   /// float[2] = {0.0f, 1.0f}: beta when alpha is a device pointer (cuBLASLt
-  /// takes alpha and beta in the same pointer mode).
+  /// takes alpha and beta in the same pointer mode). Never written after
+  /// creation, so every call may read it.
   CUdeviceptr constants = 0;
 
   GemmResources() = default;
@@ -44,13 +55,11 @@ struct GemmResources {
   GemmResources &operator=(const GemmResources &) = delete;
   /// The context must be current and the stream idle.
   ~GemmResources() {
+    // Waits for the workspaces' last uses (on any stream) first.
+    workspaces.reset();
     auto driver = getDriver();
-    if (driver.ok()) {
-      if (workspace)
-        (void)(*driver)->cuMemFree(workspace);
-      if (constants)
-        (void)(*driver)->cuMemFree(constants);
-    }
+    if (driver.ok() && constants)
+      (void)(*driver)->cuMemFree(constants);
     if (handle && lt)
       (void)lt->cublasLtDestroy(handle);
   }
@@ -87,12 +96,15 @@ StatusOr<GemmResources *> Context::gemmResources() const {
                          describeCublasStatus(status));
   }
   resources->workspaceBytes = cublasWorkspaceBytes(device_.computeCapability);
-  TEQ_RETURN_IF_ERROR(detail::checkCU(
-      cu.cuMemAlloc(&resources->workspace, resources->workspaceBytes),
-      "cannot allocate the " + std::to_string(resources->workspaceBytes) +
-          "-byte cuBLASLt workspace"));
-  // cuMemAlloc aligns to at least 256 bytes, which TE requires of the
-  // workspace pointer.
+  // One workspace now (so that running out of memory is open()'s error),
+  // more for streams that run GEMMs at once. cuMemAlloc aligns to at least
+  // 256 bytes, which TE requires of the workspace pointer.
+  auto workspaces = detail::WorkspacePool::create(
+      detail::makeCudaWorkspaceDevice(context_), resources->workspaceBytes,
+      "cuBLASLt workspace");
+  if (!workspaces.ok())
+    return workspaces.status();
+  resources->workspaces = std::move(*workspaces);
   const float constants[2] = {0.0f, 1.0f};
   TEQ_RETURN_IF_ERROR(detail::checkCU(
       cu.cuMemAlloc(&resources->constants, sizeof(constants)),
@@ -171,9 +183,6 @@ std::string hexPointer(DevicePtr ptr) {
 /// The alignment the algorithm is chosen for (the heuristic preferences'
 /// minimum A/B/C/D alignments; also cuBLASLt's default).
 constexpr uint32_t kOperandAlignment = 256;
-
-/// The GEMM plans teqGemm runs on this thread (set by GemmScope).
-thread_local const GemmPlans *currentPlans = nullptr;
 
 } // namespace
 
@@ -589,15 +598,39 @@ GemmPlan::create(const GemmSpec &spec, std::shared_ptr<Context> context) {
   return plan;
 }
 
+WorkspacePool &GemmPlan::workspacePool() const {
+  return *impl_->resources->workspaces;
+}
+
+void *GemmPlan::streamFor(void *stream) const {
+  return stream ? stream : impl_->context->stream();
+}
+
 Status GemmPlan::run(const GemmPointers &p, void *stream) const {
+  TEQ_RETURN_IF_ERROR(checkGemmPointers(impl_->spec, p));
+  stream = streamFor(stream);
+  auto lease = workspacePool().acquire(stream);
+  if (!lease.ok())
+    return lease.status().withPrefix(impl_->spec.describe());
+  Status status = runWithWorkspace(p, stream, lease->ptr());
+  Status released = lease->release();
+  if (!status.ok())
+    return status;
+  return released.withPrefix(impl_->spec.describe());
+}
+
+Status GemmPlan::runWithWorkspace(const GemmPointers &p, void *stream,
+                                  uint64_t workspace) const {
   const Impl &impl = *impl_;
   const GemmSpec &spec = impl.spec;
   TEQ_RETURN_IF_ERROR(checkGemmPointers(spec, p));
   const GemmResources &resources = *impl.resources;
   const CublasLt &lt = *resources.lt;
-  CUstream cuStream = static_cast<CUstream>(
-      stream ? stream : impl.context->stream());
+  CUstream cuStream = static_cast<CUstream>(streamFor(stream));
 
+  // The descriptor's pointer attributes are the plan's, shared by every
+  // call: set them and enqueue under the plan's lock (cublasLtMatmul reads
+  // the descriptor when it enqueues).
   std::lock_guard<std::mutex> lock(impl_->mutex);
   auto setPointer = [&](cublasLtMatmulDescAttributes_t attribute,
                         DevicePtr ptr, const char *name) {
@@ -639,7 +672,7 @@ Status GemmPlan::run(const GemmPointers &p, void *stream) const {
       impl.aLayout, reinterpret_cast<const void *>(p.b), impl.bLayout, beta,
       reinterpret_cast<const void *>(c), impl.cLayout,
       reinterpret_cast<void *>(p.d), impl.dLayout, &impl.algo,
-      reinterpret_cast<void *>(resources.workspace), resources.workspaceBytes,
+      reinterpret_cast<void *>(workspace), resources.workspaceBytes,
       reinterpret_cast<cudaStream_t>(cuStream));
   if (status != CUBLAS_STATUS_SUCCESS)
     return Status::error(spec.describe() + ": cublasLtMatmul failed: " +
@@ -652,10 +685,43 @@ Status GemmPlan::run(const GemmPointers &p, void *stream) const {
 //===----------------------------------------------------------------------===//
 
 namespace detail {
-GemmScope::GemmScope(const GemmPlans *plans) : saved_(currentPlans) {
-  currentPlans = plans;
+/// One entry call's GEMM state: its artifact's plans and the cuBLASLt
+/// workspace its GEMMs use (taken at the first one, for its stream).
+struct GemmScope::State {
+  const GemmPlans *plans = nullptr;
+  WorkspacePool::Lease lease;
+  WorkspacePool *leasePool = nullptr;
+  void *leaseStream = nullptr;
+
+  /// Gives the workspace back; an error is recorded as the entry's.
+  void releaseWorkspace() {
+    Status status = lease.release();
+    leasePool = nullptr;
+    leaseStream = nullptr;
+    if (!status.ok())
+      recordMgpuError(status.message());
+  }
+};
+} // namespace detail
+
+namespace {
+/// The GEMM state teqGemm uses on this thread (set by GemmScope).
+thread_local detail::GemmScope::State *currentCall = nullptr;
+} // namespace
+
+namespace detail {
+GemmScope::GemmScope(const GemmPlans *plans)
+    : state_(new State()), saved_(currentCall) {
+  state_->plans = plans;
+  currentCall = state_.get();
 }
-GemmScope::~GemmScope() { currentPlans = saved_; }
+
+GemmScope::~GemmScope() {
+  // After the entry enqueued its GEMMs: later work on the stream is ordered
+  // after them.
+  state_->releaseWorkspace();
+  currentCall = saved_;
+}
 } // namespace detail
 
 } // namespace mlir::teq::runtime
@@ -667,7 +733,8 @@ extern "C" void teqGemm(int64_t id, uint64_t a, uint64_t aScale, uint64_t b,
                         uint64_t alpha) {
   if (detail::skipMgpuCall())
     return;
-  const GemmPlans *plans = currentPlans;
+  detail::GemmScope::State *call = currentCall;
+  const GemmPlans *plans = call ? call->plans : nullptr;
   if (!plans) {
     detail::recordMgpuError(
         "GEMM id " + std::to_string(id) +
@@ -697,7 +764,28 @@ extern "C" void teqGemm(int64_t id, uint64_t a, uint64_t aScale, uint64_t b,
   pointers.d = d;
   pointers.bias = bias;
   pointers.alpha = alpha;
-  Status status = plan->run(pointers, detail::currentMgpuStream());
+  Status status = checkGemmPointers(plan->spec(), pointers);
+  if (!status.ok()) {
+    detail::recordMgpuError(status.message());
+    return;
+  }
+  // The entry's cuBLASLt workspace: taken once for the entry's stream, used
+  // by each of its GEMMs in stream order.
+  void *stream = plan->streamFor(detail::currentMgpuStream());
+  detail::WorkspacePool *pool = &plan->workspacePool();
+  if (!call->lease || call->leasePool != pool || call->leaseStream != stream) {
+    call->releaseWorkspace();
+    auto lease = pool->acquire(stream);
+    if (!lease.ok()) {
+      detail::recordMgpuError(
+          lease.status().withPrefix(plan->spec().describe()).message());
+      return;
+    }
+    call->lease = std::move(*lease);
+    call->leasePool = pool;
+    call->leaseStream = stream;
+  }
+  status = plan->runWithWorkspace(pointers, stream, call->lease.ptr());
   if (!status.ok())
     detail::recordMgpuError(status.message());
 }

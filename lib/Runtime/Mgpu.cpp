@@ -10,11 +10,14 @@
 #include "Driver.h"
 #include "Internal.h"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <utility>
+#include <vector>
 
 using namespace mlir::teq::runtime;
 using namespace mlir::teq::runtime::detail;
@@ -29,6 +32,8 @@ struct ThreadState {
   bool inspectOnly = false;
   /// The running artifact's programmatic dependents (MgpuScope), or null.
   const std::set<std::string> *dependentLaunchKernels = nullptr;
+  /// The slot whose module instances the kernels come from (0: none).
+  uint64_t moduleSlot = 0;
 };
 
 thread_local ThreadState threadState;
@@ -44,9 +49,11 @@ void recordError(std::string message) {
 /// error.
 bool skipCall() { return threadState.inspectOnly || threadState.failed; }
 
-/// The driver, with the calling thread's current context checked; records
-/// "<what>: ..." and returns null on failure.
-const Driver *driverWithContext(const std::string &what) {
+/// The driver, with the calling thread's current context checked (and
+/// returned in `context`); records "<what>: ..." and returns null on
+/// failure.
+const Driver *driverWithContext(const std::string &what,
+                                CUcontext *context = nullptr) {
   auto driver = getDriver();
   if (!driver.ok()) {
     recordError(what + ": " + driver.message());
@@ -54,6 +61,8 @@ const Driver *driverWithContext(const std::string &what) {
   }
   CUcontext current = nullptr;
   CUresult result = (*driver)->cuCtxGetCurrent(&current);
+  if (context)
+    *context = current;
   if (result != CUDA_SUCCESS) {
     recordError(what + ": cuCtxGetCurrent failed: " + describeCUresult(result));
     return nullptr;
@@ -66,23 +75,81 @@ const Driver *driverWithContext(const std::string &what) {
   return *driver;
 }
 
-/// Kernel lookups, cached per (module, name), and each function's name and
-/// the dynamic shared memory it was opted into.
+/// Kernel lookups, cached per (module, slot, name), each function's name,
+/// its static shared memory and the dynamic shared memory it was opted into;
+/// and the modules the artifacts' constructors loaded, with the image they
+/// came from and their instances per slot (Mgpu.h).
 struct FunctionInfo {
   std::string name;
   int32_t maxDynamicSmem = 48 * 1024;
+  int32_t staticSmem = -1; ///< -1: not queried yet.
+};
+
+struct ModuleInstance {
+  CUmodule module = nullptr;
+  CUcontext context = nullptr;
+};
+
+struct LoadedModule {
+  const void *image = nullptr; ///< PTX (NUL-terminated) or cubin.
+  bool ptx = true;
+  int32_t optLevel = 0;
+  CUcontext context = nullptr; ///< Where the module itself lives.
+  uint64_t claimedBy = 0;      ///< The slot that uses the module itself.
+  /// Slot -> the module that slot uses (the module itself if claimed).
+  std::map<uint64_t, ModuleInstance> instances;
+};
+
+struct FunctionKey {
+  CUmodule module; ///< As the artifact passes it (the loaded module).
+  uint64_t slot;
+  std::string name;
+  bool operator<(const FunctionKey &other) const {
+    return std::tie(module, slot, name) <
+           std::tie(other.module, other.slot, other.name);
+  }
 };
 
 struct FunctionCache {
   std::mutex mutex;
-  std::map<std::pair<CUmodule, std::string>, CUfunction> byName;
+  std::map<FunctionKey, CUfunction> byName;
   std::map<CUfunction, FunctionInfo> info;
+  std::map<CUmodule, LoadedModule> modules;
 };
 
 FunctionCache &functionCache() {
   // Leaked on purpose: artifacts' module destructors may run during exit.
   static FunctionCache *cache = new FunctionCache();
   return *cache;
+}
+
+/// Drops the cached functions of `module` for `slot` (any slot if
+/// `anySlot`). The cache's mutex must be held.
+void forgetFunctions(FunctionCache &cache, CUmodule module, uint64_t slot,
+                     bool anySlot) {
+  for (auto it = cache.byName.begin(); it != cache.byName.end();) {
+    if (it->first.module == module && (anySlot || it->first.slot == slot)) {
+      cache.info.erase(it->second);
+      it = cache.byName.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+/// Unloads `instance` in its own context (best effort: from destructors and
+/// teardown, where nobody could act on an error; never records one).
+void unloadInstance(const Driver &driver, const ModuleInstance &instance) {
+  CUcontext previous = nullptr;
+  const bool switchContext =
+      instance.context &&
+      driver.cuCtxGetCurrent(&previous) == CUDA_SUCCESS &&
+      previous != instance.context;
+  if (switchContext)
+    (void)driver.cuCtxSetCurrent(instance.context);
+  (void)driver.cuModuleUnload(instance.module);
+  if (switchContext)
+    (void)driver.cuCtxSetCurrent(previous);
 }
 
 std::string trimLog(const char *log, size_t capacity) {
@@ -120,19 +187,61 @@ Status takeMgpuError() {
 
 namespace detail {
 MgpuScope::MgpuScope(void *stream, bool inspectOnly,
-                     const std::set<std::string> *dependentLaunchKernels)
+                     const std::set<std::string> *dependentLaunchKernels,
+                     uint64_t moduleSlot)
     : savedStream_(threadState.stream),
       savedInspectOnly_(threadState.inspectOnly),
-      savedDependentLaunchKernels_(threadState.dependentLaunchKernels) {
+      savedDependentLaunchKernels_(threadState.dependentLaunchKernels),
+      savedModuleSlot_(threadState.moduleSlot) {
   threadState.stream = static_cast<CUstream>(stream);
   threadState.inspectOnly = inspectOnly;
   threadState.dependentLaunchKernels = dependentLaunchKernels;
+  threadState.moduleSlot = moduleSlot;
 }
 
 MgpuScope::~MgpuScope() {
   threadState.stream = static_cast<CUstream>(savedStream_);
   threadState.inspectOnly = savedInspectOnly_;
   threadState.dependentLaunchKernels = savedDependentLaunchKernels_;
+  threadState.moduleSlot = savedModuleSlot_;
+}
+
+void releaseModuleSlot(uint64_t key) {
+  if (key == 0)
+    return;
+  std::vector<ModuleInstance> unload;
+  {
+    FunctionCache &cache = functionCache();
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    for (auto &[module, loaded] : cache.modules) {
+      auto it = loaded.instances.find(key);
+      if (it == loaded.instances.end())
+        continue;
+      if (it->second.module != module)
+        unload.push_back(it->second);
+      loaded.instances.erase(it);
+      if (loaded.claimedBy == key)
+        loaded.claimedBy = 0;
+      forgetFunctions(cache, module, key, /*anySlot=*/false);
+    }
+  }
+  if (unload.empty())
+    return;
+  auto driver = getDriver();
+  if (!driver.ok())
+    return;
+  for (const ModuleInstance &instance : unload)
+    unloadInstance(**driver, instance);
+}
+
+size_t moduleInstanceCount() {
+  FunctionCache &cache = functionCache();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  size_t count = 0;
+  for (const auto &[module, loaded] : cache.modules)
+    for (const auto &[slot, instance] : loaded.instances)
+      count += instance.module != module ? 1 : 0;
+  return count;
 }
 } // namespace detail
 
@@ -141,6 +250,120 @@ MgpuScope::~MgpuScope() {
 //===----------------------------------------------------------------------===//
 // The C ABI
 //===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Loads PTX with the JIT at `level`; on failure returns the error (with
+/// the JIT log) and leaves `module` null.
+std::string loadPtx(const Driver &driver, const void *ptx, int32_t level,
+                    CUmodule *module) {
+  constexpr size_t kLogSize = 16384;
+  static thread_local char errorLog[kLogSize];
+  std::memset(errorLog, 0, kLogSize);
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
+                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                            CU_JIT_OPTIMIZATION_LEVEL};
+  void *values[] = {errorLog,
+                    reinterpret_cast<void *>(static_cast<uintptr_t>(kLogSize)),
+                    reinterpret_cast<void *>(static_cast<uintptr_t>(level))};
+  *module = nullptr;
+  CUresult result = driver.cuModuleLoadDataEx(
+      module, ptx, sizeof(options) / sizeof(options[0]), options, values);
+  if (result == CUDA_SUCCESS)
+    return std::string();
+  *module = nullptr;
+  std::string log = trimLog(errorLog, kLogSize);
+  return describeCUresult(result) +
+         (log.empty() ? std::string() : "; PTX JIT log: " + log);
+}
+
+std::string loadCubin(const Driver &driver, const void *cubin,
+                      CUmodule *module) {
+  *module = nullptr;
+  CUresult result = driver.cuModuleLoadData(module, cubin);
+  if (result == CUDA_SUCCESS)
+    return std::string();
+  *module = nullptr;
+  return describeCUresult(result);
+}
+
+/// Remembers a module an artifact's constructor loaded, and the image it
+/// came from, so that slots can load instances of it.
+void rememberModule(CUmodule module, const void *image, bool ptx,
+                    int32_t optLevel, CUcontext context) {
+  FunctionCache &cache = functionCache();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  LoadedModule &loaded = cache.modules[module];
+  loaded = LoadedModule();
+  loaded.image = image;
+  loaded.ptx = ptx;
+  loaded.optLevel = optLevel;
+  loaded.context = context;
+}
+
+/// The module slot `slot` uses for `module` (see Mgpu.h); records an error
+/// and returns null if an instance cannot be loaded.
+CUmodule moduleForSlot(const Driver &driver, CUmodule module, uint64_t slot,
+                       const std::string &kernel) {
+  if (slot == 0)
+    return module;
+  FunctionCache &cache = functionCache();
+  LoadedModule image;
+  {
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    auto it = cache.modules.find(module);
+    if (it == cache.modules.end())
+      return module; // not loaded by mgpuModuleLoad[JIT]: use it as given
+    auto instance = it->second.instances.find(slot);
+    if (instance != it->second.instances.end())
+      return instance->second.module;
+    image = it->second;
+  }
+  CUcontext current = nullptr;
+  if (driver.cuCtxGetCurrent(&current) != CUDA_SUCCESS || !current) {
+    recordError("kernel '" + kernel +
+                "': no CUDA context is current on this thread");
+    return nullptr;
+  }
+  {
+    // The module itself, if no other slot uses it and it lives here.
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    auto it = cache.modules.find(module);
+    if (it != cache.modules.end() && it->second.claimedBy == 0 &&
+        it->second.context == current) {
+      it->second.claimedBy = slot;
+      it->second.instances[slot] = ModuleInstance{module, current};
+      return module;
+    }
+  }
+  // Another instance, with module globals of its own.
+  CUmodule instance = nullptr;
+  std::string error = image.ptx
+                          ? loadPtx(driver, image.image, image.optLevel,
+                                    &instance)
+                          : loadCubin(driver, image.image, &instance);
+  if (!instance) {
+    recordError("kernel '" + kernel +
+                "': loading another instance of its module (for a call "
+                "running concurrently with another, or on another device) "
+                "failed: " +
+                error);
+    return nullptr;
+  }
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  auto it = cache.modules.find(module);
+  if (it == cache.modules.end()) {
+    // Unloaded meanwhile (its library was closed): cannot happen while an
+    // entry of it runs, but do not leak.
+    (void)driver.cuModuleUnload(instance);
+    recordError("kernel '" + kernel + "': its module was unloaded");
+    return nullptr;
+  }
+  it->second.instances[slot] = ModuleInstance{instance, current};
+  return instance;
+}
+
+} // namespace
 
 extern "C" {
 
@@ -152,29 +375,18 @@ void *mgpuModuleLoadJIT(void *ptx, int32_t optLevel) {
     recordError(what + ": null PTX");
     return nullptr;
   }
-  const Driver *driver = driverWithContext(what);
+  CUcontext context = nullptr;
+  const Driver *driver = driverWithContext(what, &context);
   if (!driver)
     return nullptr;
-
-  constexpr size_t kLogSize = 16384;
-  static thread_local char errorLog[kLogSize];
-  std::memset(errorLog, 0, kLogSize);
   int32_t level = optLevel < 0 ? 0 : (optLevel > 4 ? 4 : optLevel);
-  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
-                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
-                            CU_JIT_OPTIMIZATION_LEVEL};
-  void *values[] = {errorLog,
-                    reinterpret_cast<void *>(static_cast<uintptr_t>(kLogSize)),
-                    reinterpret_cast<void *>(static_cast<uintptr_t>(level))};
   CUmodule module = nullptr;
-  CUresult result = driver->cuModuleLoadDataEx(
-      &module, ptx, sizeof(options) / sizeof(options[0]), options, values);
-  if (result != CUDA_SUCCESS) {
-    std::string log = trimLog(errorLog, kLogSize);
-    recordError(what + ": " + describeCUresult(result) +
-                (log.empty() ? std::string() : "; PTX JIT log: " + log));
+  std::string error = loadPtx(*driver, ptx, level, &module);
+  if (!module) {
+    recordError(what + ": " + error);
     return nullptr;
   }
+  rememberModule(module, ptx, /*ptx=*/true, level, context);
   return module;
 }
 
@@ -187,15 +399,17 @@ void *mgpuModuleLoad(void *cubin, int64_t size) {
     recordError(what + ": null image");
     return nullptr;
   }
-  const Driver *driver = driverWithContext(what);
+  CUcontext context = nullptr;
+  const Driver *driver = driverWithContext(what, &context);
   if (!driver)
     return nullptr;
   CUmodule module = nullptr;
-  CUresult result = driver->cuModuleLoadData(&module, cubin);
-  if (result != CUDA_SUCCESS) {
-    recordError(what + ": " + describeCUresult(result));
+  std::string error = loadCubin(*driver, cubin, &module);
+  if (!module) {
+    recordError(what + ": " + error);
     return nullptr;
   }
+  rememberModule(module, cubin, /*ptx=*/false, 0, context);
   return module;
 }
 
@@ -203,16 +417,19 @@ void mgpuModuleUnload(void *module) {
   if (!module)
     return;
   CUmodule cuModule = static_cast<CUmodule>(module);
+  std::vector<ModuleInstance> instances;
+  CUcontext context = nullptr;
   {
     FunctionCache &cache = functionCache();
     std::lock_guard<std::mutex> lock(cache.mutex);
-    for (auto it = cache.byName.begin(); it != cache.byName.end();) {
-      if (it->first.first == cuModule) {
-        cache.info.erase(it->second);
-        it = cache.byName.erase(it);
-      } else {
-        ++it;
-      }
+    forgetFunctions(cache, cuModule, 0, /*anySlot=*/true);
+    auto it = cache.modules.find(cuModule);
+    if (it != cache.modules.end()) {
+      context = it->second.context;
+      for (const auto &[slot, instance] : it->second.instances)
+        if (instance.module != cuModule)
+          instances.push_back(instance);
+      cache.modules.erase(it);
     }
   }
   if (threadState.inspectOnly)
@@ -222,7 +439,9 @@ void mgpuModuleUnload(void *module) {
     return;
   // Best effort: this runs from artifact destructors, where nobody could act
   // on an error, and it must not replace a recorded one.
-  (void)(*driver)->cuModuleUnload(cuModule);
+  for (const ModuleInstance &instance : instances)
+    unloadInstance(**driver, instance);
+  unloadInstance(**driver, ModuleInstance{cuModule, context});
 }
 
 void *mgpuModuleGetFunction(void *module, const char *name) {
@@ -238,10 +457,11 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
     return nullptr;
   }
   CUmodule cuModule = static_cast<CUmodule>(module);
+  const FunctionKey key{cuModule, threadState.moduleSlot, kernel};
   FunctionCache &cache = functionCache();
   {
     std::lock_guard<std::mutex> lock(cache.mutex);
-    auto it = cache.byName.find({cuModule, kernel});
+    auto it = cache.byName.find(key);
     if (it != cache.byName.end())
       return it->second;
   }
@@ -250,15 +470,18 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
     recordError("kernel '" + kernel + "': " + driver.message());
     return nullptr;
   }
+  CUmodule target = moduleForSlot(**driver, cuModule, key.slot, kernel);
+  if (!target)
+    return nullptr;
   CUfunction function = nullptr;
-  CUresult result = (*driver)->cuModuleGetFunction(&function, cuModule, name);
+  CUresult result = (*driver)->cuModuleGetFunction(&function, target, name);
   if (result != CUDA_SUCCESS) {
     recordError("kernel '" + kernel + "' not found in its module: " +
                 describeCUresult(result));
     return nullptr;
   }
   std::lock_guard<std::mutex> lock(cache.mutex);
-  cache.byName[{cuModule, kernel}] = function;
+  cache.byName[key] = function;
   cache.info[function].name = kernel;
   return function;
 }
@@ -277,14 +500,11 @@ void mgpuLaunchKernel(void *function, int64_t gridX, int64_t gridY,
   CUfunction cuFunction = static_cast<CUfunction>(function);
   FunctionCache &cache = functionCache();
   std::string kernel = "<unknown>";
-  int32_t maxDynamicSmem = 48 * 1024;
   {
     std::lock_guard<std::mutex> lock(cache.mutex);
     auto it = cache.info.find(cuFunction);
-    if (it != cache.info.end()) {
+    if (it != cache.info.end())
       kernel = it->second.name;
-      maxDynamicSmem = it->second.maxDynamicSmem;
-    }
   }
   const std::string what = "kernel '" + kernel + "' launch failed";
   const int64_t dims[6] = {gridX, gridY, gridZ, blockX, blockY, blockZ};
@@ -308,28 +528,37 @@ void mgpuLaunchKernel(void *function, int64_t gridX, int64_t gridY,
     recordError(what + ": " + driver.message());
     return;
   }
-  // Without an opt-in, static plus dynamic shared memory is limited to
-  // 48 KiB: count the kernel's static shared memory too.
-  int staticSmem = 0;
-  if (smem > 0 && (*driver)->cuFuncGetAttribute(
-                      &staticSmem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
-                      cuFunction) != CUDA_SUCCESS)
-    staticSmem = 0;
-  if (smem > maxDynamicSmem ||
-      (smem > 0 && smem + staticSmem > 48 * 1024 &&
-       maxDynamicSmem == 48 * 1024)) {
-    CUresult result = (*driver)->cuFuncSetAttribute(
-        cuFunction, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem);
-    if (result != CUDA_SUCCESS) {
-      recordError(what + ": cannot allow " + std::to_string(smem) +
-                  " bytes of dynamic shared memory: " +
-                  describeCUresult(result));
-      return;
-    }
+  if (smem > 0) {
+    // Without an opt-in, static plus dynamic shared memory is limited to
+    // 48 KiB: count the kernel's static shared memory too. Checked and
+    // raised under the lock, so that the opt-in only grows: a launch on
+    // another thread never finds it lowered below what it checked.
     std::lock_guard<std::mutex> lock(cache.mutex);
+    FunctionInfo unknown;
     auto it = cache.info.find(cuFunction);
-    if (it != cache.info.end())
-      it->second.maxDynamicSmem = smem;
+    FunctionInfo &info = it != cache.info.end() ? it->second : unknown;
+    if (info.staticSmem < 0) {
+      int staticSmem = 0;
+      if ((*driver)->cuFuncGetAttribute(&staticSmem,
+                                        CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                                        cuFunction) != CUDA_SUCCESS)
+        staticSmem = 0;
+      info.staticSmem = staticSmem;
+    }
+    if (smem > info.maxDynamicSmem ||
+        (smem + info.staticSmem > 48 * 1024 &&
+         info.maxDynamicSmem == 48 * 1024)) {
+      CUresult result = (*driver)->cuFuncSetAttribute(
+          cuFunction, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+          std::max(smem, info.maxDynamicSmem));
+      if (result != CUDA_SUCCESS) {
+        recordError(what + ": cannot allow " + std::to_string(smem) +
+                    " bytes of dynamic shared memory: " +
+                    describeCUresult(result));
+        return;
+      }
+      info.maxDynamicSmem = std::max(smem, info.maxDynamicSmem);
+    }
   }
   CUstream cuStream = static_cast<CUstream>(stream);
   if (!cuStream)

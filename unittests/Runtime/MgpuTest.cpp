@@ -94,6 +94,28 @@ TEST(MgpuTest, ScopeSetsStreamAndInspectOnly) {
   EXPECT_EQ(mgpuStreamCreate(), nullptr);
 }
 
+TEST(MgpuTest, ModuleSlotsWithoutModules) {
+  clearMgpuError();
+  // No module was loaded through mgpuModuleLoad[JIT]: no instances, and
+  // releasing a slot that never asked for one (or slot 0) does nothing.
+  EXPECT_EQ(detail::moduleInstanceCount(), 0u);
+  detail::releaseModuleSlot(0);
+  detail::releaseModuleSlot(12345);
+  EXPECT_EQ(detail::moduleInstanceCount(), 0u);
+  EXPECT_FALSE(hasMgpuError());
+  // A slot in an inspect-only scope still touches nothing.
+  int fakeStream = 0;
+  {
+    detail::MgpuScope scope(&fakeStream, /*inspectOnly=*/true, nullptr,
+                            /*moduleSlot=*/7);
+    EXPECT_EQ(mgpuStreamCreate(), &fakeStream);
+    int notAModule = 0;
+    EXPECT_EQ(mgpuModuleGetFunction(&notAModule, "k"), nullptr);
+    EXPECT_FALSE(hasMgpuError());
+  }
+  EXPECT_EQ(mgpuStreamCreate(), nullptr);
+}
+
 TEST(MgpuTest, LaunchDimensionsAreChecked) {
   clearMgpuError();
   // Needs a function the cache knows nothing about: any non-null pointer.

@@ -20,13 +20,23 @@
 // itself is opened RTLD_NOW | RTLD_LOCAL, so several artifacts coexist.
 //
 // GEMMs and temporaries: open() builds one GemmPlan per manifest GEMM (the
-// algorithm is chosen there, once) and allocates one device workspace of the
-// largest "workspace_bytes" over the entries; run() makes the plans current
-// for the artifact's teqGemm calls and passes the workspace as the entry's
-// last pointer. Callers pass argument buffers only. Since the entries of one
-// artifact share that workspace, they must not run concurrently: by default
-// they all run in order on the context's stream; a caller that passes its
-// own streams (RunOptions::stream) must order them itself.
+// algorithm is chosen there, once) and a pool of per-call state
+// (WorkspacePool.h) whose slots each hold one entry workspace of the largest
+// "workspace_bytes" over the entries and one instance of the kernels' module
+// globals (Mgpu.h); run() takes a slot for its stream, makes the plans
+// current for the artifact's teqGemm calls (which take a cuBLASLt workspace
+// for that stream from the context) and passes the slot's workspace as the
+// entry's last pointer. Callers pass argument buffers only.
+//
+// Threads and streams: entries of one artifact (the same entry too) may run
+// at once from several threads and on several streams (RunOptions::stream),
+// and several artifacts and Contexts may be used at once: nothing the
+// runtime keeps for a call is shared with a call that may run concurrently
+// (docs/Artifact.md, "Threads, streams and concurrent calls"). Calls on one
+// stream run in order; calls on different streams are ordered only by the
+// caller (events), exactly as for any other work on those streams: the
+// runtime orders its own state, never the caller's buffers. An Artifact (and
+// its Entries) must not be destroyed while another thread is calling it.
 //
 // No MLIR/LLVM dependency.
 //
@@ -41,6 +51,7 @@
 #include "teq/Runtime/Gemm.h"
 #include "teq/Runtime/Manifest.h"
 #include "teq/Runtime/Status.h"
+#include "teq/Runtime/WorkspacePool.h"
 
 #include <memory>
 #include <string>
@@ -62,9 +73,9 @@ struct TEQ_RUNTIME_EXPORT RunOptions {
   bool synchronize = false;
   /// The stream (a CUstream) to run the entry's kernels and GEMMs on; null:
   /// the context's stream. It must belong to the context's CUDA context (the
-  /// device's primary context, which frameworks use too). Entries of one
-  /// artifact share its workspace: the caller must not run them concurrently
-  /// on different streams (order the streams, or use one).
+  /// device's primary context, which frameworks use too). Calls on different
+  /// streams may run concurrently (each gets its own workspaces and module
+  /// globals); the caller orders them where they share buffers.
   void *stream = nullptr;
 };
 
@@ -87,10 +98,11 @@ public:
   /// returns what was recorded ("entry 'e': kernel 'k' launch failed:
   /// CUDA_ERROR_...", "entry 'e':
   /// GEMM 'g' (id 0): cublasLtMatmul failed: ..."). `buffers` are the
-  /// argument buffers; an entry with "workspace_bytes" gets the artifact's
-  /// workspace appended. The artifact's GEMM plans are current on the thread
-  /// during the call. Entries of one artifact share its workspace and must
-  /// not run concurrently on different streams (RunOptions::stream).
+  /// argument buffers; an entry with "workspace_bytes" gets the workspace
+  /// of the slot it runs in appended (Artifact::workspaces()). The
+  /// artifact's GEMM plans are current on the thread during the call.
+  /// Thread-safe: calls from several threads, on one stream or several, do
+  /// not share any state of the runtime's.
   Status run(const std::vector<DevicePtr> &buffers,
              const RunOptions &options = {}) const;
 
@@ -142,8 +154,12 @@ public:
   const GemmPlans &gemmPlans() const { return gemmPlans_; }
   /// What was chosen for each GEMM (algorithm, workspace), indexed by id.
   std::vector<GemmPlanInfo> gemmPlanInfos() const;
-  /// The temporaries' workspace (ptr() 0 if no entry needs one).
-  const DeviceBuffer &workspace() const { return workspace_; }
+  /// The per-call state of the entries: slots of one entry workspace each
+  /// (bytes() = the largest "workspace_bytes", 0 if no entry has
+  /// temporaries) and of one instance of the kernels' module globals.
+  /// run() takes a slot for its stream; calls on one stream share one slot
+  /// in stream order, concurrent calls get slots of their own.
+  detail::WorkspacePool &workspaces() const { return *workspaces_; }
 
 private:
   Artifact() = default;
@@ -153,7 +169,8 @@ private:
   Manifest manifest_;
   std::vector<Entry> entries_;
   GemmPlans gemmPlans_;
-  DeviceBuffer workspace_;
+  /// After context_: destroyed (waiting for its slots' last uses) first.
+  std::unique_ptr<detail::WorkspacePool> workspaces_;
 };
 
 } // namespace mlir::teq::runtime

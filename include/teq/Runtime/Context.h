@@ -2,8 +2,15 @@
 //
 // A Context is one GPU: the device's primary CUDA context (retained for the
 // Context's lifetime) and one stream on which the runtime runs everything
-// (entries, copies, memsets, events), in order. Artifacts, buffers and events
-// keep their Context alive through a shared_ptr.
+// (entries, copies, memsets, events), in order, unless a call names another
+// stream (RunOptions::stream). Artifacts, buffers and events keep their
+// Context alive through a shared_ptr.
+//
+// Threads: a Context may be used from any number of threads at once (every
+// call makes the CUDA context current on the calling thread itself), and
+// several Contexts may exist, for one device or several (Contexts of one
+// device share its primary context). What the GEMMs of all its artifacts
+// share (gemmResources) is either read-only or taken per call and stream.
 //
 // The runtime talks to the CUDA driver API only, loaded at run time from
 // libcuda.so.1 (see lib/Runtime/Driver.h): this header does not include
@@ -75,10 +82,13 @@ public:
   void *stream() const { return stream_; }
 
   /// What the GEMMs of every artifact on this context share: the cuBLASLt
-  /// handle, its workspace (32 MiB + 1024 B on sm_90+, else 4 MiB, as TE)
-  /// and fp32 constants 0 and 1 in device memory (beta in device pointer
-  /// mode). Created on first call, so that quantize-only artifacts never load
-  /// cuBLASLt; fails with "cuBLASLt not available: ..." without it.
+  /// handle (never changed after creation, so threads share it), a pool of
+  /// cuBLASLt workspaces (32 MiB + 1024 B on sm_90+, else 4 MiB, as TE),
+  /// one per stream running GEMMs at once (WorkspacePool.h; one is
+  /// allocated here), and fp32 constants 0 and 1 in device memory (beta in
+  /// device pointer mode; read-only). Created on first call, so that
+  /// quantize-only artifacts never load cuBLASLt; fails with "cuBLASLt not
+  /// available: ..." without it. Thread-safe.
   /// (Internal: the type is defined in lib/Runtime.)
   StatusOr<detail::GemmResources *> gemmResources() const;
 

@@ -1,7 +1,12 @@
 //===- DeviceBuffer.h - An owned device allocation ------------------*- C++ -*-===//
 //
 // RAII over cuMemAlloc/cuMemFree. Copies and memsets run on the Context's
-// stream and are waited for, so they are ordered with the entries run there.
+// stream and are waited for, so they are ordered with the entries run there;
+// entries run on other streams (RunOptions::stream) are not waited for:
+// synchronize those streams before reading or writing their buffers. Freeing
+// waits for the whole CUDA context, so a buffer may be freed while entries
+// on any stream still use it. One buffer is not to be used by two threads
+// at once; different buffers are independent.
 //
 // No MLIR/LLVM dependency.
 //

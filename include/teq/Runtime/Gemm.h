@@ -12,7 +12,9 @@
 // "algo" checked with cublasLtMatmulAlgoCheck), so the same artifact on the
 // same GPU and cuBLASLt always runs the same algorithm. A call sets only the
 // pointer attributes (scales, bias) and enqueues cublasLtMatmul on the stream
-// the runtime runs the entry on.
+// the runtime runs the entry on, with a cuBLASLt workspace of that stream's
+// own (WorkspacePool.h): GEMMs on different streams or threads, of one
+// artifact or several, never share one.
 //
 // cuBLASLt is loaded at run time (lib/Runtime/CublasLt.h); this header does
 // not include cublasLt.h.
@@ -61,6 +63,10 @@ TEQ_RUNTIME_EXPORT void teqGemm(int64_t id, uint64_t a, uint64_t aScale,
 } // extern "C"
 
 namespace mlir::teq::runtime {
+
+namespace detail {
+class WorkspacePool;
+} // namespace detail
 
 /// The device pointers of one GEMM call (0 = absent), as teqGemm takes them.
 struct TEQ_RUNTIME_EXPORT GemmPointers {
@@ -129,9 +135,24 @@ public:
 
   /// Checks the pointers (checkGemmPointers), sets the pointer attributes and
   /// enqueues cublasLtMatmul on `stream` (a CUstream; null: the context's
-  /// stream). The context must be current on the calling thread. Does not
-  /// wait. Thread-safe (calls on one plan are serialized).
+  /// stream), with a cuBLASLt workspace of the context's pool taken for
+  /// `stream` for this call (workspacePool()). The context must be current
+  /// on the calling thread. Does not wait. Thread-safe: calls on one plan
+  /// serialize only while they set its pointer attributes and enqueue, and
+  /// calls on different streams run at once, each on its own workspace.
   Status run(const GemmPointers &pointers, void *stream = nullptr) const;
+
+  /// As run(), on `workspace`: a cuBLASLt workspace of workspacePool() that
+  /// the caller took for `stream` (nullptr not allowed here) and holds
+  /// until this call's work is enqueued (teqGemm takes one per entry call
+  /// for all of its GEMMs).
+  Status runWithWorkspace(const GemmPointers &pointers, void *stream,
+                          uint64_t workspace) const;
+
+  /// The context's cuBLASLt workspaces, shared by every plan on it.
+  detail::WorkspacePool &workspacePool() const;
+  /// The stream run() uses for `stream` (the context's for null).
+  void *streamFor(void *stream) const;
 
 private:
   GemmPlan();
@@ -144,8 +165,12 @@ using GemmPlans = std::vector<std::unique_ptr<GemmPlan>>;
 
 namespace detail {
 /// While alive on a thread, teqGemm runs the plans `plans` (an artifact's,
-/// made current by Entry::run around the entry call). Nests; null means no
-/// plans ("teqGemm called outside an entry").
+/// made current by Entry::run around the entry call) on the stream of the
+/// thread's MgpuScope. The first GEMM takes a cuBLASLt workspace from the
+/// context's pool for that stream, which every GEMM of the scope uses; the
+/// scope gives it back when it ends (an error doing so is recorded as the
+/// entry's). Nests; null means no plans ("teqGemm called outside an
+/// entry").
 class TEQ_RUNTIME_EXPORT GemmScope {
 public:
   explicit GemmScope(const GemmPlans *plans);
@@ -153,8 +178,11 @@ public:
   GemmScope(const GemmScope &) = delete;
   GemmScope &operator=(const GemmScope &) = delete;
 
+  struct State;
+
 private:
-  const GemmPlans *saved_;
+  std::unique_ptr<State> state_;
+  State *saved_;
 };
 } // namespace detail
 

@@ -19,6 +19,28 @@
 // asynchronous, and the caller decides when to wait (RunOptions::synchronize
 // makes Entry::run wait and report kernel faults; Context::synchronize).
 //
+// Module globals and concurrent calls: an artifact's kernels keep state in
+// their module's globals (the quantize kernels' amax partials, fused amax
+// accumulators and counters, NVFP4 constants), written and read within one
+// call. The module is loaded once per process (its constructor runs in
+// dlopen, and dlopen shares a library between every Artifact::open of it),
+// so two calls running at once on two streams would share that state. The
+// runtime therefore runs each call in a *slot* (WorkspacePool.h, taken by
+// Entry::run and set by MgpuScope): mgpuModuleGetFunction returns the kernel
+// of the slot's own instance of the module. The first slot that asks for a
+// module in the module's own CUDA context uses the module itself; every
+// other slot (a concurrent call on another stream, another Artifact of the
+// same file, the same file opened on another device) gets the module
+// loaded again from the same image, in the current context, with globals of
+// its own. Instances are unloaded with their slot (releaseModuleSlot) or
+// with the module (mgpuModuleUnload). Calls outside a slot (slot 0) use the
+// module as given.
+//
+// Thread safety: every function may be called from any thread; the error
+// state and the scope are per thread, the kernel and module caches are
+// behind one mutex, and the dynamic shared memory opt-in of a kernel only
+// ever grows (a concurrent launch never sees it shrink).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TEQ_RUNTIME_MGPU_H
@@ -74,11 +96,14 @@ namespace detail {
 /// loads return null without an error (used to read an artifact's manifest
 /// without a GPU). mgpuLaunchKernel launches the kernels named in
 /// `dependentLaunchKernels` (the manifest's, if given) as programmatic
-/// dependents of the kernel before them. Nests.
+/// dependents of the kernel before them. mgpuModuleGetFunction returns the
+/// kernels of slot `moduleSlot`'s instance of their module (a
+/// WorkspacePool::Lease's key; 0: the module as given). Nests.
 class TEQ_RUNTIME_EXPORT MgpuScope {
 public:
   MgpuScope(void *stream, bool inspectOnly,
-            const std::set<std::string> *dependentLaunchKernels = nullptr);
+            const std::set<std::string> *dependentLaunchKernels = nullptr,
+            uint64_t moduleSlot = 0);
   ~MgpuScope();
   MgpuScope(const MgpuScope &) = delete;
   MgpuScope &operator=(const MgpuScope &) = delete;
@@ -87,7 +112,17 @@ private:
   void *savedStream_;
   bool savedInspectOnly_;
   const std::set<std::string> *savedDependentLaunchKernels_;
+  uint64_t savedModuleSlot_;
 };
+
+/// Unloads every module instance of slot `key` and gives up the modules it
+/// uses as their own (WorkspacePool calls this when a slot goes; the slot's
+/// calls must have finished). Unknown keys are ignored.
+TEQ_RUNTIME_EXPORT void releaseModuleSlot(uint64_t key);
+
+/// How many module instances (beyond the modules the artifacts' constructors
+/// loaded) are loaded now (for tests).
+TEQ_RUNTIME_EXPORT size_t moduleInstanceCount();
 } // namespace detail
 
 } // namespace mlir::teq::runtime
