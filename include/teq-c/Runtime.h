@@ -23,10 +23,12 @@
 |* out-pointers, indices out of range, unknown entry names and wrong buffer   *|
 |* counts are errors with messages that name the problem.                     *|
 |*                                                                            *|
-|* Threads: handles may be used from any thread (every call makes the        *|
-|* context current on the calling thread itself). Entries of one artifact     *|
-|* share its workspace: do not run them concurrently (on different streams or *|
-|* threads) without ordering them.                                            *|
+|* Threads: handles may be used from any thread (every call makes the         *|
+|* context current on the calling thread itself), and entries may run at      *|
+|* once from several threads and on several streams: each call gets its own   *|
+|* workspaces and module globals (docs/Artifact.md, "Threads, streams and     *|
+|* concurrent calls"). Calls on different streams that share buffers are      *|
+|* ordered by the caller. Do not destroy a handle another thread is using.    *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -332,8 +334,8 @@ TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus
 teqRtEntryGetBufferInfo(TeqRtEntry entry, size_t index, TeqRtBufferInfo *info);
 
 /// Bytes of the entry's temporaries (0 if none). The runtime allocates and
-/// passes this workspace itself (one per artifact, shared by its entries):
-/// callers never pass it.
+/// passes this workspace itself (one per stream running the artifact's
+/// entries at once): callers never pass it.
 TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus
 teqRtEntryGetWorkspaceBytes(TeqRtEntry entry, int64_t *bytes);
 
@@ -364,8 +366,9 @@ TEQ_RUNTIME_CAPI_EXPORTED TeqRtRunOptions teqRtRunOptionsGetDefault(void);
 /// whose handle is 0). `options` may be NULL (teqRtRunOptionsGetDefault()).
 /// Returns when the work is queued, unless options->synchronize.
 ///
-/// Entries of one artifact share its workspace: do not let two of them run
-/// concurrently on different streams.
+/// Calls may run concurrently, from several threads and on several streams:
+/// the runtime gives each its own workspaces and module globals; buffers
+/// shared between calls on different streams are ordered by the caller.
 ///
 /// Errors, e.g.:
 ///   "entry 'e': expected 4 buffers, got 3" (TEQ_RT_INVALID_ARGUMENT)
