@@ -44,6 +44,6 @@ module {
 // SM120: .target sm_120
 // SM121: .version 8.8
 // SM121: .target sm_121
-// SM95: error: teq cannot generate GPU code for sm_95 (LLVM's NVPTX backend has no such target); it compiles for sm_89, sm_90, sm_90a, sm_100, sm_101, sm_103, sm_110, sm_120, sm_121 and their 'a'/'f' variants from sm_100 on
+// SM95: error: teq cannot generate GPU code for sm_95 (LLVM's NVPTX backend has no such target); it compiles for sm_89, sm_90, sm_90a, sm_100, sm_100a, sm_100f, sm_101, sm_101a, sm_101f, sm_103, sm_103a, sm_103f, sm_110, sm_110a, sm_110f, sm_120, sm_120a, sm_120f, sm_121, sm_121a, sm_121f{{$}}
 // SM130: error: teq cannot generate GPU code for sm_130
 // SM89A: error: teq cannot generate GPU code for sm_89a

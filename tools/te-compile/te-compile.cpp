@@ -2,6 +2,7 @@
 //
 //   te-compile model.mlir --target=sm_90 -o model.so
 //   te-compile model.mlir --target=sm_90 --emit=ptx -o -
+//   te-compile --list-targets
 //
 // A thin driver over mlir::teq::compileModule (teq/Target/Compile.h): runs
 // the teq pipeline (recipe checks, autocast resolution, prototypes,
@@ -11,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "teq/Conversion/TEQToGPU/Targets.h"
 #include "teq/Registration.h"
 #include "teq/Target/Compile.h"
 
@@ -33,8 +35,12 @@ namespace {
 using Emit = mlir::teq::EmitKind;
 
 llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
-                                     llvm::cl::desc("<input .mlir>"),
-                                     llvm::cl::Required);
+                                     llvm::cl::desc("<input .mlir>"));
+llvm::cl::opt<bool> listTargets(
+    "list-targets",
+    llvm::cl::desc("print the GPUs te-compile generates code for (with "
+                   "their PTX ISA versions) and exit"),
+    llvm::cl::init(false));
 llvm::cl::opt<std::string> outputFile("o", llvm::cl::desc("output file"),
                                       llvm::cl::value_desc("path"),
                                       llvm::cl::init(""));
@@ -113,6 +119,19 @@ int main(int argc, char **argv) {
   });
   llvm::cl::ParseCommandLineOptions(
       argc, argv, "te-compile: compile a teq program into a native artifact\n");
+  if (listTargets) {
+    for (const std::string &chip : mlir::teq::codegenTargets()) {
+      unsigned sm = std::stoi(chip.substr(3));
+      llvm::StringRef suffix = llvm::StringRef(chip).drop_while(
+          [](char c) { return c != 'a' && c != 'f'; });
+      unsigned ptx = *mlir::teq::ptxVersionFor(sm, suffix);
+      llvm::outs() << chip << " PTX " << ptx / 10 << "." << ptx % 10 << "\n";
+    }
+    return 0;
+  }
+  if (inputFile.empty())
+    return fail("no input file (te-compile <input .mlir> [options]; "
+                "--help lists them)");
   std::string output = outputFile.empty() ? defaultOutput() : outputFile;
 
   DialectRegistry registry;

@@ -641,6 +641,44 @@ StatusOr<CpuValue> ProgramEvaluator::compute(const ArgSpec &spec) {
     v.exact = in.exact;
     return v;
   }
+  if (op->asString() == "swizzle_scales") {
+    // The input's buffers, each scale moved from its compact byte to its
+    // swizzled one (padding included).
+    auto input = named(by, "input");
+    if (!input.ok())
+      return input.status();
+    const CpuValue &in = **input;
+    if (!spec.isProto || !in.quantized)
+      return Status::error("'" + name + "': swizzle_scales takes and makes "
+                           "quantized values");
+    auto setup = quantizerSetup(spec.proto);
+    if (!setup.ok())
+      return setup.status();
+    reference::QuantizedTensor out = *in.quantized;
+    out.desc = setup->desc;
+    out.buffers.clear();
+    for (const layout::BufferDesc &desc :
+         layout::describeBuffers(out.desc, in.quantized->target)) {
+      const reference::Buffer *from = in.quantized->find(desc.name);
+      if (!from || from->bytes.size() != static_cast<size_t>(desc.sizeInBytes()))
+        return Status::error("'" + name + "': its input '" + in.spec->name +
+                             "' has no buffer '" + desc.name +
+                             "' of the same size");
+      reference::Buffer buffer{desc, from->bytes};
+      if (desc.scaleLayout)
+        for (int64_t row = 0; row < desc.shape[0]; ++row)
+          for (int64_t col = 0; col < desc.shape[1]; ++col)
+            buffer.bytes[reference::scaleByteOffset(desc, out.desc.format, row,
+                                                    col)] =
+                from->bytes[reference::scaleByteOffset(from->desc,
+                                                       out.desc.format, row,
+                                                       col)];
+      out.buffers.push_back(std::move(buffer));
+    }
+    v.quantized = std::move(out);
+    v.exact = in.exact;
+    return v;
+  }
   if (op->asString() == "gemm") {
     const JsonValue *output = by.find("output");
     if (output && output->isString() && output->asString() != "d")

@@ -130,8 +130,9 @@ FailureOr<GemmDescriptor> mlir::teq::gemm::describeGemm(GemmOp op,
 
   if (isa<Float8CurrentScalingQuantizerAttr, Float8QuantizerAttr>(qa)) {
     d.aScaleMode = d.bScaleMode = "scalar_f32";
-    if (!blackwell) {
-      // Hopper/Ada FP8 is TN only: the transposed copies serve N operands.
+    if (!target.isNonTNFP8GemmSupported()) {
+      // Hopper, Ada and SM 12.x run FP8 TN only: the transposed copies serve
+      // N operands.
       tnOperands("data", "transpose", "scale_inv", "scale_inv");
     } else {
       // One data buffer serves both usages; cuBLASLt takes any layout.

@@ -3852,32 +3852,6 @@ std::string mlir::teq::kernels::biasGradKernels(const BiasGradSpec &spec) {
                     vars);
 }
 
-std::string mlir::teq::kernels::copyKernel(const std::string &name,
-                                           int64_t elements,
-                                           const std::string &elementType) {
-  std::map<std::string, std::string> vars = {
-      {"NAME", name}, {"S", std::to_string(elements)}, {"TY", elementType}};
-  return substitute(R"(
-    gpu.func @$NAME(%src: memref<$Sx$TY>, %dst: memref<$Sx$TY>)
-        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
-      %c256 = arith.constant 256 : index
-      %cs = arith.constant $S : index
-      %tid = gpu.thread_id x
-      %bid = gpu.block_id x
-      %gd = gpu.grid_dim x
-      %b0 = arith.muli %bid, %c256 : index
-      %start = arith.addi %b0, %tid : index
-      %stride = arith.muli %gd, %c256 : index
-      scf.for %i = %start to %cs step %stride {
-        %v = memref.load %src[%i] : memref<$Sx$TY>
-        memref.store %v, %dst[%i] : memref<$Sx$TY>
-      }
-      gpu.return
-    }
-)",
-                    vars);
-}
-
 std::string mlir::teq::kernels::sliceKernel(const SliceSpec &spec) {
   // Element i of the slice (row-major over `sizes`) is element
   //   sum_d (offsets[d] + idx_d * strides[d]) * fullStride[d]

@@ -229,10 +229,6 @@ struct SliceSpec {
   bool scatter = false;
 };
 std::string sliceKernel(const SliceSpec &spec);
-/// `name(src, dst)`: copies `elements` values of `elementType` (an MLIR
-/// type name), grid-stride (a returned view or a value returned twice).
-std::string copyKernel(const std::string &name, int64_t elements,
-                       const std::string &elementType);
 
 /// teq.bias_grad of an M x N (flattened) gradient: `<prefix>_bgrad_partial`
 /// (grid N/256 x chunks; x -> fp32 partial sums [chunks, N]) then

@@ -1,9 +1,11 @@
 //===- TEQToGPU.cpp - teq entry functions to kernels + launches -----------===//
 
 #include "GemmDescriptor.h"
+#include "Kernels/Auxiliary.h"
 #include "MemoryPlan.h"
 #include "QuantizeKernels.h"
 #include "teq/Conversion/Passes.h"
+#include "teq/Conversion/TEQToGPU/Targets.h"
 #include "teq/Dialect/TEQ/IR/TEQDialect.h"
 #include "teq/Dialect/TEQ/IR/TEQOps.h"
 
@@ -18,6 +20,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
@@ -217,6 +220,11 @@ bool isElementwiseOnTensors(Operation &op) {
   return true;
 }
 
+/// Whether `name` is a block-scale buffer (TE's *_scale_inv of MXFP8/NVFP4).
+bool isScaleBuffer(StringRef name) {
+  return name == "rowwise_scale_inv" || name == "columnwise_scale_inv";
+}
+
 /// Whether the target has Blackwell's arch-specific E2M1 / UE8M0
 /// conversions (cvt.rn.satfinite.e2m1x2, cvt.rp.satfinite.ue8m0x2): sm_100a
 /// and later `a` targets. Elsewhere exact software conversions stand in.
@@ -226,8 +234,8 @@ bool hasBlackwellConversions(TargetAttr target) {
 
 /// The op's lowering, or an error naming what is not supported yet.
 LogicalResult checkLowerable(Operation &op) {
-  if (isa<func::ReturnOp, DelayedScalingUpdateOp, UpdateUsageOp, GemmOp,
-          BiasGradOp>(op))
+  if (isa<func::ReturnOp, DelayedScalingUpdateOp, UpdateUsageOp,
+          SwizzleScalesOp, GemmOp, BiasGradOp>(op))
     return success();
   if (isElementwiseOnTensors(op))
     return success();
@@ -243,7 +251,8 @@ LogicalResult checkLowerable(Operation &op) {
   auto quantize = dyn_cast<QuantizeOp>(op);
   if (!quantize)
     return op.emitOpError("has no GPU lowering yet; convert-teq-to-gpu "
-                          "lowers teq.quantize, teq.update_usage, teq.gemm, "
+                          "lowers teq.quantize, teq.update_usage, "
+                          "teq.swizzle_scales, teq.gemm, "
                           "teq.bias_grad, teq.delayed_scaling_update and "
                           "elementwise arith/math ops on bf16/f16/f32 "
                           "tensors of one shape in this version");
@@ -425,6 +434,8 @@ private:
   /// Copies `value`'s buffers into `destination` (a result's buffers).
   void copyInto(OpBuilder &b, Value value, ArrayRef<Value> destination,
                 Value &token);
+  void copyBuffer(OpBuilder &b, Location loc, Value source, Value dest,
+                  Value &token);
   /// Buffer `name` (TE's) of the quantized value `v`.
   Value namedBuffer(Value v, StringRef name) {
     return buffersByName(cast<TensorProtoType>(v.getType()), target,
@@ -434,6 +445,12 @@ private:
   }
   /// A usage view shares its input's buffers of the same name.
   void aliasUsageView(UpdateUsageOp view);
+  /// The swizzled scales, written by the swizzle kernel; the data and amax
+  /// buffers are the input's (copied only into an entry result's buffers).
+  void lowerSwizzleScales(OpBuilder &b, SwizzleScalesOp op, Value &token);
+  /// Launches what a kernel emitter asked for, after `token`.
+  void launch(OpBuilder &b, Location loc, const kernels::KernelLaunch &k,
+              Value &token);
   /// One teqGemm call (docs/Artifact.md) on the runtime's stream.
   void lowerGemm(OpBuilder &b, GemmOp op, const gemm::GemmDescriptor &desc,
                  Value &token);
@@ -539,20 +556,14 @@ LogicalResult EntryLowering::lowerBlockQuantize(OpBuilder &b, QuantizeOp op,
 void EntryLowering::launch(OpBuilder &b, Location loc, StringRef kernel,
                            int64_t gx, int64_t gy, int64_t sharedBytes,
                            ValueRange args, Value &token) {
-  auto c = [&](int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v).getResult();
-  };
-  Value smem;
-  if (sharedBytes > 0)
-    smem = arith::ConstantIntOp::create(b, loc, b.getI32Type(), sharedBytes);
-  auto symbol = SymbolRefAttr::get(
-      b.getStringAttr(kKernelModule),
-      {FlatSymbolRefAttr::get(b.getStringAttr(kernel))});
-  auto op = gpu::LaunchFuncOp::create(
-      b, loc, symbol, gpu::KernelDim3{c(gx), c(gy), c(1)},
-      gpu::KernelDim3{c(kernels::kBlockSize), c(1), c(1)}, smem, args,
-      b.getType<gpu::AsyncTokenType>(), ValueRange{token});
-  token = op.getAsyncToken();
+  kernels::KernelLaunch k;
+  k.kernel = kernel.str();
+  k.gridX = gx;
+  k.gridY = gy;
+  k.blockX = kernels::kBlockSize;
+  k.sharedBytes = sharedBytes;
+  k.args.assign(args.begin(), args.end());
+  launch(b, loc, k, token);
 }
 
 void EntryLowering::zeroScales(OpBuilder &b, Location loc,
@@ -820,6 +831,9 @@ llvm::json::Object EntryLowering::describeComputation(
   if (auto usage = v.getDefiningOp<UpdateUsageOp>())
     return llvm::json::Object{{"op", "update_usage"},
                               {"input", nameOf(usage.getInput())}};
+  if (auto swizzle = v.getDefiningOp<SwizzleScalesOp>())
+    return llvm::json::Object{{"op", "swizzle_scales"},
+                              {"input", nameOf(swizzle.getInput())}};
   if (auto gemmOp = v.getDefiningOp<GemmOp>()) {
     llvm::json::Object by{
         {"op", "gemm"},
@@ -932,6 +946,13 @@ FailureOr<llvm::json::Object> EntryLowering::run() {
             last = std::max(last, lastUse(view.getResult(), name));
         continue;
       }
+      // A swizzle reads the input's scales and passes on its other buffers.
+      if (auto swizzle = dyn_cast<SwizzleScalesOp>(user)) {
+        last = std::max(last, opIndex.lookup(user));
+        if (!isScaleBuffer(name) && !resultIndexOf.count(swizzle.getResult()))
+          last = std::max(last, lastUse(swizzle.getResult(), name));
+        continue;
+      }
       auto gemmOp = dyn_cast<GemmOp>(user);
       if (gemmOp && isa<TensorProtoType>(v.getType()) &&
           (&use == &gemmOp.getAMutable() || &use == &gemmOp.getBMutable())) {
@@ -948,6 +969,10 @@ FailureOr<llvm::json::Object> EntryLowering::run() {
   SmallVector<Value> temporaries;
   SmallVector<SmallVector<Buffer>> temporaryBuffers;
   std::vector<TemporaryBuffer> plan;
+  // A swizzle's temporary result owns only its scales (see lastUse).
+  auto aliasesInput = [&](Operation &op, const Buffer &buffer) {
+    return isa<SwizzleScalesOp>(op) && !isScaleBuffer(buffer.name);
+  };
   for (Operation &op : entryBlock) {
     if (isa<UpdateUsageOp, func::ReturnOp>(op))
       continue;
@@ -959,8 +984,9 @@ FailureOr<llvm::json::Object> EntryLowering::run() {
       if (failed(buffers))
         return failure();
       for (const Buffer &b : *buffers)
-        plan.push_back(
-            {b.bytes, opIndex.lookup(&op), lastUse(result, b.name), -1});
+        if (!aliasesInput(op, b))
+          plan.push_back(
+              {b.bytes, opIndex.lookup(&op), lastUse(result, b.name), -1});
       temporaries.push_back(result);
       temporaryBuffers.push_back(std::move(*buffers));
     }
@@ -1099,6 +1125,10 @@ FailureOr<llvm::json::Object> EntryLowering::run() {
     size_t planned = 0;
     for (auto [v, buffers] : llvm::zip(temporaries, temporaryBuffers))
       for (const Buffer &buffer : buffers) {
+        if (aliasesInput(*v.getDefiningOp(), buffer)) {
+          buffersOfValue[v].push_back(Value()); // set by lowerSwizzleScales
+          continue;
+        }
         Value offset = arith::ConstantIndexOp::create(
             b, loc, plan[planned++].offset);
         buffersOfValue[v].push_back(memref::ViewOp::create(
@@ -1125,6 +1155,10 @@ FailureOr<llvm::json::Object> EntryLowering::run() {
     }
     if (auto view = dyn_cast<UpdateUsageOp>(op)) {
       aliasUsageView(view);
+      continue;
+    }
+    if (auto swizzle = dyn_cast<SwizzleScalesOp>(op)) {
+      lowerSwizzleScales(b, swizzle, token);
       continue;
     }
     if (auto gemmOp = dyn_cast<GemmOp>(op)) {
@@ -1174,19 +1208,16 @@ void EntryLowering::copyInto(OpBuilder &b, Value value,
   // Buffers pair up in layout order; a view's are a named subset of its
   // input's, in the same order.
   SmallVector<Value> sources = buffersOfValue.lookup(value);
-  for (auto [source, dest] : llvm::zip(sources, destination)) {
-    auto type = cast<MemRefType>(dest.getType());
-    std::string elementType;
-    llvm::raw_string_ostream os(elementType);
-    os << type.getElementType();
-    std::string name = "c" + std::to_string(kernelCounter++) + "_copy";
-    int64_t elements = type.getNumElements();
-    (void)emitKernels(kernels::copyKernel(name, elements, elementType),
-                      func.getLoc());
-    launch(b, func.getLoc(), name,
-           std::clamp<int64_t>((elements + 255) / 256, 1, 1024), 1, 0,
-           {source, dest}, token);
-  }
+  for (auto [source, dest] : llvm::zip(sources, destination))
+    copyBuffer(b, func.getLoc(), source, dest, token);
+}
+
+void EntryLowering::copyBuffer(OpBuilder &b, Location loc, Value source,
+                               Value dest, Value &token) {
+  ImplicitLocOpBuilder kb(loc, b);
+  std::string name = "c" + std::to_string(kernelCounter++) + "_copy";
+  launch(b, loc, kernels::emitCopy(kb, kernelModule, name, source, dest),
+         token);
 }
 
 void EntryLowering::aliasUsageView(UpdateUsageOp view) {
@@ -1195,6 +1226,53 @@ void EntryLowering::aliasUsageView(UpdateUsageOp view) {
   for (const layout::BufferDesc &desc : to.getBuffers(target))
     buffersOfValue[view.getResult()].push_back(
         namedBuffer(view.getInput(), desc.name));
+}
+
+void EntryLowering::lowerSwizzleScales(OpBuilder &b, SwizzleScalesOp op,
+                                       Value &token) {
+  TensorProtoType to = op.getResult().getType();
+  SmallVector<Value> &outputs = buffersOfValue[op.getResult()];
+  std::vector<layout::BufferDesc> descs = to.getBuffers(target);
+  bool mxfp8 = isa<MXFP8QuantizerAttr>(to.getQuantizer());
+  ImplicitLocOpBuilder kb(op.getLoc(), b);
+  for (auto [desc, output] : llvm::zip_equal(descs, outputs)) {
+    Value input = namedBuffer(op.getInput(), desc.name);
+    if (!isScaleBuffer(desc.name)) {
+      if (!output) { // a temporary: the input's buffer
+        output = input;
+        continue;
+      }
+      copyBuffer(b, op.getLoc(), input, output, token);
+      continue;
+    }
+    kernels::ScaleSwizzleSpec spec;
+    spec.rows = desc.shape[0];
+    spec.cols = desc.shape[1];
+    spec.transposed = mxfp8 && desc.name == "columnwise_scale_inv";
+    std::string name = "s" + std::to_string(kernelCounter++) + "_swizzle";
+    launch(b, op.getLoc(),
+           kernels::emitScaleSwizzle(kb, kernelModule, name, spec, input,
+                                     output),
+           token);
+  }
+}
+
+void EntryLowering::launch(OpBuilder &b, Location loc,
+                           const kernels::KernelLaunch &k, Value &token) {
+  auto c = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  Value smem;
+  if (k.sharedBytes > 0)
+    smem = arith::ConstantIntOp::create(b, loc, b.getI32Type(), k.sharedBytes);
+  auto symbol = SymbolRefAttr::get(
+      b.getStringAttr(kKernelModule),
+      {FlatSymbolRefAttr::get(b.getStringAttr(k.kernel))});
+  auto op = gpu::LaunchFuncOp::create(
+      b, loc, symbol, gpu::KernelDim3{c(k.gridX), c(k.gridY), c(1)},
+      gpu::KernelDim3{c(k.blockX), c(1), c(1)}, smem, k.args,
+      b.getType<gpu::AsyncTokenType>(), ValueRange{token});
+  token = op.getAsyncToken();
 }
 
 void EntryLowering::lowerGemm(OpBuilder &b, GemmOp op,
@@ -1378,33 +1456,6 @@ Value EntryLowering::lowerNVFP4Alpha(OpBuilder &b, GemmOp op,
   return alpha;
 }
 
-/// The PTX ISA version to generate for `target`: the lowest that LLVM's
-/// NVPTX backend accepts for the chip and that has what the kernels use
-/// (FP8 conversions need PTX 8.1 on sm_89, 7.8 from sm_90; family ('f')
-/// targets need 8.8). std::nullopt for chips LLVM 22 cannot generate code
-/// for.
-std::optional<StringRef> ptxFeatures(TargetAttr target) {
-  StringRef suffix = target.getSuffix();
-  switch (target.getSm()) {
-  case 89:
-    return suffix.empty() ? std::optional<StringRef>("+ptx81") : std::nullopt;
-  case 90:
-    return suffix != "f" ? std::optional<StringRef>("+ptx80") : std::nullopt;
-  case 100:
-  case 101:
-    return suffix == "f" ? "+ptx88" : "+ptx86";
-  case 103:
-  case 121:
-    return "+ptx88";
-  case 110:
-    return "+ptx90";
-  case 120:
-    return suffix == "f" ? "+ptx88" : "+ptx87";
-  default:
-    return std::nullopt;
-  }
-}
-
 struct ConvertTEQToGPUPass
     : public mlir::teq::impl::ConvertTEQToGPUBase<ConvertTEQToGPUPass> {
   using Base::Base;
@@ -1425,21 +1476,22 @@ struct ConvertTEQToGPUPass
                          << target.getChip();
       return signalPassFailure();
     }
-    std::optional<StringRef> features = ptxFeatures(target);
-    if (!features) {
+    std::optional<unsigned> ptx =
+        ptxVersionFor(target.getSm(), target.getSuffix());
+    if (!ptx) {
       module.emitError()
           << "teq cannot generate GPU code for " << target.getChip()
           << " (LLVM's NVPTX backend has no such target); it compiles for "
-             "sm_89, sm_90, sm_90a, sm_100, sm_101, sm_103, sm_110, sm_120, "
-             "sm_121 and their 'a'/'f' variants from sm_100 on";
+          << llvm::join(codegenTargets(), ", ");
       return signalPassFailure();
     }
+    std::string features = "+ptx" + std::to_string(*ptx);
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(ctx));
     OpBuilder b(module.getBodyRegion());
     auto nvvmTarget = NVVM::NVVMTargetAttr::get(
         ctx, /*optLevel=*/2, /*triple=*/"nvptx64-nvidia-cuda",
-        target.getChip(), *features);
+        target.getChip(), features);
     auto kernelModule = gpu::GPUModuleOp::create(
         b, module.getLoc(), kKernelModule, b.getArrayAttr(ArrayRef<Attribute>{nvvmTarget}));
 

@@ -81,8 +81,8 @@ module attributes {teq.target = #teq.target<sm_100>} {
 // -----
 
 // MXFP8 on sm_100: cuBLASLt keeps the logical layouts (TN, NN, NT). The
-// activations x and dy get GEMM-swizzled scales (optimize_for_gemm); the
-// weight keeps compact ones. MXFP8 cannot derive one usage from the other,
+// activations x and dy get GEMM-swizzled scales (optimize_for_gemm), and so
+// does the weight (TE swizzles it before the GEMM). MXFP8 cannot derive one usage from the other,
 // so each tensor is quantized with both usages up front.
 module attributes {teq.target = #teq.target<sm_100>} {
   func.func @mxfp8_sm100(%x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>, %dy: tensor<64x256xbf16>) -> (tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>) {
@@ -98,10 +98,10 @@ module attributes {teq.target = #teq.target<sm_100>} {
 // CHECK-LABEL: func.func @mxfp8_sm100(
 // CHECK-SAME: %[[X:[a-z0-9_]+]]: tensor<64x128xbf16>, %[[W:[a-z0-9_]+]]: tensor<256x128xbf16>, %[[DY:[a-z0-9_]+]]: tensor<64x256xbf16>)
 // CHECK-NEXT: %[[XQ:[a-z0-9_]+]] = teq.quantize %[[X]] : tensor<64x128xbf16> -> !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise, gemm_swizzled>
-// CHECK-NEXT: %[[WQ:[a-z0-9_]+]] = teq.quantize %[[W]] : tensor<256x128xbf16> -> !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise>
-// CHECK-NEXT: %[[Y:[a-z0-9_]+]] = teq.gemm TN %[[WQ]], %[[XQ]] {kind = #teq.gemm_kind<fprop>, physical_layout = #teq.gemm_layout<TN>, use_split_accumulator = false} : !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise>, !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise, gemm_swizzled> -> tensor<64x256xbf16>
+// CHECK-NEXT: %[[WQ:[a-z0-9_]+]] = teq.quantize %[[W]] : tensor<256x128xbf16> -> !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise, gemm_swizzled>
+// CHECK-NEXT: %[[Y:[a-z0-9_]+]] = teq.gemm TN %[[WQ]], %[[XQ]] {kind = #teq.gemm_kind<fprop>, physical_layout = #teq.gemm_layout<TN>, use_split_accumulator = false} : !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise, gemm_swizzled>, !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise, gemm_swizzled> -> tensor<64x256xbf16>
 // CHECK-NEXT: %[[SX:[a-z0-9_]+]] = teq.update_usage %[[XQ]] : !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise, gemm_swizzled> -> !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>
-// CHECK-NEXT: %[[SW:[a-z0-9_]+]] = teq.update_usage %[[WQ]] : !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise> -> !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>
+// CHECK-NEXT: %[[SW:[a-z0-9_]+]] = teq.update_usage %[[WQ]] : !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise, gemm_swizzled> -> !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>
 // CHECK-NEXT: %[[DYQ:[a-z0-9_]+]] = teq.quantize %[[DY]] : tensor<64x256xbf16> -> !teq.proto<64x256xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise, gemm_swizzled>
 // CHECK-NEXT: %[[DX:[a-z0-9_]+]] = teq.gemm NN %[[SW]], %[[DYQ]] {kind = #teq.gemm_kind<dgrad>, physical_layout = #teq.gemm_layout<NN>} :
 // CHECK-NEXT: %[[DW:[a-z0-9_]+]] = teq.gemm NT %[[SX]], %[[DYQ]] {kind = #teq.gemm_kind<wgrad>, physical_layout = #teq.gemm_layout<NT>} :
@@ -128,10 +128,10 @@ module attributes {teq.target = #teq.target<sm_100>} {
 // CHECK-LABEL: func.func @nvfp4_sm100(
 // CHECK-SAME: %[[X:[a-z0-9_]+]]: tensor<64x128xbf16>, %[[W:[a-z0-9_]+]]: tensor<256x128xbf16>, %[[DY:[a-z0-9_]+]]: tensor<64x256xbf16>, %[[RNG:[a-z0-9_]+]]: tensor<2xi64>)
 // CHECK-NEXT: %[[XQ:[a-z0-9_]+]] = teq.quantize %[[X]] : tensor<64x128xbf16> -> !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, rowwise|columnwise, gemm_swizzled>
-// CHECK-NEXT: %[[WQ:[a-z0-9_]+]] = teq.quantize %[[W]] : tensor<256x128xbf16> -> !teq.proto<256x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise|columnwise>
+// CHECK-NEXT: %[[WQ:[a-z0-9_]+]] = teq.quantize %[[W]] : tensor<256x128xbf16> -> !teq.proto<256x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise|columnwise, gemm_swizzled>
 // CHECK-NEXT: %[[Y:[a-z0-9_]+]] = teq.gemm TN %[[WQ]], %[[XQ]] {kind = #teq.gemm_kind<fprop>, physical_layout = #teq.gemm_layout<TN>} :
 // CHECK-NEXT: %[[SX:[a-z0-9_]+]] = teq.update_usage %[[XQ]] : {{.*}} -> !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, columnwise, gemm_swizzled>
-// CHECK-NEXT: %[[SW:[a-z0-9_]+]] = teq.update_usage %[[WQ]] : {{.*}} -> !teq.proto<256x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, columnwise>
+// CHECK-NEXT: %[[SW:[a-z0-9_]+]] = teq.update_usage %[[WQ]] : {{.*}} -> !teq.proto<256x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, columnwise, gemm_swizzled>
 // CHECK-NEXT: %[[DYQ:[a-z0-9_]+]] = teq.quantize %[[DY]] rng_state(%[[RNG]] : tensor<2xi64>) : tensor<64x256xbf16> -> !teq.proto<64x256xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled>
 // CHECK-NEXT: %[[DX:[a-z0-9_]+]] = teq.gemm NN %[[SW]], %[[DYQ]] {kind = #teq.gemm_kind<dgrad>, physical_layout = #teq.gemm_layout<TN>} :
 // CHECK-NEXT: %[[DW:[a-z0-9_]+]] = teq.gemm NT %[[SX]], %[[DYQ]] {kind = #teq.gemm_kind<wgrad>, physical_layout = #teq.gemm_layout<TN>} :
@@ -425,7 +425,7 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // -----
 
 // Column-parallel SP under MXFP8 (sm_100): the input keeps compact scales for
-// the gather (swizzled after communication); fprop gathers the rowwise usage,
+// the gather; teq.swizzle_scales puts them in the GEMM's layout after it; fprop gathers the rowwise usage,
 // wgrad the saved columnwise one (MXFP8 supports a columnwise all-gather).
 module attributes {teq.target = #teq.target<sm_100>} {
   func.func @column_sp_mxfp8(%x: tensor<32x128xbf16>, %w: tensor<128x128xbf16>, %dy: tensor<64x128xbf16>, %tp: !teq.process_group) -> (tensor<64x128xbf16>, tensor<32x128xbf16>, tensor<128x128xbf16>) {
@@ -441,17 +441,19 @@ module attributes {teq.target = #teq.target<sm_100>} {
 // CHECK-LABEL: func.func @column_sp_mxfp8(
 // CHECK-SAME: %[[X:[a-z0-9_]+]]: tensor<32x128xbf16>, %[[W:[a-z0-9_]+]]: tensor<128x128xbf16>, %[[DY:[a-z0-9_]+]]: tensor<64x128xbf16>, %[[TP:[a-z0-9_]+]]: !teq.process_group)
 // CHECK-NEXT: %[[XQ:[a-z0-9_]+]] = teq.quantize %[[X]] : tensor<32x128xbf16> -> !teq.proto<32x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise>
-// CHECK-NEXT: %[[WQ:[a-z0-9_]+]] = teq.quantize %[[W]] : tensor<128x128xbf16> -> !teq.proto<128x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise>
+// CHECK-NEXT: %[[WQ:[a-z0-9_]+]] = teq.quantize %[[W]] : tensor<128x128xbf16> -> !teq.proto<128x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise, gemm_swizzled>
 // CHECK-NEXT: %[[XR:[a-z0-9_]+]] = teq.update_usage %[[XQ]] : {{.*}} -> !teq.proto<32x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise>
 // CHECK-NEXT: %[[XG:[a-z0-9_]+]] = teq.all_gather %[[XR]], %[[TP]] {tp_size = 2 : i64} : !teq.proto<32x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise> -> !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise>
-// CHECK-NEXT: %[[Y:[a-z0-9_]+]] = teq.gemm TN %[[WQ]], %[[XG]] {kind = #teq.gemm_kind<fprop>, physical_layout = #teq.gemm_layout<TN>, use_split_accumulator = false}
+// CHECK-NEXT: %[[XS:[a-z0-9_]+]] = teq.swizzle_scales %[[XG]] : !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise> -> !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise, gemm_swizzled>
+// CHECK-NEXT: %[[Y:[a-z0-9_]+]] = teq.gemm TN %[[WQ]], %[[XS]] {kind = #teq.gemm_kind<fprop>, physical_layout = #teq.gemm_layout<TN>, use_split_accumulator = false}
 // CHECK-NEXT: %[[SX:[a-z0-9_]+]] = teq.update_usage %[[XQ]] : {{.*}} -> !teq.proto<32x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>
-// CHECK-NEXT: %[[SW:[a-z0-9_]+]] = teq.update_usage %[[WQ]] : {{.*}} -> !teq.proto<128x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>
+// CHECK-NEXT: %[[SW:[a-z0-9_]+]] = teq.update_usage %[[WQ]] : {{.*}} -> !teq.proto<128x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>
 // CHECK-NEXT: %[[DYQ:[a-z0-9_]+]] = teq.quantize %[[DY]] : tensor<64x128xbf16> -> !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise, gemm_swizzled>
 // CHECK-NEXT: %[[DXF:[a-z0-9_]+]] = teq.gemm NN %[[SW]], %[[DYQ]] {kind = #teq.gemm_kind<dgrad>, physical_layout = #teq.gemm_layout<NN>}
 // CHECK-NEXT: %[[DX:[a-z0-9_]+]] = teq.reduce_scatter %[[DXF]], %[[TP]] {tp_size = 2 : i64} : tensor<64x128xbf16> -> tensor<32x128xbf16>
 // CHECK-NEXT: %[[XG2:[a-z0-9_]+]] = teq.all_gather %[[SX]], %[[TP]] {tp_size = 2 : i64} : !teq.proto<32x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise> -> !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>
-// CHECK-NEXT: %[[DW:[a-z0-9_]+]] = teq.gemm NT %[[XG2]], %[[DYQ]] {kind = #teq.gemm_kind<wgrad>, physical_layout = #teq.gemm_layout<NT>}
+// CHECK-NEXT: %[[XS2:[a-z0-9_]+]] = teq.swizzle_scales %[[XG2]] : {{.*}} -> !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>
+// CHECK-NEXT: %[[DW:[a-z0-9_]+]] = teq.gemm NT %[[XS2]], %[[DYQ]] {kind = #teq.gemm_kind<wgrad>, physical_layout = #teq.gemm_layout<NT>}
 // CHECK-NEXT: return %[[Y]], %[[DX]], %[[DW]] :
 
 // -----

@@ -36,6 +36,6 @@ module attributes {teq.target = #teq.target<sm_100>} {
 // CHECK: return %[[QX]], %[[KX]],
 
 // CHECK-LABEL: func.func @sr_weight(
-// CHECK: %{{.*}}, %[[SW:[a-z0-9_]+]] = teq.linear_forward {{.*}} saved_weight(!teq.proto<256x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, columnwise>)
+// CHECK: %{{.*}}, %[[SW:[a-z0-9_]+]] = teq.linear_forward {{.*}} saved_weight(!teq.proto<256x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, columnwise, gemm_swizzled>)
 // CHECK-NOT: teq.quantize
 // CHECK: teq.linear_backward %{{.*}}, %{{.*}}, %[[SW]]

@@ -126,10 +126,10 @@ module attributes {teq.target = #teq.target<sm_100>} {
 }
 
 // CHECK-LABEL: func.func @fwd_q(
-// CHECK-SAME: -> (tensor<64x256xbf16>, !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>, !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>) {
+// CHECK-SAME: -> (tensor<64x256xbf16>, !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>, !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>) {
 // CHECK-NOT: teq.quantize
 // CHECK: teq.linear_forward
-// CHECK-SAME: saved_input(!teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>) saved_weight(!teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>){{$}}
+// CHECK-SAME: saved_input(!teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>) saved_weight(!teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>){{$}}
 
 // -----
 

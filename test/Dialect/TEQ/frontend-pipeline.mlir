@@ -79,7 +79,7 @@ module {
 // MX100: teq.linear_forward
 // MX100-SAME: recipe = "MXFP8BlockScaling"
 // MX100-SAME: saved_input(!teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>){{$}}
-// MX100-NEXT: teq.quantize %{{.*}} : tensor<256x128xbf16> -> !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>
+// MX100-NEXT: teq.quantize %{{.*}} : tensor<256x128xbf16> -> !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>
 // MX100-NEXT: teq.linear_backward
 
 //--- targeted.mlir

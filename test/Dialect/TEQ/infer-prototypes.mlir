@@ -7,7 +7,7 @@
 //   re-gathers it, and per-tensor FP8 all-gathers rowwise data only); under
 //   save_original_input it stays the high-precision input;
 // * the saved weight keeps its columnwise usage (dgrad reads w columnwise),
-//   compact scales (only input and grad_output quantizers optimize_for_gemm);
+//   with the scale layout its GEMMs read (GEMM-swizzled for MXFP8 / NVFP4);
 // * MXFP8 / NVFP4 saved inputs have GEMM-swizzled scales, except under
 //   column-parallel SP, where the all-gather needs compact ones;
 // * high-precision Linears keep their types;
@@ -102,8 +102,9 @@ module attributes {teq.target = #teq.target<sm_90>} {
 
 // -----
 
-// MXFP8BlockScaling: the input quantizer is optimize_for_gemm (swizzled
-// scales), the weight's is not (compact).
+// MXFP8BlockScaling: input and weight both have GEMM-swizzled scales (the
+// input quantizer is optimize_for_gemm; TE swizzles the weight's before the
+// GEMM, TEQ quantizes it swizzled).
 module attributes {teq.target = #teq.target<sm_100>} {
   func.func @mxfp8(%x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>, %dy: tensor<64x256xbf16>) -> (tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>) {
     %y, %sx, %sw = teq.autocast recipe(#teq.mxfp8_block_scaling<>) -> tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> {
@@ -119,14 +120,14 @@ module attributes {teq.target = #teq.target<sm_100>} {
 // CHECK: %{{.*}}, %[[SX:[a-z0-9_]+]], %[[SW:[a-z0-9_]+]] = teq.linear_forward
 // CHECK-SAME: recipe = "MXFP8BlockScaling"
 // CHECK-SAME: saved_input(!teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>)
-// CHECK-SAME: saved_weight(!teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>){{$}}
+// CHECK-SAME: saved_weight(!teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>){{$}}
 // CHECK: teq.linear_backward %{{.*}}, %[[SX]], %[[SW]]
-// CHECK-SAME: : tensor<64x256xbf16>, !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>, !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise> dgrad
+// CHECK-SAME: : tensor<64x256xbf16>, !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>, !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled> dgrad
 
 // -----
 
 // MXFP8 with 2D weight blocks: the weight quantizer carries
-// with_2d_quantization; still compact.
+// with_2d_quantization; still GEMM-swizzled.
 module attributes {teq.target = #teq.target<sm_100>} {
   func.func @mxfp8_2d(%x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>) -> (tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>) {
     %y, %sx, %sw = teq.autocast recipe(#teq.mxfp8_block_scaling<enable_2d_quantization = true>) -> tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> {
@@ -138,15 +139,15 @@ module attributes {teq.target = #teq.target<sm_100>} {
 }
 
 // CHECK-LABEL: func.func @mxfp8_2d(
-// CHECK-SAME: -> (tensor<64x256xbf16>, !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>, !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN, with_2d_quantization = true>, columnwise>)
+// CHECK-SAME: -> (tensor<64x256xbf16>, !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>, !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN, with_2d_quantization = true>, columnwise, gemm_swizzled>)
 // CHECK: teq.linear_forward
 // CHECK-SAME: saved_input(!teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>)
-// CHECK-SAME: saved_weight(!teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN, with_2d_quantization = true>, columnwise>){{$}}
+// CHECK-SAME: saved_weight(!teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN, with_2d_quantization = true>, columnwise, gemm_swizzled>){{$}}
 
 // -----
 
 // NVFP4BlockScaling on sm_100: the input quantizer has RHT (post-RHT amax),
-// the weight 16x16 2D blocks. Input swizzled, weight compact.
+// the weight 16x16 2D blocks. Both GEMM-swizzled.
 module attributes {teq.target = #teq.target<sm_100>} {
   func.func @nvfp4(%x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>, %dy: tensor<64x256xbf16>, %rng: tensor<2xi64>) -> (tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>) {
     %y, %sx, %sw = teq.autocast recipe(#teq.nvfp4_block_scaling<>) -> tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> {
@@ -162,9 +163,9 @@ module attributes {teq.target = #teq.target<sm_100>} {
 // CHECK: %{{.*}}, %[[SX:[a-z0-9_]+]], %[[SW:[a-z0-9_]+]] = teq.linear_forward
 // CHECK-SAME: recipe = "NVFP4BlockScaling"
 // CHECK-SAME: saved_input(!teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, columnwise, gemm_swizzled>)
-// CHECK-SAME: saved_weight(!teq.proto<256x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, columnwise>){{$}}
+// CHECK-SAME: saved_weight(!teq.proto<256x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, columnwise, gemm_swizzled>){{$}}
 // CHECK: teq.linear_backward %{{.*}}, %[[SX]], %[[SW]]
-// CHECK-SAME: : tensor<64x256xbf16>, !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, columnwise, gemm_swizzled>, !teq.proto<256x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, columnwise> dgrad
+// CHECK-SAME: : tensor<64x256xbf16>, !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, columnwise, gemm_swizzled>, !teq.proto<256x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, columnwise, gemm_swizzled> dgrad
 
 // -----
 
@@ -181,11 +182,11 @@ module attributes {teq.target = #teq.target<sm_100>} {
 }
 
 // CHECK-LABEL: func.func @default_recipe(
-// CHECK-SAME: -> (tensor<64x256xbf16>, !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>, !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>)
+// CHECK-SAME: -> (tensor<64x256xbf16>, !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>, !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>)
 // CHECK: teq.linear_forward
 // CHECK-SAME: recipe = "MXFP8BlockScaling"
 // CHECK-SAME: saved_input(!teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>)
-// CHECK-SAME: saved_weight(!teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>){{$}}
+// CHECK-SAME: saved_weight(!teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>){{$}}
 
 // -----
 
@@ -217,7 +218,7 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // -----
 
 // save_original_input with MXFP8 (the input quantizer is not needed for
-// backward): the input stays bf16, the weight compact columnwise MXFP8.
+// backward): the input stays bf16, the weight columnwise MXFP8.
 module attributes {teq.target = #teq.target<sm_100>} {
   func.func @save_original_mxfp8(%x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>) -> (tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16>) {
     %y, %sx, %sw = teq.autocast recipe(#teq.mxfp8_block_scaling<>) -> tensor<64x256xbf16>, tensor<64x128xbf16>, tensor<256x128xbf16> {
@@ -229,9 +230,9 @@ module attributes {teq.target = #teq.target<sm_100>} {
 }
 
 // CHECK-LABEL: func.func @save_original_mxfp8(
-// CHECK-SAME: -> (tensor<64x256xbf16>, tensor<64x128xbf16>, !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>)
+// CHECK-SAME: -> (tensor<64x256xbf16>, tensor<64x128xbf16>, !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>)
 // CHECK: teq.linear_forward
-// CHECK-SAME: saved_input(tensor<64x128xbf16>) saved_weight(!teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>){{$}}
+// CHECK-SAME: saved_input(tensor<64x128xbf16>) saved_weight(!teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>){{$}}
 
 // -----
 
@@ -352,9 +353,9 @@ module attributes {teq.target = #teq.target<sm_100>} {
 // CHECK-LABEL: func.func @column_sp_mxfp8(
 // CHECK: %{{.*}}, %[[SX:[a-z0-9_]+]], %[[SW:[a-z0-9_]+]] = teq.linear_forward
 // CHECK-SAME: saved_input(!teq.proto<32x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>)
-// CHECK-SAME: saved_weight(!teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>){{$}}
+// CHECK-SAME: saved_weight(!teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>){{$}}
 // CHECK: teq.linear_backward %{{.*}}, %[[SX]], %[[SW]] tp_group(
-// CHECK-SAME: : tensor<64x256xbf16>, !teq.proto<32x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>, !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise> dgrad
+// CHECK-SAME: : tensor<64x256xbf16>, !teq.proto<32x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>, !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled> dgrad
 
 // -----
 
@@ -373,7 +374,7 @@ module attributes {teq.target = #teq.target<sm_100>} {
 // CHECK-LABEL: func.func @column_sp_nvfp4(
 // CHECK: teq.linear_forward
 // CHECK-SAME: saved_input(!teq.proto<32x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_amax_reduction = true, with_rht = true, with_post_rht_amax = true>, columnwise>)
-// CHECK-SAME: saved_weight(!teq.proto<256x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, columnwise>){{$}}
+// CHECK-SAME: saved_weight(!teq.proto<256x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, columnwise, gemm_swizzled>){{$}}
 
 // -----
 
@@ -464,7 +465,7 @@ module attributes {teq.target = #teq.target<sm_100>} {
 // CHECK: teq.linear_forward
 // CHECK-SAME: name = "mx"
 // CHECK-SAME: saved_input(!teq.proto<64x64xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>)
-// CHECK-SAME: saved_weight(!teq.proto<128x64xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>){{$}}
+// CHECK-SAME: saved_weight(!teq.proto<128x64xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>){{$}}
 
 // -----
 
@@ -546,23 +547,23 @@ module attributes {teq.target = #teq.target<sm_100>} {
 
 // CHECK-LABEL: func.func @fwd(
 // CHECK-SAME: %{{.*}}: tensor<64x128xbf16>, %{{.*}}: tensor<256x128xbf16>)
-// CHECK-SAME: -> (tensor<64x256xbf16>, !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>, !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>) {
+// CHECK-SAME: -> (tensor<64x256xbf16>, !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>, !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>) {
 // CHECK: %[[Y:[a-z0-9_]+]], %[[SX:[a-z0-9_]+]], %[[SW:[a-z0-9_]+]] = teq.linear_forward
 // CHECK-SAME: saved_input(!teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>)
-// CHECK-SAME: saved_weight(!teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>){{$}}
-// CHECK: return %[[Y]], %[[SX]], %[[SW]] : tensor<64x256xbf16>, !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>, !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>{{$}}
+// CHECK-SAME: saved_weight(!teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>){{$}}
+// CHECK: return %[[Y]], %[[SX]], %[[SW]] : tensor<64x256xbf16>, !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>, !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>{{$}}
 
 // CHECK-LABEL: func.func @bwd(
-// CHECK-SAME: %[[DY:[a-z0-9_]+]]: tensor<64x256xbf16>, %[[SX:[a-z0-9_]+]]: !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>, %[[SW:[a-z0-9_]+]]: !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>)
+// CHECK-SAME: %[[DY:[a-z0-9_]+]]: tensor<64x256xbf16>, %[[SX:[a-z0-9_]+]]: !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>, %[[SW:[a-z0-9_]+]]: !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>)
 // CHECK-SAME: -> (tensor<64x128xbf16>, tensor<256x128xbf16>) {
 // CHECK: teq.linear_backward %[[DY]], %[[SX]], %[[SW]]
-// CHECK-SAME: : tensor<64x256xbf16>, !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>, !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise> dgrad
+// CHECK-SAME: : tensor<64x256xbf16>, !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>, !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled> dgrad
 
 // CHECK-LABEL: func.func @step(
 // CHECK-SAME: %[[X:[a-z0-9_]+]]: tensor<64x128xbf16>, %[[W:[a-z0-9_]+]]: tensor<256x128xbf16>, %[[DY:[a-z0-9_]+]]: tensor<64x256xbf16>)
 // CHECK-SAME: -> (tensor<64x128xbf16>, tensor<256x128xbf16>) {
-// CHECK: %[[F:[0-9]+]]:3 = call @fwd(%[[X]], %[[W]]) : (tensor<64x128xbf16>, tensor<256x128xbf16>) -> (tensor<64x256xbf16>, !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>, !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>){{$}}
-// CHECK: %[[B:[0-9]+]]:2 = call @bwd(%[[DY]], %[[F]]#1, %[[F]]#2) : (tensor<64x256xbf16>, !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>, !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>) -> (tensor<64x128xbf16>, tensor<256x128xbf16>){{$}}
+// CHECK: %[[F:[0-9]+]]:3 = call @fwd(%[[X]], %[[W]]) : (tensor<64x128xbf16>, tensor<256x128xbf16>) -> (tensor<64x256xbf16>, !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>, !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>){{$}}
+// CHECK: %[[B:[0-9]+]]:2 = call @bwd(%[[DY]], %[[F]]#1, %[[F]]#2) : (tensor<64x256xbf16>, !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>, !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>) -> (tensor<64x128xbf16>, tensor<256x128xbf16>){{$}}
 // CHECK: return %[[B]]#0, %[[B]]#1 : tensor<64x128xbf16>, tensor<256x128xbf16>
 
 // -----
@@ -640,18 +641,18 @@ module attributes {teq.target = #teq.target<sm_100>} {
 // CHECK: %[[H:[a-z0-9_]+]], %[[S1X:[a-z0-9_]+]], %[[S1W:[a-z0-9_]+]] = teq.linear_forward
 // CHECK-SAME: name = "fc1"
 // CHECK-SAME: saved_input(!teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>)
-// CHECK-SAME: saved_weight(!teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>){{$}}
+// CHECK-SAME: saved_weight(!teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>){{$}}
 // CHECK: %[[T:[0-9]+]] = math.tanh %[[H]] : tensor<64x256xbf16>
 // CHECK: %{{.*}}, %[[S2X:[a-z0-9_]+]], %[[S2W:[a-z0-9_]+]] = teq.linear_forward %[[T]], %{{.*}} config
 // CHECK-SAME: name = "fc2"
 // CHECK-SAME: : tensor<64x256xbf16>, tensor<128x256xbf16> -> tensor<64x128xbf16>
 // CHECK-SAME: saved_input(!teq.proto<64x256xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>)
-// CHECK-SAME: saved_weight(!teq.proto<128x256xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>){{$}}
+// CHECK-SAME: saved_weight(!teq.proto<128x256xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>){{$}}
 // CHECK: %[[DT:[a-z0-9_]+]], %{{.*}} = teq.linear_backward %{{.*}}, %[[S2X]], %[[S2W]]
-// CHECK-SAME: : tensor<64x128xbf16>, !teq.proto<64x256xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>, !teq.proto<128x256xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise> dgrad(tensor<64x256xbf16>)
+// CHECK-SAME: : tensor<64x128xbf16>, !teq.proto<64x256xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>, !teq.proto<128x256xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled> dgrad(tensor<64x256xbf16>)
 // CHECK: %[[DH:[0-9]+]] = arith.mulf %[[DT]], %[[T]] : tensor<64x256xbf16>
 // CHECK: teq.linear_backward %[[DH]], %[[S1X]], %[[S1W]]
-// CHECK-SAME: : tensor<64x256xbf16>, !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>, !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise> dgrad(tensor<64x128xbf16>)
+// CHECK-SAME: : tensor<64x256xbf16>, !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>, !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled> dgrad(tensor<64x128xbf16>)
 
 // -----
 
@@ -773,9 +774,9 @@ module attributes {teq.target = #teq.target<sm_100>} {
 }
 
 // CHECK-LABEL: func.func @pq_fwd(
-// CHECK-SAME: -> (tensor<64x256xbf16>, !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>, !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>) {
+// CHECK-SAME: -> (tensor<64x256xbf16>, !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>, !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>) {
 // CHECK-LABEL: func.func @pq_bwd(
-// CHECK-SAME: %{{.*}}: tensor<64x256xbf16>, %{{.*}}: !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>, %{{.*}}: !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>)
+// CHECK-SAME: %{{.*}}: tensor<64x256xbf16>, %{{.*}}: !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>, %{{.*}}: !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>)
 // CHECK-LABEL: func.func @pq_step(
 // CHECK: %[[F:[0-9]+]]:3 = call @pq_fwd(
-// CHECK: call @pq_bwd(%{{.*}}, %[[F]]#1, %[[F]]#2) : (tensor<64x256xbf16>, !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>, !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>) -> (tensor<64x128xbf16>, tensor<256x128xbf16>){{$}}
+// CHECK: call @pq_bwd(%{{.*}}, %[[F]]#1, %[[F]]#2) : (tensor<64x256xbf16>, !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>, !teq.proto<256x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise, gemm_swizzled>) -> (tensor<64x128xbf16>, tensor<256x128xbf16>){{$}}

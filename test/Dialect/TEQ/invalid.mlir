@@ -1171,6 +1171,30 @@ func.func @update_usage_scale_layout(%q: !teq.proto<64x128xbf16, #teq.mxfp8_quan
 
 // -----
 
+func.func @swizzle_scales_per_tensor(%q: !teq.proto<64x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise>) {
+  // expected-error @+1 {{'teq.swizzle_scales' op swizzles MXFP8 and NVFP4 block scales only, not Float8CurrentScalingQuantizer scales}}
+  %0 = teq.swizzle_scales %q : !teq.proto<64x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise> -> !teq.proto<64x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise>
+  return
+}
+
+// -----
+
+func.func @swizzle_scales_already_swizzled(%q: !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise, gemm_swizzled>) {
+  // expected-error @+1 {{'teq.swizzle_scales' op takes compact scales to gemm_swizzled ones}}
+  %0 = teq.swizzle_scales %q : !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise, gemm_swizzled> -> !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise, gemm_swizzled>
+  return
+}
+
+// -----
+
+func.func @swizzle_scales_usage(%q: !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise|columnwise>) {
+  // expected-error @+1 {{'teq.swizzle_scales' op may only change the scale layout}}
+  %0 = teq.swizzle_scales %q : !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise|columnwise> -> !teq.proto<64x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise, gemm_swizzled>
+  return
+}
+
+// -----
+
 func.func @update_usage_mxfp8_add_columnwise(%q: !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise>) {
   // expected-error @+1 {{'teq.update_usage' op cannot add the columnwise usage to a MXFP8Quantizer tensor (mxfp8): its rowwise and columnwise scales differ, so quantize the high-precision tensor with the usage you need}}
   %0 = teq.update_usage %q : !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise> -> !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise>

@@ -442,6 +442,9 @@ func.func @dequantize_create_update(
   %4 = teq.update_usage %m : !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise> -> !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>
   // CHECK-NEXT:  {{%[a-z0-9_]+}} = teq.update_usage [[Q]] : !teq.proto<4x32x128xf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise|columnwise, gemm_swizzled> -> !teq.proto<4x32x128xf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise, gemm_swizzled>
   %5 = teq.update_usage %q : !teq.proto<4x32x128xf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise|columnwise, gemm_swizzled> -> !teq.proto<4x32x128xf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise, gemm_swizzled>
+  // Compact MXFP8 / NVFP4 scales to the GEMM's layout.
+  // CHECK-NEXT:  {{%[a-z0-9_]+}} = teq.swizzle_scales [[M]] : !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise> -> !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise, gemm_swizzled>
+  %sw = teq.swizzle_scales %m : !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise> -> !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise, gemm_swizzled>
   // Adding one is allowed for per-tensor FP8 and 2D block FP8. The result
   // type is written with explicit defaults: it is the same quantizer, or the
   // verifier would reject the op.

@@ -253,6 +253,25 @@ LogicalResult UpdateUsageOp::verify() {
   return success();
 }
 
+LogicalResult SwizzleScalesOp::verify() {
+  TensorProtoType from = getInput().getType(), to = getResult().getType();
+  if (from.getShape() != to.getShape() ||
+      from.getElementType() != to.getElementType() ||
+      from.getQuantizer() != to.getQuantizer() ||
+      from.getUsage() != to.getUsage())
+    return emitOpError("may only change the scale layout: ")
+           << from << " and " << to << " differ in more than that";
+  ::mlir::teq::layout::Format format = from.getQuantizer().getLayoutFormat();
+  if (format != ::mlir::teq::layout::Format::MXFP8 &&
+      format != ::mlir::teq::layout::Format::NVFP4)
+    return emitOpError("swizzles MXFP8 and NVFP4 block scales only, not ")
+           << from.getQuantizer().getQuantizerName() << " scales";
+  if (from.getScaleLayout() != ScaleLayout::compact ||
+      to.getScaleLayout() != ScaleLayout::gemm_swizzled)
+    return emitOpError("takes compact scales to gemm_swizzled ones");
+  return success();
+}
+
 OpFoldResult UpdateUsageOp::fold(FoldAdaptor) {
   // A view with the usages its input already has is the input.
   if (getInput().getType() == getResult().getType())

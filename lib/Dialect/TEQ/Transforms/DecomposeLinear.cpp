@@ -176,10 +176,25 @@ public:
     }
   }
 
+  /// `v` with the scale layout GEMMs read: compact MXFP8/NVFP4 scales (a
+  /// gathered activation, a weight quantized by the caller) are swizzled
+  /// just before the GEMM, as TE's swizzle_scales_for_gemm does.
+  Value withGemmScales(Value v) {
+    auto proto = dyn_cast<TensorProtoType>(v.getType());
+    if (!proto || !hasGemmSwizzledScales(proto.getQuantizer()) ||
+        proto.getScaleLayout() == ScaleLayout::gemm_swizzled)
+      return v;
+    return SwizzleScalesOp::create(
+               b, loc, proto.withScaleLayout(ScaleLayout::gemm_swizzled), v)
+        .getResult();
+  }
+
   GemmOp gemm(GemmLayout layout, Value a, Value bOperand, Type result,
               Type dbias, Value bias, Value accumulate, bool split,
               GemmKind kind) {
     MLIRContext *ctx = b.getContext();
+    a = withGemmScales(a);
+    bOperand = withGemmScales(bOperand);
     return GemmOp::create(
         b, loc, result, dbias, a, bOperand, bias, accumulate, layout, split,
         GemmKindAttr::get(ctx, kind),
@@ -271,7 +286,8 @@ LogicalResult decomposeForward(LinearForwardOp op, TargetAttr target) {
   FailureOr<Value> wq =
       lb.asQuantized(op.getWeight(), qw,
                      unionUsage(op.getSavedWeight(), Usage::rowwise),
-                     ScaleLayout::compact, /*slot=*/1, "weight");
+                     qw ? gemmScaleLayout(qw) : ScaleLayout::compact,
+                     /*slot=*/1, "weight");
   if (failed(xq) || failed(wq))
     return failure();
 
@@ -357,7 +373,9 @@ LogicalResult decomposeBackward(LinearBackwardOp op, TargetAttr target) {
   if (needDgrad) {
     FailureOr<Value> wq =
         lb.asQuantized(op.getWeight(), q.getWeight(), Usage::columnwise,
-                       ScaleLayout::compact, /*slot=*/-1, "weight");
+                       q.getWeight() ? gemmScaleLayout(q.getWeight())
+                                     : ScaleLayout::compact,
+                       /*slot=*/-1, "weight");
     if (failed(wq))
       return failure();
     int64_t k = shapeOf(op.getWeight().getType())[1];

@@ -9,12 +9,21 @@ bool mlir::teq::isPerTensorFP8(QuantizerAttrInterface q) {
   return q.getLayoutFormat() == ::mlir::teq::layout::Format::PerTensorFP8;
 }
 
+bool mlir::teq::hasGemmSwizzledScales(QuantizerAttrInterface q) {
+  auto format = q.getLayoutFormat();
+  return format == ::mlir::teq::layout::Format::MXFP8 ||
+         format == ::mlir::teq::layout::Format::NVFP4;
+}
+
+ScaleLayout mlir::teq::gemmScaleLayout(QuantizerAttrInterface q) {
+  return hasGemmSwizzledScales(q) ? ScaleLayout::gemm_swizzled
+                                  : ScaleLayout::compact;
+}
+
 ScaleLayout mlir::teq::activationScaleLayout(QuantizerAttrInterface q,
                                              LinearConfigAttr config,
                                              TensorRole role) {
-  auto format = q.getLayoutFormat();
-  if (format != ::mlir::teq::layout::Format::MXFP8 &&
-      format != ::mlir::teq::layout::Format::NVFP4)
+  if (!hasGemmSwizzledScales(q))
     return ScaleLayout::compact;
   ParallelMode gathering = role == TensorRole::input ? ParallelMode::column
                                                      : ParallelMode::row;
@@ -54,5 +63,5 @@ Type mlir::teq::savedWeightType(Type weight,
   if (auto proto = dyn_cast<TensorProtoType>(weight))
     return proto.withUsage(Usage::columnwise);
   return quantizedType(weight, quantization.getWeight(), Usage::columnwise,
-                       ScaleLayout::compact);
+                       gemmScaleLayout(quantization.getWeight()));
 }

@@ -15,6 +15,16 @@ namespace mlir::teq {
 
 bool isPerTensorFP8(QuantizerAttrInterface q);
 
+/// Whether GEMMs read `q`'s block scales in the 128x4 GEMM swizzle (MXFP8,
+/// NVFP4; te-semantics.md §4.2).
+bool hasGemmSwizzledScales(QuantizerAttrInterface q);
+
+/// The scale layout GEMMs read `q`'s tensors in: gemm_swizzled for MXFP8 and
+/// NVFP4, compact otherwise. Weights the Linear quantizes itself get it
+/// directly (TE swizzles them just before each GEMM; the bytes the GEMM
+/// reads are the same).
+ScaleLayout gemmScaleLayout(QuantizerAttrInterface q);
+
 /// Input and grad_output quantizers emit GEMM-swizzled MXFP8/NVFP4 scales
 /// (optimize_for_gemm), except where an all-gather needs compact ones:
 /// column-parallel SP inputs, row-parallel SP grad_outputs.
@@ -31,7 +41,8 @@ TensorProtoType quantizedType(Type type, QuantizerAttrInterface q,
 Type savedInputType(Type input, LinearConfigAttr config,
                     LinearQuantizationAttr quantization);
 
-/// The type backward reads the weight as: columnwise, for dgrad.
+/// The type backward reads the weight as: columnwise, for dgrad, with the
+/// GEMM's scale layout.
 Type savedWeightType(Type weight, LinearQuantizationAttr quantization);
 
 } // namespace mlir::teq

@@ -171,6 +171,29 @@ def TEQ_UpdateUsageOp : TEQ_Op<"update_usage", [Pure]> {
   let hasFolder = 1;
 }
 
+def TEQ_SwizzleScalesOp : TEQ_Op<"swizzle_scales", [Pure]> {
+  let summary = "reorder MXFP8/NVFP4 block scales into the layout GEMMs read";
+  let description = [{
+    cuBLASLt reads MXFP8 and NVFP4 block scales in 128x4 tiles
+    (te-semantics.md §4.2, the "GEMM swizzle"). A tensor quantized with
+    compact scales (kept for communication or given by the caller) gets this
+    op just before its GEMM, as TE's `swizzle_scales_for_gemm` does. The
+    result holds the same data (and amaxes) and the same scales, each moved to
+    its swizzled byte; only the scale layout differs, so the result is
+    bit-identical to quantizing with `gemm_swizzled` in the first place.
+
+    ```mlir
+    %s = teq.swizzle_scales %q
+        : !teq.proto<256x512xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise>
+        -> !teq.proto<256x512xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise, gemm_swizzled>
+    ```
+  }];
+  let arguments = (ins TEQ_TensorProtoType:$input);
+  let results = (outs TEQ_TensorProtoType:$result);
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
 def TEQ_DelayedScalingUpdateOp : TEQ_Op<"delayed_scaling_update", [
     Pure, AllTypesMatch<["scale", "updated_scale"]>,
     AllTypesMatch<["amax_history", "updated_amax_history"]>]> {

@@ -52,6 +52,11 @@ def TEQ_TensorProtoType : TEQ_Type<"TensorProto", "proto", [
       return get(getContext(), getShape(), getElementType(), getQuantizer(),
                  usage, getScaleLayout());
     }
+    /// The same tensor with its block scales in another layout.
+    TensorProtoType withScaleLayout(::mlir::teq::ScaleLayout layout) const {
+      return get(getContext(), getShape(), getElementType(), getQuantizer(),
+                 getUsage(), layout);
+    }
     /// The high-precision tensor type this quantizes.
     ::mlir::RankedTensorType getLogicalType() const {
       return ::mlir::RankedTensorType::get(getShape(), getElementType());

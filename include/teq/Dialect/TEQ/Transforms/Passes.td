@@ -116,8 +116,8 @@ def InferPrototypes : Pass<"teq-infer-prototypes", "ModuleOp"> {
       parallelism keeps rowwise instead, so backward can re-gather it;
       under `save_original_input` it stays the high-precision input;
     * the saved weight keeps its columnwise usage (dgrad reads it);
-    * MXFP8 / NVFP4 inputs get GEMM-swizzled scales, except where an
-      all-gather needs compact ones (column-parallel SP).
+    * MXFP8 / NVFP4 inputs and weights get GEMM-swizzled scales, except
+      where an all-gather needs compact ones (column-parallel SP inputs).
 
     Function signatures follow: a function returning saved tensors, or a
     backward function taking them as arguments (the pair-of-functions form),
@@ -233,6 +233,9 @@ def SetTarget : Pass<"teq-set-target", "ModuleOp"> {
     Option<"target", "target", "std::string", /*default=*/"\"\"",
            "the GPU, e.g. sm_90 or sm_100">
   ];
+  // The module may have no teq op, so nothing has loaded the dialect whose
+  // attribute the pass creates.
+  let dependentDialects = ["::mlir::teq::TEQDialect"];
 }
 
 def DecomposeLinear : Pass<"teq-decompose-linear", "ModuleOp"> {
@@ -254,6 +257,10 @@ def DecomposeLinear : Pass<"teq-decompose-linear", "ModuleOp"> {
       non-TN FP8 GEMM (Hopper per-tensor FP8, reading the transposed
       copies), always TN for NVFP4 and block FP8, the logical layout for
       MXFP8 and high precision;
+    * GEMMs read MXFP8 / NVFP4 scales GEMM-swizzled (te-semantics.md §4.2):
+      tensors the Linear quantizes get that layout directly, and an operand
+      with compact scales (gathered, or quantized by the caller) gets a
+      `teq.swizzle_scales` just before its GEMM, as TE swizzles there;
     * delayed scaling slices each slot's scale and amax history from the
       Linear's state and puts the recorded histories back;
     * the quantization that rounds stochastically (grad_output under
