@@ -57,7 +57,7 @@ module attributes {teq.target = #teq.target<sm_90>} {
 }
 
 //--- rht-rows.mlir
-// RHTROWS: error: 'teq.quantize' op NVFP4 RHT transforms groups of 16 rows: M = 40 must be a multiple of 16
+// RHTROWS: error: 'teq.quantize' op cannot quantize 'tensor<40x64xbf16>': NVFP4Quantizer needs at least 2 dimensions with both the product of the leading dimensions (40) and the last dimension (64) divisible by 16
 module attributes {teq.target = #teq.target<sm_90>} {
   func.func @f(%x: tensor<40x64xbf16>) -> !teq.proto<40x64xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, rowwise|columnwise> {
     %q = teq.quantize %x : tensor<40x64xbf16> -> !teq.proto<40x64xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true>, rowwise|columnwise>

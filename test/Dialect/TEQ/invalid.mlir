@@ -1171,6 +1171,32 @@ func.func @update_usage_scale_layout(%q: !teq.proto<64x128xbf16, #teq.mxfp8_quan
 
 // -----
 
+// TE's quantizers refuse these shapes (te-semantics.md §3); so does
+// teq.quantize, as the Linear path does.
+func.func @quantize_mxfp8_ragged(%x: tensor<300x256xbf16>) {
+  // expected-error @+1 {{'teq.quantize' op cannot quantize 'tensor<300x256xbf16>': MXFP8Quantizer needs at least 2 dimensions with both the product of the leading dimensions (300) and the last dimension (256) divisible by 32}}
+  %q = teq.quantize %x : tensor<300x256xbf16> -> !teq.proto<300x256xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise>
+  return
+}
+
+// -----
+
+func.func @quantize_mxfp8_1d(%x: tensor<256xbf16>) {
+  // expected-error @+1 {{'teq.quantize' op cannot quantize 'tensor<256xbf16>': MXFP8Quantizer needs at least 2 dimensions}}
+  %q = teq.quantize %x : tensor<256xbf16> -> !teq.proto<256xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise>
+  return
+}
+
+// -----
+
+func.func @quantize_nvfp4_ragged(%x: tensor<2x24x40xbf16>) {
+  // expected-error @+1 {{'teq.quantize' op cannot quantize 'tensor<2x24x40xbf16>': NVFP4Quantizer needs at least 2 dimensions with both the product of the leading dimensions (48) and the last dimension (40) divisible by 16}}
+  %q = teq.quantize %x : tensor<2x24x40xbf16> -> !teq.proto<2x24x40xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise>
+  return
+}
+
+// -----
+
 func.func @swizzle_scales_per_tensor(%q: !teq.proto<64x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise>) {
   // expected-error @+1 {{'teq.swizzle_scales' op swizzles MXFP8 and NVFP4 block scales only, not Float8CurrentScalingQuantizer scales}}
   %0 = teq.swizzle_scales %q : !teq.proto<64x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise> -> !teq.proto<64x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise>

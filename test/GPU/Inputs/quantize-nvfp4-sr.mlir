@@ -1,6 +1,6 @@
 // NVFP4 with stochastic rounding (te-semantics.md §5.5, §1.6: the default
 // for gradients) on TE's shapes (128x128, 256x272, 2048x2048, 8192x8192),
-// 1x16 / 16x16 blocks and RHT of the columnwise copy, plus partial blocks,
+// 1x16 / 16x16 blocks and RHT of the columnwise copy, plus padded scale buffers,
 // f32/f16 inputs and single usages. The Philox state (seed, offset) is the
 // entry's second argument, a 16-byte device buffer; each element's 32
 // random bits are Philox4x32-10 (Random.h) evaluated in the kernel and the
@@ -56,13 +56,13 @@ module attributes {teq.target = #teq.target<sm_90>} {
     %q = teq.quantize %x rng_state(%rng : tensor<2xi64>) : tensor<8192x8192xbf16> -> !teq.proto<8192x8192xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled>
     return %q : !teq.proto<8192x8192xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_rht = true, with_post_rht_amax = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled>
   }
-  func.func @sr_1d_partial_34x40(%x: tensor<34x40xbf16>, %rng: tensor<2xi64>) -> !teq.proto<34x40xbf16, #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, rowwise|columnwise> {
-    %q = teq.quantize %x rng_state(%rng : tensor<2xi64>) : tensor<34x40xbf16> -> !teq.proto<34x40xbf16, #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, rowwise|columnwise>
-    return %q : !teq.proto<34x40xbf16, #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, rowwise|columnwise>
+  func.func @sr_1d_padded_48x48(%x: tensor<48x48xbf16>, %rng: tensor<2xi64>) -> !teq.proto<48x48xbf16, #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, rowwise|columnwise> {
+    %q = teq.quantize %x rng_state(%rng : tensor<2xi64>) : tensor<48x48xbf16> -> !teq.proto<48x48xbf16, #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, rowwise|columnwise>
+    return %q : !teq.proto<48x48xbf16, #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, rowwise|columnwise>
   }
-  func.func @sr_2d_partial_50x72(%x: tensor<50x72xbf16>, %rng: tensor<2xi64>) -> !teq.proto<50x72xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled> {
-    %q = teq.quantize %x rng_state(%rng : tensor<2xi64>) : tensor<50x72xbf16> -> !teq.proto<50x72xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled>
-    return %q : !teq.proto<50x72xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled>
+  func.func @sr_2d_padded_48x80(%x: tensor<48x80xbf16>, %rng: tensor<2xi64>) -> !teq.proto<48x80xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled> {
+    %q = teq.quantize %x rng_state(%rng : tensor<2xi64>) : tensor<48x80xbf16> -> !teq.proto<48x80xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled>
+    return %q : !teq.proto<48x80xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true, stochastic_rounding = true>, rowwise|columnwise, gemm_swizzled>
   }
   func.func @sr_1d_f32_128x256(%x: tensor<128x256xf32>, %rng: tensor<2xi64>) -> !teq.proto<128x256xf32, #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, rowwise|columnwise> {
     %q = teq.quantize %x rng_state(%rng : tensor<2xi64>) : tensor<128x256xf32> -> !teq.proto<128x256xf32, #teq.nvfp4_quantizer<f4E2M1FN, stochastic_rounding = true>, rowwise|columnwise>

@@ -2,8 +2,8 @@
 // transform of the columnwise copy (te-semantics.md §5.5, §4.4) on
 // TE's shapes (128x128, 256x272, 304x304, 2048x2048, 8192x8192) and more:
 // 1x16 / 16x1 blocks and 16x16 tiles, compact and GEMM-swizzled E4M3
-// scales, bf16/f16/f32 inputs, single usages and shapes whose blocks
-// are partial. E2M1 rounding is software (Hopper has no e2m1x2 cvt);
+// scales, bf16/f16/f32 inputs, single usages and shapes whose scale
+// buffers are padded (TE's quantizers take only multiples of 16). E2M1 rounding is software (Hopper has no e2m1x2 cvt);
 // test/GPU/quantize-nvfp4.test checks every buffer bit for bit.
 module attributes {teq.target = #teq.target<sm_90>} {
   func.func @nvfp4_1d_64x64(%x: tensor<64x64xbf16>) -> !teq.proto<64x64xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise|columnwise> {
@@ -38,13 +38,13 @@ module attributes {teq.target = #teq.target<sm_90>} {
     %q = teq.quantize %x : tensor<512x1024xbf16> -> !teq.proto<512x1024xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, columnwise>
     return %q : !teq.proto<512x1024xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, columnwise>
   }
-  func.func @nvfp4_1d_partial_34x40(%x: tensor<34x40xbf16>) -> !teq.proto<34x40xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise|columnwise> {
-    %q = teq.quantize %x : tensor<34x40xbf16> -> !teq.proto<34x40xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise|columnwise>
-    return %q : !teq.proto<34x40xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise|columnwise>
+  func.func @nvfp4_1d_padded_48x48(%x: tensor<48x48xbf16>) -> !teq.proto<48x48xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise|columnwise> {
+    %q = teq.quantize %x : tensor<48x48xbf16> -> !teq.proto<48x48xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise|columnwise>
+    return %q : !teq.proto<48x48xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise|columnwise>
   }
-  func.func @nvfp4_2d_partial_50x72(%x: tensor<50x72xbf16>) -> !teq.proto<50x72xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise|columnwise, gemm_swizzled> {
-    %q = teq.quantize %x : tensor<50x72xbf16> -> !teq.proto<50x72xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise|columnwise, gemm_swizzled>
-    return %q : !teq.proto<50x72xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise|columnwise, gemm_swizzled>
+  func.func @nvfp4_2d_padded_48x80(%x: tensor<48x80xbf16>) -> !teq.proto<48x80xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise|columnwise, gemm_swizzled> {
+    %q = teq.quantize %x : tensor<48x80xbf16> -> !teq.proto<48x80xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise|columnwise, gemm_swizzled>
+    return %q : !teq.proto<48x80xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_2d_quantization = true>, rowwise|columnwise, gemm_swizzled>
   }
   func.func @nvfp4_1d_128x128(%x: tensor<128x128xbf16>) -> !teq.proto<128x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise|columnwise> {
     %q = teq.quantize %x : tensor<128x128xbf16> -> !teq.proto<128x128xbf16, #teq.nvfp4_quantizer<f4E2M1FN>, rowwise|columnwise>

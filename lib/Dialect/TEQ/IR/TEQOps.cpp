@@ -156,6 +156,34 @@ LogicalResult AutocastOp::verify() {
 // QuantizeOp
 //===----------------------------------------------------------------------===//
 
+std::optional<std::string>
+mlir::teq::quantizableShapeError(QuantizerAttrInterface q,
+                                 ArrayRef<int64_t> shape, Type element) {
+  if (auto nvfp4 = dyn_cast<NVFP4QuantizerAttr>(q))
+    if (nvfp4.getWithRht() && !element.isBF16()) {
+      std::string message;
+      llvm::raw_string_ostream os(message);
+      os << "RHT is only supported for bfloat16 input (got " << element
+         << "); use a bf16 tensor or disable_rht = true";
+      return message;
+    }
+  ::mlir::teq::layout::Format format = q.getLayoutFormat();
+  int64_t block = format == ::mlir::teq::layout::Format::MXFP8   ? 32
+                  : format == ::mlir::teq::layout::Format::NVFP4 ? 16
+                                                                  : 0;
+  int64_t last = shape.empty() ? 1 : shape.back();
+  int64_t leading = 1;
+  for (int64_t d : shape.drop_back())
+    leading *= d;
+  if (block && (shape.size() < 2 || leading % block != 0 || last % block != 0))
+    return (q.getQuantizerName() + " needs at least 2 dimensions with both "
+            "the product of the leading dimensions (" + Twine(leading) +
+            ") and the last dimension (" + Twine(last) + ") divisible by " +
+            Twine(block))
+        .str();
+  return std::nullopt;
+}
+
 LogicalResult QuantizeOp::verify() {
   auto proto = getResult().getType();
   auto inputType = getInput().getType();
@@ -170,6 +198,9 @@ LogicalResult QuantizeOp::verify() {
            << inputType.getElementType()
            << " does not match the quantized tensor's logical element type "
            << proto.getElementType();
+  if (auto why = quantizableShapeError(quantizer, inputType.getShape(),
+                                      inputType.getElementType()))
+    return emitOpError() << "cannot quantize " << inputType << ": " << *why;
   if (quantizer.isStateful() && !getScale())
     return emitOpError()
            << quantizer.getQuantizerName()

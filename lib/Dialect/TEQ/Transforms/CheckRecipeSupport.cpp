@@ -121,28 +121,11 @@ struct CheckRecipeSupportPass
              << dimsStr(shape);
       return;
     }
-    if (auto nvfp4 = dyn_cast<NVFP4QuantizerAttr>(quantizer)) {
-      Type element = isa<TensorProtoType>(tensor.getType())
-                         ? cast<TensorProtoType>(tensor.getType())
-                               .getElementType()
-                         : cast<RankedTensorType>(tensor.getType())
-                               .getElementType();
-      if (nvfp4.getWithRht() && !element.isBF16()) {
-        fail() << "RHT is only supported for bfloat16 input (got "
-               << element << "); use a bf16 tensor or disable_rht = true";
-        return;
-      }
-    }
-    ::mlir::teq::layout::Format format = quantizer.getLayoutFormat();
-    int64_t block = format == ::mlir::teq::layout::Format::MXFP8   ? 32
-                    : format == ::mlir::teq::layout::Format::NVFP4 ? 16
-                                                                    : 0;
-    if (block && (shape.size() < 2 || leading % block != 0 ||
-                  last % block != 0))
-      fail() << quantizer.getQuantizerName() << " needs at least 2 "
-             << "dimensions with both the product of the leading dimensions ("
-             << leading << ") and the last dimension (" << last
-             << ") divisible by " << block;
+    Type element = isa<TensorProtoType>(tensor.getType())
+                       ? cast<TensorProtoType>(tensor.getType()).getElementType()
+                       : cast<RankedTensorType>(tensor.getType()).getElementType();
+    if (auto why = quantizableShapeError(quantizer, shape, element))
+      fail() << *why;
   }
 
   /// Stochastic rounding draws from an explicit Philox state, like delayed

@@ -25,6 +25,15 @@ FailureOr<SmallVector<int64_t>>
 getLinearOutputShape(function_ref<InFlightDiagnostic()> emitError,
                      ArrayRef<int64_t> input, ArrayRef<int64_t> weight,
                      LinearConfigAttr config);
+
+/// Why TE's quantizer `q` refuses a tensor of this shape and element type
+/// (te-semantics.md §3: MXFP8 needs >= 2 dimensions with the leading product
+/// and the last dimension multiples of 32, NVFP4 of 16; NVFP4 RHT needs
+/// bf16), or nullopt if it quantizes it. Checked by teq.quantize and, with
+/// the recipe named, by teq-check-recipe-support on Linears.
+std::optional<std::string> quantizableShapeError(QuantizerAttrInterface q,
+                                                 ArrayRef<int64_t> shape,
+                                                 Type element);
 } // namespace mlir::teq
 
 #endif // TEQ_DIALECT_TEQ_IR_TEQOPS_H
