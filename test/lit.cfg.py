@@ -28,6 +28,8 @@ config.environment["FILECHECK_OPTS"] = "-enable-var-scope"
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.teq_tools_dir, config.llvm_tools_dir]
 tools = ["te-opt", "te-compile"]
+if config.teq_build_runtime:
+    tools += ["te-run", "te-seal"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # te-compile --device-code=cubin needs ptxas (the CUDA toolkit).

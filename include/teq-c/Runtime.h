@@ -163,16 +163,18 @@ teqRtContextSynchronize(TeqRtContext context);
 /// its workspace. On success `*artifact` owns it (teqRtArtifactDestroy).
 /// Errors start with "artifact '<path>'", e.g.
 ///   "artifact 'x.so': cannot load: ..."
-///   "artifact 'x.so': not a TEQ artifact (no teq_artifact_manifest)"
+///   "artifact 'x.so': not a TEQ artifact (no trailer)"
+///   "artifact 'x.so': checksum mismatch: ..."
 ///   "artifact 'x.so': manifest: entries[0].args[1]: missing \"shape\""
 ///   "artifact 'x.so' targets sm_100 but the device is sm_90 (NVIDIA ...)"
 TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus teqRtArtifactLoad(
     TeqRtContext context, const char *path, TeqRtArtifact *artifact);
 
 /// Reads the manifest of the artifact at `path` without a GPU or a driver
-/// (the library is opened with device-code loading turned off and closed
-/// again). The artifact can be listed but not run: teqRtEntryRun returns an
-/// error saying so. Errors as teqRtArtifactLoad's, less the device ones.
+/// and without loading any of its code (from the trailer, checked as
+/// teqRtArtifactLoad checks it; docs/Artifact.md, "The artifact file"). The
+/// artifact can be listed but not run: teqRtEntryRun returns an error
+/// saying so. Errors as teqRtArtifactLoad's, less the device ones.
 TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus
 teqRtArtifactInspect(const char *path, TeqRtArtifact *artifact);
 

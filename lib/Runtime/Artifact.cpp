@@ -2,6 +2,7 @@
 
 #include "teq/Runtime/Artifact.h"
 
+#include "teq/Runtime/ArtifactFile.h"
 #include "teq/Runtime/Mgpu.h"
 
 #include "Driver.h"
@@ -10,10 +11,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
-#include <climits>
-#include <cstdlib>
 #include <mutex>
-#include <set>
 
 namespace mlir::teq::runtime {
 
@@ -75,42 +73,31 @@ Opened openLibrary(const std::string &path) {
   return opened;
 }
 
-/// The canonical path of `path` (for identifying a library), or `path`.
-std::string canonicalPath(const std::string &path) {
-  char resolved[PATH_MAX];
-  if (realpath(dlopenPath(path).c_str(), resolved))
-    return resolved;
-  return path;
-}
-
-/// Libraries that inspect() loaded with their device-code loading turned off
-/// and that stayed resident after dlclose (linked with -z nodelete, say):
-/// their module constructors will not run again in this process, so open()
-/// must refuse them.
-struct StuckLibraries {
-  std::mutex mutex;
-  std::set<std::string> paths;
-};
-
-StuckLibraries &stuckLibraries() {
-  static StuckLibraries *stuck = new StuckLibraries();
-  return *stuck;
-}
-
-StatusOr<Manifest> readManifest(void *handle, const std::string &path) {
-  (void)dlerror();
-  void *symbol = dlsym(handle, "teq_artifact_manifest");
-  if (!symbol)
-    return Status::error(artifactPrefix(path) +
-                         ": not a TEQ artifact (no teq_artifact_manifest)");
-  auto manifestFunction = reinterpret_cast<const char *(*)()>(symbol);
-  const char *text = manifestFunction();
-  if (!text)
-    return Status::error(artifactPrefix(path) +
-                         ": teq_artifact_manifest returned null");
-  auto manifest = parseManifest(text);
+/// The manifest of the artifact file at `path`, read and checked without
+/// loading any of its code: the file's trailer and checksum, the manifest,
+/// and the entry symbols against the library's dynamic symbol table. With
+/// `forLoading`, also that the library is for this machine.
+StatusOr<Manifest> readArtifact(const std::string &path, bool forLoading) {
+  const std::string prefix = artifactPrefix(path);
+  auto bytes = readFileBytes(path);
+  if (!bytes.ok())
+    return bytes.status().withPrefix(prefix + ": cannot load");
+  auto parts = verifyArtifactFile(*bytes);
+  if (!parts.ok())
+    return parts.status().withPrefix(prefix);
+  auto manifest = parseManifest(parts->manifest);
   if (!manifest.ok())
-    return manifest.status().withPrefix(artifactPrefix(path));
+    return manifest.status().withPrefix(prefix);
+  if (forLoading)
+    TEQ_RETURN_IF_ERROR(checkElfMachine(parts->library).withPrefix(prefix));
+  auto exported = readExportedFunctions(parts->library);
+  if (!exported.ok())
+    return exported.status().withPrefix(prefix);
+  for (const EntrySpec &entry : manifest->entries)
+    if (!exported->count(entry.symbol))
+      return Status::error(prefix + ": entry '" + entry.name +
+                           "': the library does not export its symbol '" +
+                           entry.symbol + "'");
   return manifest;
 }
 
@@ -121,53 +108,39 @@ StatusOr<Manifest> readManifest(void *handle, const std::string &path) {
 //===----------------------------------------------------------------------===//
 
 StatusOr<Manifest> Artifact::inspect(const std::string &path) {
-  // Already loaded (opened by this process): read it where it is.
-  if (void *resident =
-          dlopen(dlopenPath(path).c_str(), RTLD_NOW | RTLD_NOLOAD)) {
-    auto manifest = readManifest(resident, path);
-    dlclose(resident);
-    return manifest;
-  }
-  (void)dlerror();
-
-  Opened opened;
-  {
-    MgpuScope scope(nullptr, /*inspectOnly=*/true);
-    opened = openLibrary(path);
-  }
-  if (!opened.handle)
-    return Status::error(artifactPrefix(path) + ": cannot load: " +
-                         opened.error);
-  auto manifest = readManifest(opened.handle, path);
-  {
-    MgpuScope scope(nullptr, /*inspectOnly=*/true);
-    dlclose(opened.handle);
-  }
-  if (void *still = dlopen(dlopenPath(path).c_str(), RTLD_NOW | RTLD_NOLOAD)) {
-    dlclose(still);
-    StuckLibraries &stuck = stuckLibraries();
-    std::lock_guard<std::mutex> lock(stuck.mutex);
-    stuck.paths.insert(canonicalPath(path));
-  }
-  (void)dlerror();
-  return manifest;
+  return readArtifact(path, /*forLoading=*/false);
 }
 
 StatusOr<std::unique_ptr<Artifact>>
 Artifact::open(const std::string &path, std::shared_ptr<Context> context) {
   const std::string prefix = artifactPrefix(path);
-  {
-    StuckLibraries &stuck = stuckLibraries();
-    std::lock_guard<std::mutex> lock(stuck.mutex);
-    if (stuck.paths.count(canonicalPath(path)))
-      return Status::error(
-          prefix + ": was inspected in this process without loading its "
-                   "device code and could not be unloaded again (linked "
-                   "with -z nodelete?); open it before inspecting it, or in "
-                   "another process");
-  }
   if (!context)
     return Status::error(prefix + ": no CUDA context given");
+  // Everything that can be checked without loading code is checked before
+  // dlopen: the file, its manifest and symbols, then the manifest against
+  // the device (a target mismatch explains itself better than a JIT log).
+  auto manifest = readArtifact(path, /*forLoading=*/true);
+  if (!manifest.ok())
+    return manifest.status();
+  const Manifest &m = *manifest;
+  const DeviceInfo &device = context->device();
+  if (!isTargetCompatible(m.target, m.deviceCode, device.computeCapability)) {
+    std::string why;
+    if (m.target.suffix == 'a')
+      why = "; architecture-specific ('a') code runs only on " +
+            m.target.name.substr(0, m.target.name.size() - 1);
+    else if (m.deviceCode == DeviceCodeKind::Cubin ||
+             m.target.suffix == 'f')
+      why = "; " + std::string(m.target.suffix == 'f' ? "family ('f') code"
+                                                       : "cubin") +
+            " runs only on the same major compute capability";
+    return Status::error(prefix + " targets " + m.target.name +
+                         " but the device is " + device.smName() + " (" +
+                         device.name + ")" + why);
+  }
+  for (const GemmSpec &gemm : m.gemms)
+    TEQ_RETURN_IF_ERROR(
+        checkGemmForDevice(gemm, device.computeCapability).withPrefix(prefix));
   TEQ_RETURN_IF_ERROR(context->makeCurrent().withPrefix(prefix));
 
   // Module constructors run inside dlopen: they load the device code through
@@ -186,39 +159,15 @@ Artifact::open(const std::string &path, std::shared_ptr<Context> context) {
   artifact->path_ = path;
   artifact->context_ = context;
   artifact->handle_ = opened.handle; // closed by ~Artifact from here on
-
-  auto manifest = readManifest(opened.handle, path);
-  if (!manifest.ok())
-    return manifest.status();
   artifact->manifest_ = std::move(*manifest);
-  const Manifest &m = artifact->manifest_;
-
-  // A target mismatch explains a JIT failure better than the JIT log does.
-  const DeviceInfo &device = context->device();
-  if (!isTargetCompatible(m.target, m.deviceCode, device.computeCapability)) {
-    std::string why;
-    if (m.target.suffix == 'a')
-      why = "; architecture-specific ('a') code runs only on " +
-            m.target.name.substr(0, m.target.name.size() - 1);
-    else if (m.deviceCode == DeviceCodeKind::Cubin ||
-             m.target.suffix == 'f')
-      why = "; " + std::string(m.target.suffix == 'f' ? "family ('f') code"
-                                                       : "cubin") +
-            " runs only on the same major compute capability";
-    return Status::error(prefix + " targets " + m.target.name +
-                         " but the device is " + device.smName() + " (" +
-                         device.name + ")" + why);
-  }
   if (!constructorError.ok())
     return constructorError.withPrefix(prefix);
 
-  // GEMMs: the device-dependent checks, then descriptors and algorithms,
-  // chosen once here so that every run uses the same ones.
-  for (const GemmSpec &gemm : m.gemms)
-    TEQ_RETURN_IF_ERROR(
-        checkGemmForDevice(gemm, device.computeCapability).withPrefix(prefix));
-  artifact->gemmPlans_.reserve(m.gemms.size());
-  for (const GemmSpec &gemm : m.gemms) {
+  // GEMMs: descriptors and algorithms, chosen once here so that every run
+  // uses the same ones.
+  const Manifest &loaded = artifact->manifest_;
+  artifact->gemmPlans_.reserve(loaded.gemms.size());
+  for (const GemmSpec &gemm : loaded.gemms) {
     auto plan = GemmPlan::create(gemm, context);
     if (!plan.ok())
       return plan.status().withPrefix(prefix);
@@ -229,14 +178,16 @@ Artifact::open(const std::string &path, std::shared_ptr<Context> context) {
   // on other streams or threads never share them (WorkspacePool.h).
   auto workspaces = detail::WorkspacePool::create(
       detail::makeCudaWorkspaceDevice(context->cuContext()),
-      static_cast<uint64_t>(std::max<int64_t>(m.maxWorkspaceBytes(), 0)),
+      static_cast<uint64_t>(std::max<int64_t>(loaded.maxWorkspaceBytes(), 0)),
       "entry workspace");
   if (!workspaces.ok())
     return workspaces.status().withPrefix(prefix);
   artifact->workspaces_ = std::move(*workspaces);
 
-  artifact->entries_.reserve(m.entries.size());
-  for (const EntrySpec &spec : m.entries) {
+  // The symbols were found in the file's dynamic symbol table; dlsym is
+  // what the loader itself resolves.
+  artifact->entries_.reserve(loaded.entries.size());
+  for (const EntrySpec &spec : loaded.entries) {
     (void)dlerror();
     void *symbol = dlsym(opened.handle, spec.symbol.c_str());
     if (!symbol)

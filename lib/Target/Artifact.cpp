@@ -2,6 +2,7 @@
 
 #include "teq/Target/Artifact.h"
 #include "teq/Dialect/TEQ/IR/TEQDialect.h"
+#include "teq/Runtime/ArtifactFile.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -29,6 +30,7 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -101,7 +103,8 @@ void mlir::teq::buildGPUToLLVMPipeline(OpPassManager &pm,
 }
 
 LogicalResult mlir::teq::emitArtifactABI(ModuleOp module,
-                                         DeviceCode deviceCode) {
+                                         DeviceCode deviceCode,
+                                         std::string *manifestText) {
   MLIRContext *ctx = module.getContext();
   OpBuilder b(ctx);
   b.setInsertionPointToEnd(module.getBody());
@@ -165,7 +168,26 @@ LogicalResult mlir::teq::emitArtifactABI(ModuleOp module,
   Value address =
       LLVM::AddressOfOp::create(b, loc, ptr, "teq_manifest_text");
   LLVM::ReturnOp::create(b, loc, address);
+
+  // The TEQ note (teq/Runtime/ArtifactFile.h): an SHT_NOTE section, which the
+  // linker maps into a PT_NOTE segment at the start of the file, where
+  // sealArtifact records the file's length. Hidden but not internal, so that
+  // nothing drops it for having no uses.
+  namespace af = runtime::artifact_file;
+  constexpr std::array<unsigned char, af::kNoteBytes> note = af::unsealedNote();
+  b.setInsertionPointToEnd(module.getBody());
+  auto noteGlobal = LLVM::GlobalOp::create(
+      b, loc, LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), note.size()),
+      /*isConstant=*/true, LLVM::Linkage::External, "teq_artifact_note",
+      b.getStringAttr(StringRef(reinterpret_cast<const char *>(note.data()),
+                                note.size())),
+      /*alignment=*/4);
+  noteGlobal.setSectionAttr(b.getStringAttr(af::kNoteSection));
+  noteGlobal.setVisibility_(LLVM::Visibility::Hidden);
+
   module->removeAttr(TEQDialect::getManifestAttrName());
+  if (manifestText)
+    *manifestText = text.substr(0, text.size() - 1); // without the NUL
   return success();
 }
 
@@ -254,5 +276,39 @@ LogicalResult mlir::teq::linkSharedLibrary(StringRef object, StringRef output,
             (message.empty() ? "" : ": " + message);
     return failure();
   }
+  return success();
+}
+
+LogicalResult mlir::teq::sealArtifact(StringRef path, StringRef manifest,
+                                      std::string &error) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> library =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (!library) {
+    error = "cannot read '" + path.str() + "': " + library.getError().message();
+    return failure();
+  }
+  std::string bytes = (*library)->getBuffer().str();
+  library->reset();
+  std::string why = runtime::artifact_file::seal(bytes, manifest);
+  if (!why.empty()) {
+    error = "cannot write the trailer of '" + path.str() + "': " + why;
+    return failure();
+  }
+  llvm::ErrorOr<llvm::sys::fs::perms> permissions =
+      llvm::sys::fs::getPermissions(path);
+  // Written to a temporary file and renamed: nobody sees a half-written
+  // artifact.
+  if (llvm::Error written = llvm::writeToOutput(
+          path, [&](raw_ostream &os) -> llvm::Error {
+            os << bytes;
+            return llvm::Error::success();
+          })) {
+    error = "cannot write '" + path.str() +
+            "': " + llvm::toString(std::move(written));
+    return failure();
+  }
+  if (permissions)
+    (void)llvm::sys::fs::setPermissions(path, *permissions);
   return success();
 }

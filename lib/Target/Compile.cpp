@@ -200,7 +200,8 @@ LogicalResult mlir::teq::compileModule(ModuleOp module,
     return writeText(module, outputPath,
                      [&](raw_ostream &os) { os << *ptx; });
   }
-  if (failed(emitArtifactABI(module, options.deviceCode)))
+  std::string manifest;
+  if (failed(emitArtifactABI(module, options.deviceCode, &manifest)))
     return failure();
 
   llvm::LLVMContext llvmContext;
@@ -223,7 +224,7 @@ LogicalResult mlir::teq::compileModule(ModuleOp module,
     return success();
   LogicalResult linked = linkSharedLibrary(object, outputPath, error);
   llvm::sys::fs::remove(object);
-  if (failed(linked))
+  if (failed(linked) || failed(sealArtifact(outputPath, manifest, error)))
     return emitError(module.getLoc()) << error;
   return success();
 }

@@ -211,7 +211,7 @@ def test_load_and_inspect_errors(tmp_path):
         rt.load(tmp_path / "missing.so")
     text = tmp_path / "notes.so"
     text.write_text("not a library\n")
-    with pytest.raises(RuntimeError, match=r"artifact '.*notes.so': cannot load"):
+    with pytest.raises(RuntimeError, match=r"artifact '.*notes.so': not a TEQ artifact \(no trailer\)"):
         rt.inspect(text)
     # A real shared library that is not an artifact.
     lib = rt_ext.__file__

@@ -31,9 +31,11 @@
 // outputs once, inout twice; from the manifest).
 //
 // --list prints the manifest's entries and arguments and its GEMMs. It works
-// without a GPU or a driver: the artifact is opened with its device-code
-// loading turned off (so the GEMMs' algorithms, chosen on the device, are not
-// known there). A run prints, and --json reports, the algorithm cuBLASLt
+// without a GPU or a driver and loads none of the artifact's code: the
+// manifest comes from the artifact's trailer, checked (length, checksum) and
+// validated like every artifact the runtime opens (docs/Artifact.md, "The
+// artifact file"); the GEMMs' algorithms, chosen on the device, are not known
+// there. A run prints, and --json reports, the algorithm cuBLASLt
 // chose for each GEMM when the artifact was opened.
 //
 //===----------------------------------------------------------------------===//

@@ -259,7 +259,7 @@ int teqRtCapiTestErrors(void) {
   CHECK_ERROR(teqRtArtifactInspect(TEQ_FAKE_ARTIFACT_NO_MANIFEST, &artifact),
               TEQ_RT_FAILURE,
               "artifact '" TEQ_FAKE_ARTIFACT_NO_MANIFEST
-              "': not a TEQ artifact (no teq_artifact_manifest)");
+              "': not a TEQ artifact (no trailer)");
   CHECK_ERROR(teqRtArtifactInspect(TEQ_FAKE_ARTIFACT_BAD_MANIFEST, &artifact),
               TEQ_RT_FAILURE,
               "artifact '" TEQ_FAKE_ARTIFACT_BAD_MANIFEST

@@ -1,9 +1,11 @@
 //===- Artifact.h - Loading and calling a TEQ artifact --------------*- C++ -*-===//
 //
 // An artifact is a shared library written by te-compile (docs/Artifact.md):
-// a manifest, one teq_entry_<name>(void **buffers) per entry point, and
-// module constructors that load its device code through the mgpu* functions
-// of this runtime when the library is opened.
+// one teq_entry_<name>(void **buffers) per entry point and module
+// constructors that load its device code through the mgpu* functions of this
+// runtime when the library is opened, followed by a trailer with the
+// manifest, the file's length and its checksum (teq/Runtime/ArtifactFile.h),
+// which the runtime checks before it loads any code.
 //
 //   auto context = Context::create(0);
 //   auto artifact = Artifact::open("quantize.so", *context);
@@ -116,11 +118,14 @@ private:
 
 class TEQ_RUNTIME_EXPORT Artifact {
 public:
-  /// Makes `context` current, dlopens `path` (running its module
-  /// constructors, which load the device code), reads and validates the
-  /// manifest, checks its target against the device and resolves every
-  /// entry's symbol. Errors start with "artifact '<path>': ", e.g.
-  ///   "artifact 'x.so': not a TEQ artifact (no teq_artifact_manifest)"
+  /// Reads and checks the artifact file at `path` as inspect() does, checks
+  /// that it is for this machine and its target and GEMMs against the
+  /// device, and only then makes `context` current and dlopens it (running
+  /// its module constructors, which load the device code), plans its GEMMs,
+  /// sets up its per-call workspaces and resolves every entry's symbol.
+  /// Errors start with "artifact '<path>'", e.g.
+  ///   "artifact 'x.so': truncated: its TEQ note records 123456 bytes, the
+  ///    file has 1000"
   ///   "artifact 'x.so': manifest: entries[0].args[1]: missing \"shape\""
   ///   "artifact 'x.so' targets sm_100 but the device is sm_90 (NVIDIA ...)"
   ///   "artifact 'x.so': loading PTX module failed: ...; PTX JIT log: ..."
@@ -129,12 +134,14 @@ public:
   static StatusOr<std::unique_ptr<Artifact>>
   open(const std::string &path, std::shared_ptr<Context> context);
 
-  /// The manifest of the artifact at `path`, without a GPU or a driver: the
-  /// library is opened with its module constructors' mgpu* calls turned into
-  /// no-ops, then closed again (if it is already open, it is read where it
-  /// is). (For `te-run --list`.) A library that stays resident after that
-  /// dlclose (-z nodelete) cannot be open()ed later in the same process: its
-  /// constructors do not run again, and open() says so.
+  /// The manifest of the artifact at `path`, without a GPU or a driver and
+  /// without loading any of its code (for `te-run --list`): the file is read
+  /// and its trailer checked (length, format version, checksum;
+  /// teq/Runtime/ArtifactFile.h), the manifest read from the trailer and
+  /// validated (parseManifest), and every entry's symbol looked up in the
+  /// library's dynamic symbol table. Errors start with "artifact '<path>': ",
+  /// e.g. "not a TEQ artifact (no trailer)", "checksum mismatch: ...",
+  /// "entry 'e': the library does not export its symbol 'teq_entry_e'".
   static StatusOr<Manifest> inspect(const std::string &path);
 
   ~Artifact();

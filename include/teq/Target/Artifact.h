@@ -2,8 +2,9 @@
 //
 // The steps after `convert-teq-to-gpu` that produce the shared library of
 // docs/Artifact.md: the GPU/host lowering to the LLVM dialect, the ABI
-// (packed entry wrappers, the manifest getter), LLVM IR, an object file and
-// the link. te-compile drives them; embedders can call them one by one.
+// (packed entry wrappers, the manifest getter, the TEQ note), LLVM IR, an
+// object file, the link and the trailer. te-compile drives them; embedders
+// can call them one by one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,10 +44,13 @@ void buildGPUToLLVMPipeline(OpPassManager &pm, DeviceCode deviceCode,
 /// takes two instructions an operation on the GPU.
 unsigned kernelIndexBitwidth(ModuleOp module);
 
-/// Adds `void teq_entry_<name>(void **buffers)` for every lowered entry and
+/// Adds `void teq_entry_<name>(void **buffers)` for every lowered entry,
 /// `const char *teq_artifact_manifest(void)` returning the module's
-/// `teq.manifest` (with "device_code" filled in). Runs on the LLVM dialect.
-LogicalResult emitArtifactABI(ModuleOp module, DeviceCode deviceCode);
+/// `teq.manifest` (with "device_code" filled in) and the TEQ note that
+/// sealArtifact completes. Runs on the LLVM dialect. `manifestText`, if
+/// given, receives the manifest for sealArtifact.
+LogicalResult emitArtifactABI(ModuleOp module, DeviceCode deviceCode,
+                              std::string *manifestText = nullptr);
 
 /// The device code of every gpu.binary, as text (PTX) for --emit=ptx.
 FailureOr<std::string> getDeviceAssembly(ModuleOp module);
@@ -63,6 +67,13 @@ LogicalResult emitObjectFile(llvm::Module &module, StringRef path,
 /// compiler driver (cc, gcc or clang).
 LogicalResult linkSharedLibrary(StringRef object, StringRef output,
                                 std::string &error);
+
+/// Makes the linked library at `path` an artifact the runtime opens: records
+/// its length in its TEQ note and appends `manifest`, the length and a
+/// checksum (the trailer, teq/Runtime/ArtifactFile.h). The runtime refuses
+/// libraries without it.
+LogicalResult sealArtifact(StringRef path, StringRef manifest,
+                           std::string &error);
 
 } // namespace mlir::teq
 
