@@ -6,8 +6,13 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <map>
 #include <set>
+#include <tuple>
 
 namespace mlir::teq::runtime {
 
@@ -254,6 +259,12 @@ Status checkGemmForDevice(const GemmSpec &gemm, int sm) {
 
 namespace {
 
+/// The most bytes a buffer, an entry's buffers together or a workspace may
+/// have: 256 TiB, more than any GPU has, and far enough below 2^63 that sums
+/// and products of sizes (bytesMoved(), te-run's allocations) cannot
+/// overflow.
+constexpr int64_t kMaxBytes = int64_t(1) << 48;
+
 std::string child(const std::string &path, std::string_view key) {
   return path.empty() ? std::string(key) : path + "." + std::string(key);
 }
@@ -295,6 +306,25 @@ StatusOr<std::string> readString(const JsonValue &object,
   return (*value)->asString();
 }
 
+/// Names reach messages, dlsym and file names (te-run --outputs): no NUL or
+/// other control characters.
+Status checkName(const std::string &name, const std::string &path) {
+  for (char c : name)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      return errorAt(path, "contains a control character");
+  return Status::success();
+}
+
+/// A required, non-empty name.
+StatusOr<std::string> readName(const JsonValue &object, const std::string &path,
+                               std::string_view key) {
+  auto name = readString(object, path, key);
+  if (!name.ok())
+    return name.status();
+  TEQ_RETURN_IF_ERROR(checkName(*name, child(path, key)));
+  return name;
+}
+
 StatusOr<std::string> readOptionalString(const JsonValue &object,
                                          const std::string &path,
                                          std::string_view key) {
@@ -318,360 +348,19 @@ StatusOr<bool> readOptionalBool(const JsonValue &object,
 }
 
 StatusOr<int64_t> readInteger(const JsonValue &value, const std::string &path) {
-  if (!value.isInteger())
-    return typeError(path, "an integer", value);
-  return value.asInteger();
+  if (value.isInteger())
+    return value.asInteger();
+  // Integral but past int64 (or past 2^53 written as a float): say so rather
+  // than "got a number".
+  if (value.isNumber() && std::isfinite(value.asNumber()) &&
+      std::floor(value.asNumber()) == value.asNumber()) {
+    char text[64];
+    std::snprintf(text, sizeof(text), "%.0f", value.asNumber());
+    return errorAt(path, std::string("integer out of range: ") + text);
+  }
+  return typeError(path, "an integer", value);
 }
 
-StatusOr<std::vector<int64_t>> readShapeValue(const JsonValue &value,
-                                              const std::string &path) {
-  if (!value.isArray())
-    return typeError(path, "an array of dimensions", value);
-  std::vector<int64_t> shape;
-  for (size_t i = 0; i < value.asArray().size(); ++i) {
-    auto dim = readInteger(value.asArray()[i], element(path, i));
-    if (!dim.ok())
-      return dim.status();
-    if (*dim < 0)
-      return errorAt(element(path, i),
-                     "negative dimension " + std::to_string(*dim));
-    shape.push_back(*dim);
-  }
-  return shape;
-}
-
-StatusOr<std::vector<int64_t>> readShape(const JsonValue &object,
-                                         const std::string &path,
-                                         std::string_view key) {
-  auto value = member(object, path, key);
-  if (!value.ok())
-    return value.status();
-  return readShapeValue(**value, child(path, key));
-}
-
-/// Product of `shape` (1 for rank 0), or -1 on overflow past 2^62.
-int64_t numElements(const std::vector<int64_t> &shape) {
-  constexpr int64_t limit = int64_t(1) << 62;
-  int64_t count = 1;
-  for (int64_t dim : shape) {
-    if (dim != 0 && count > limit / dim)
-      return -1;
-    count *= dim;
-  }
-  return count;
-}
-
-std::string formatShape(const std::vector<int64_t> &shape) {
-  std::string text = "[";
-  for (size_t i = 0; i < shape.size(); ++i)
-    text += (i ? ", " : "") + std::to_string(shape[i]);
-  return text + "]";
-}
-
-Status checkUsage(const std::string &usage, const std::string &path) {
-  size_t start = 0;
-  bool any = false;
-  while (start <= usage.size()) {
-    size_t end = usage.find('|', start);
-    if (end == std::string::npos)
-      end = usage.size();
-    std::string part = usage.substr(start, end - start);
-    if (part != "rowwise" && part != "columnwise")
-      return errorAt(path, "invalid usage \"" + usage +
-                               "\" (expected rowwise, columnwise or "
-                               "rowwise|columnwise)");
-    any = true;
-    start = end + 1;
-  }
-  if (!any)
-    return errorAt(path, "empty usage");
-  return Status::success();
-}
-
-Status parseBuffer(const JsonValue &value, const std::string &path,
-                   BufferSpec &buffer) {
-  if (!value.isObject())
-    return typeError(path, "an object", value);
-  auto name = readString(value, path, "name");
-  if (!name.ok())
-    return name.status();
-  buffer.name = *name;
-  auto encoding = readString(value, path, "encoding");
-  if (!encoding.ok())
-    return encoding.status();
-  buffer.encoding = *encoding;
-  int64_t elementBytes = encodingBytes(buffer.encoding);
-  if (elementBytes == 0)
-    return errorAt(child(path, "encoding"),
-                   "unknown encoding \"" + buffer.encoding +
-                       "\" (expected f32, e4m3, e5m2, e8m0 or e2m1x2)");
-  auto shape = readShape(value, path, "shape");
-  if (!shape.ok())
-    return shape.status();
-  buffer.shape = *shape;
-  if (const JsonValue *valid = value.find("valid_shape")) {
-    auto validShape = readShapeValue(*valid, child(path, "valid_shape"));
-    if (!validShape.ok())
-      return validShape.status();
-    buffer.validShape = *validShape;
-    if (buffer.validShape.size() != buffer.shape.size())
-      return errorAt(child(path, "valid_shape"),
-                     "rank " + std::to_string(buffer.validShape.size()) +
-                         " differs from the rank " +
-                         std::to_string(buffer.shape.size()) + " of \"shape\"");
-    for (size_t i = 0; i < buffer.shape.size(); ++i)
-      if (buffer.validShape[i] > buffer.shape[i])
-        return errorAt(child(path, "valid_shape"),
-                       formatShape(buffer.validShape) + " exceeds \"shape\" " +
-                           formatShape(buffer.shape));
-  } else {
-    buffer.validShape = buffer.shape;
-  }
-  auto bytesValue = member(value, path, "bytes");
-  if (!bytesValue.ok())
-    return bytesValue.status();
-  auto bytes = readInteger(**bytesValue, child(path, "bytes"));
-  if (!bytes.ok())
-    return bytes.status();
-  int64_t elements = numElements(buffer.shape);
-  if (elements < 0)
-    return errorAt(child(path, "shape"), "too many elements");
-  if (*bytes != elements * elementBytes)
-    return errorAt(child(path, "bytes"),
-                   std::to_string(*bytes) + " does not match " +
-                       buffer.encoding + formatShape(buffer.shape) + " (" +
-                       std::to_string(elements * elementBytes) + " bytes)");
-  buffer.bytes = *bytes;
-  auto transposed = readOptionalBool(value, path, "transposed", false);
-  if (!transposed.ok())
-    return transposed.status();
-  buffer.transposed = *transposed;
-  auto scaleLayout = readOptionalString(value, path, "scale_layout");
-  if (!scaleLayout.ok())
-    return scaleLayout.status();
-  buffer.scaleLayout = *scaleLayout;
-  return Status::success();
-}
-
-Status parseTensor(const JsonValue &value, const std::string &path,
-                   ArgSpec &arg) {
-  if (!value.isObject())
-    return typeError(path, "an object", value);
-  auto dtype = readString(value, path, "dtype");
-  if (!dtype.ok())
-    return dtype.status();
-  int64_t elementBytes = tensorDTypeBytes(*dtype);
-  if (elementBytes == 0)
-    return errorAt(child(path, "dtype"),
-                   "unknown dtype \"" + *dtype +
-                       "\" (expected f32, bf16, f16 or i64)");
-  auto shape = readShape(value, path, "shape");
-  if (!shape.ok())
-    return shape.status();
-  int64_t elements = numElements(*shape);
-  if (elements < 0)
-    return errorAt(child(path, "shape"), "too many elements");
-  arg.tensor.dtype = *dtype;
-  arg.tensor.shape = *shape;
-  BufferSpec buffer;
-  buffer.name = "tensor";
-  buffer.encoding = *dtype;
-  buffer.shape = *shape;
-  buffer.validShape = *shape;
-  buffer.bytes = elements * elementBytes;
-  arg.buffers = {buffer};
-  return Status::success();
-}
-
-Status parseProto(const JsonValue &argValue, const JsonValue &value,
-                  const std::string &argPath, ArgSpec &arg) {
-  const std::string path = child(argPath, "proto");
-  if (!value.isObject())
-    return typeError(path, "an object", value);
-  ProtoSpec &proto = arg.proto;
-  auto dtype = readString(value, path, "dtype");
-  if (!dtype.ok())
-    return dtype.status();
-  if (tensorDTypeBytes(*dtype) == 0 || *dtype == "i64")
-    return errorAt(child(path, "dtype"), "unknown dtype \"" + *dtype +
-                                             "\" (expected f32, bf16 or f16)");
-  proto.dtype = *dtype;
-  auto shape = readShape(value, path, "shape");
-  if (!shape.ok())
-    return shape.status();
-  proto.shape = *shape;
-
-  auto quantizer = member(value, path, "quantizer");
-  if (!quantizer.ok())
-    return quantizer.status();
-  if (!(*quantizer)->isObject())
-    return typeError(child(path, "quantizer"), "an object", **quantizer);
-  auto kind = readString(**quantizer, child(path, "quantizer"), "kind");
-  if (!kind.ok())
-    return kind.status();
-  proto.quantizer = **quantizer;
-  proto.quantizerKind = *kind;
-
-  auto usage = readString(value, path, "usage");
-  if (!usage.ok())
-    return usage.status();
-  TEQ_RETURN_IF_ERROR(checkUsage(*usage, child(path, "usage")));
-  proto.usage = *usage;
-  auto scaleLayout = readOptionalString(value, path, "scale_layout");
-  if (!scaleLayout.ok())
-    return scaleLayout.status();
-  proto.scaleLayout = *scaleLayout;
-  auto text = readOptionalString(value, path, "text");
-  if (!text.ok())
-    return text.status();
-  proto.text = *text;
-
-  // The buffers are a sibling of "proto" in the argument.
-  auto buffers = member(argValue, argPath, "buffers");
-  if (!buffers.ok())
-    return buffers.status();
-  const std::string buffersPath = child(argPath, "buffers");
-  if (!(*buffers)->isArray())
-    return typeError(buffersPath, "an array", **buffers);
-  if ((*buffers)->asArray().empty())
-    return errorAt(buffersPath, "a proto argument needs at least one buffer");
-  std::set<std::string> names;
-  for (size_t i = 0; i < (*buffers)->asArray().size(); ++i) {
-    BufferSpec buffer;
-    const std::string bufferPath = element(buffersPath, i);
-    TEQ_RETURN_IF_ERROR(
-        parseBuffer((*buffers)->asArray()[i], bufferPath, buffer));
-    if (!names.insert(buffer.name).second)
-      return errorAt(child(bufferPath, "name"),
-                     "duplicate buffer name \"" + buffer.name + "\"");
-    arg.buffers.push_back(std::move(buffer));
-  }
-  return Status::success();
-}
-
-Status parseArg(const JsonValue &value, const std::string &path, ArgSpec &arg,
-                bool temporary = false) {
-  if (!value.isObject())
-    return typeError(path, "an object", value);
-  auto name = readString(value, path, "name");
-  if (!name.ok())
-    return name.status();
-  arg.name = *name;
-  auto kind = readString(value, path, "kind");
-  if (!kind.ok())
-    return kind.status();
-  if (*kind == "input")
-    arg.kind = ArgKind::Input;
-  else if (*kind == "output")
-    arg.kind = ArgKind::Output;
-  else if (*kind == "inout")
-    arg.kind = ArgKind::InOut;
-  else if (*kind == "temporary")
-    arg.kind = ArgKind::Temporary;
-  else
-    return errorAt(child(path, "kind"),
-                   "unknown kind \"" + *kind + "\" (expected " +
-                       (temporary ? "temporary" : "input, output or inout") +
-                       ")");
-  if (temporary != (arg.kind == ArgKind::Temporary))
-    return errorAt(child(path, "kind"),
-                   temporary ? "a temporary has kind \"temporary\", got \"" +
-                                   *kind + "\""
-                             : std::string("kind \"temporary\" is only for "
-                                           "the entry's \"temporaries\""));
-
-  const JsonValue *tensor = value.find("tensor");
-  const JsonValue *proto = value.find("proto");
-  if (tensor && proto)
-    return errorAt(path, "has both \"tensor\" and \"proto\"");
-  if (!tensor && !proto)
-    return errorAt(path, "missing \"tensor\" or \"proto\"");
-  if (tensor) {
-    TEQ_RETURN_IF_ERROR(parseTensor(*tensor, child(path, "tensor"), arg));
-  } else {
-    arg.isProto = true;
-    TEQ_RETURN_IF_ERROR(parseProto(value, *proto, path, arg));
-  }
-
-  if (const JsonValue *computedBy = value.find("computed_by")) {
-    const std::string computedPath = child(path, "computed_by");
-    if (!computedBy->isObject())
-      return typeError(computedPath, "an object", *computedBy);
-    auto op = readString(*computedBy, computedPath, "op");
-    if (!op.ok())
-      return op.status();
-    arg.computedBy = *computedBy;
-  }
-  return Status::success();
-}
-
-Status parseEntry(const JsonValue &value, const std::string &path,
-                  EntrySpec &entry) {
-  if (!value.isObject())
-    return typeError(path, "an object", value);
-  auto name = readString(value, path, "name");
-  if (!name.ok())
-    return name.status();
-  entry.name = *name;
-  if (value.find("symbol")) {
-    auto symbol = readString(value, path, "symbol");
-    if (!symbol.ok())
-      return symbol.status();
-    entry.symbol = *symbol;
-  } else {
-    entry.symbol = "teq_entry_" + entry.name;
-  }
-  if (const JsonValue *workspace = value.find("workspace_bytes")) {
-    auto bytes = readInteger(*workspace, child(path, "workspace_bytes"));
-    if (!bytes.ok())
-      return bytes.status();
-    if (*bytes < 0)
-      return errorAt(child(path, "workspace_bytes"),
-                     "negative size " + std::to_string(*bytes));
-    entry.workspaceBytes = *bytes;
-  }
-  auto args = member(value, path, "args");
-  if (!args.ok())
-    return args.status();
-  const std::string argsPath = child(path, "args");
-  if (!(*args)->isArray())
-    return typeError(argsPath, "an array", **args);
-  std::set<std::string> names;
-  for (size_t i = 0; i < (*args)->asArray().size(); ++i) {
-    ArgSpec arg;
-    const std::string argPath = element(argsPath, i);
-    TEQ_RETURN_IF_ERROR(parseArg((*args)->asArray()[i], argPath, arg));
-    if (!names.insert(arg.name).second)
-      return errorAt(child(argPath, "name"),
-                     "duplicate argument name \"" + arg.name + "\"");
-    for (size_t b = 0; b < arg.buffers.size(); ++b)
-      entry.flatBuffers.push_back(BufferRef{i, b});
-    entry.args.push_back(std::move(arg));
-  }
-  if (const JsonValue *temporaries = value.find("temporaries")) {
-    const std::string temporariesPath = child(path, "temporaries");
-    if (!temporaries->isArray())
-      return typeError(temporariesPath, "an array", *temporaries);
-    for (size_t i = 0; i < temporaries->asArray().size(); ++i) {
-      ArgSpec temporary;
-      const std::string temporaryPath = element(temporariesPath, i);
-      TEQ_RETURN_IF_ERROR(parseArg(temporaries->asArray()[i], temporaryPath,
-                                   temporary, /*temporary=*/true));
-      if (!names.insert(temporary.name).second)
-        return errorAt(child(temporaryPath, "name"),
-                       "duplicate name \"" + temporary.name +
-                           "\" (arguments and temporaries share names)");
-      entry.temporaries.push_back(std::move(temporary));
-    }
-  }
-  return Status::success();
-}
-
-//===----------------------------------------------------------------------===//
-// GEMMs
-//===----------------------------------------------------------------------===//
-
-/// One choice of a string-valued enum key.
 template <typename T>
 struct Choice {
   const char *name;
@@ -738,6 +427,606 @@ Status checkKnownKeys(const JsonValue &object, const std::string &path,
   }
   return Status::success();
 }
+
+StatusOr<std::vector<int64_t>> readShapeValue(const JsonValue &value,
+                                              const std::string &path) {
+  if (!value.isArray())
+    return typeError(path, "an array of dimensions", value);
+  std::vector<int64_t> shape;
+  for (size_t i = 0; i < value.asArray().size(); ++i) {
+    auto dim = readInteger(value.asArray()[i], element(path, i));
+    if (!dim.ok())
+      return dim.status();
+    if (*dim < 0)
+      return errorAt(element(path, i),
+                     "negative dimension " + std::to_string(*dim));
+    shape.push_back(*dim);
+  }
+  return shape;
+}
+
+StatusOr<std::vector<int64_t>> readShape(const JsonValue &object,
+                                         const std::string &path,
+                                         std::string_view key) {
+  auto value = member(object, path, key);
+  if (!value.ok())
+    return value.status();
+  return readShapeValue(**value, child(path, key));
+}
+
+/// Product of `shape` (1 for rank 0, a scalar), or -1 past 2^62.
+int64_t numElements(const std::vector<int64_t> &shape) {
+  constexpr int64_t limit = int64_t(1) << 62;
+  int64_t count = 1;
+  for (int64_t dim : shape) {
+    if (dim != 0 && count > limit / dim)
+      return -1;
+    count *= dim;
+  }
+  return count;
+}
+
+std::string formatShape(const std::vector<int64_t> &shape) {
+  std::string text = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(shape[i]);
+  return text + "]";
+}
+
+/// The bytes of `shape` in elements of `elementBytes`, or an error at
+/// `path` past kMaxBytes.
+StatusOr<int64_t> bytesOf(const std::vector<int64_t> &shape,
+                          int64_t elementBytes, const std::string &path) {
+  int64_t elements = numElements(shape);
+  if (elements < 0 || elements > kMaxBytes / elementBytes)
+    return errorAt(path, formatShape(shape) +
+                             " is too large: more than 2^48 bytes");
+  return elements * elementBytes;
+}
+
+/// The usage bits of "rowwise", "columnwise" or "rowwise|columnwise".
+StatusOr<unsigned> parseUsage(const std::string &usage,
+                              const std::string &path) {
+  unsigned bits = 0;
+  size_t start = 0;
+  while (start <= usage.size()) {
+    size_t end = usage.find('|', start);
+    if (end == std::string::npos)
+      end = usage.size();
+    std::string part = usage.substr(start, end - start);
+    unsigned bit = part == "rowwise"      ? layout::UsageRowwise
+                   : part == "columnwise" ? layout::UsageColumnwise
+                                          : 0u;
+    if (bit == 0 || (bits & bit))
+      return errorAt(path, "invalid usage \"" + usage +
+                               "\" (expected rowwise, columnwise or "
+                               "rowwise|columnwise)");
+    bits |= bit;
+    start = end + 1;
+  }
+  return bits;
+}
+
+Status parseBuffer(const JsonValue &value, const std::string &path,
+                   BufferSpec &buffer) {
+  if (!value.isObject())
+    return typeError(path, "an object", value);
+  auto name = readName(value, path, "name");
+  if (!name.ok())
+    return name.status();
+  buffer.name = *name;
+  auto encoding = readString(value, path, "encoding");
+  if (!encoding.ok())
+    return encoding.status();
+  buffer.encoding = *encoding;
+  int64_t elementBytes = encodingBytes(buffer.encoding);
+  if (elementBytes == 0)
+    return errorAt(child(path, "encoding"),
+                   "unknown encoding \"" + buffer.encoding +
+                       "\" (expected f32, e4m3, e5m2, e8m0 or e2m1x2)");
+  auto shape = readShape(value, path, "shape");
+  if (!shape.ok())
+    return shape.status();
+  buffer.shape = *shape;
+  if (const JsonValue *valid = value.find("valid_shape")) {
+    auto validShape = readShapeValue(*valid, child(path, "valid_shape"));
+    if (!validShape.ok())
+      return validShape.status();
+    buffer.validShape = *validShape;
+    if (buffer.validShape.size() != buffer.shape.size())
+      return errorAt(child(path, "valid_shape"),
+                     "rank " + std::to_string(buffer.validShape.size()) +
+                         " differs from the rank " +
+                         std::to_string(buffer.shape.size()) + " of \"shape\"");
+    for (size_t i = 0; i < buffer.shape.size(); ++i)
+      if (buffer.validShape[i] > buffer.shape[i])
+        return errorAt(child(path, "valid_shape"),
+                       formatShape(buffer.validShape) + " exceeds \"shape\" " +
+                           formatShape(buffer.shape));
+  } else {
+    buffer.validShape = buffer.shape;
+  }
+  auto bytesValue = member(value, path, "bytes");
+  if (!bytesValue.ok())
+    return bytesValue.status();
+  auto bytes = readInteger(**bytesValue, child(path, "bytes"));
+  if (!bytes.ok())
+    return bytes.status();
+  auto expected = bytesOf(buffer.shape, elementBytes, child(path, "shape"));
+  if (!expected.ok())
+    return expected.status();
+  if (*bytes != *expected)
+    return errorAt(child(path, "bytes"),
+                   std::to_string(*bytes) + " does not match " +
+                       buffer.encoding + formatShape(buffer.shape) + " (" +
+                       std::to_string(*expected) + " bytes)");
+  buffer.bytes = *bytes;
+  auto transposed = readOptionalBool(value, path, "transposed", false);
+  if (!transposed.ok())
+    return transposed.status();
+  buffer.transposed = *transposed;
+  auto scaleLayout = readOptionalString(value, path, "scale_layout");
+  if (!scaleLayout.ok())
+    return scaleLayout.status();
+  buffer.scaleLayout = *scaleLayout;
+  return Status::success();
+}
+
+Status parseTensor(const JsonValue &value, const std::string &path,
+                   ArgSpec &arg) {
+  if (!value.isObject())
+    return typeError(path, "an object", value);
+  auto dtype = readString(value, path, "dtype");
+  if (!dtype.ok())
+    return dtype.status();
+  int64_t elementBytes = tensorDTypeBytes(*dtype);
+  if (elementBytes == 0)
+    return errorAt(child(path, "dtype"),
+                   "unknown dtype \"" + *dtype +
+                       "\" (expected f32, bf16, f16 or i64)");
+  auto shape = readShape(value, path, "shape");
+  if (!shape.ok())
+    return shape.status();
+  // The compiler passes i64 only as the 16-byte (seed, offset) rng_state
+  // the NVFP4 kernels read.
+  if (*dtype == "i64" && *shape != std::vector<int64_t>{2})
+    return errorAt(child(path, "shape"),
+                   "an i64 tensor is the (seed, offset) rng_state of "
+                   "stochastic rounding, shape [2]; got " +
+                       formatShape(*shape));
+  auto bytes = bytesOf(*shape, elementBytes, child(path, "shape"));
+  if (!bytes.ok())
+    return bytes.status();
+  arg.tensor.dtype = *dtype;
+  arg.tensor.shape = *shape;
+  BufferSpec buffer;
+  buffer.name = "tensor";
+  buffer.encoding = *dtype;
+  buffer.shape = *shape;
+  buffer.validShape = *shape;
+  buffer.bytes = *bytes;
+  arg.buffers = {buffer};
+  return Status::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Quantizers and proto layouts
+//===----------------------------------------------------------------------===//
+
+/// The quantizer kinds te-compile writes (TEQToGPU describeQuantizer).
+const char *const kQuantizerKinds[] = {"float8_current_scaling",
+                                       "float8_delayed", "float8_block",
+                                       "mxfp8", "nvfp4"};
+
+/// Checks the fields of a quantizer (every field te-compile writes, typed;
+/// those that decide the buffers required) and sets the format, the data
+/// encoding and row scaling of `desc`. Other keys are ignored, as elsewhere
+/// in the manifest.
+Status parseQuantizer(const JsonValue &q, const std::string &path,
+                      layout::TensorDesc &desc) {
+  if (!q.isObject())
+    return typeError(path, "an object", q);
+  auto kind = readString(q, path, "kind");
+  if (!kind.ok())
+    return kind.status();
+  enum class Type { Bool, Epsilon, Fp8, BlockDim };
+  struct Field {
+    const char *key;
+    Type type;
+    bool required;
+  };
+  static const Field kCurrent[] = {{"fp8_dtype", Type::Fp8, true},
+                                   {"with_amax_reduction", Type::Bool, false},
+                                   {"force_pow_2_scales", Type::Bool, false},
+                                   {"amax_epsilon", Type::Epsilon, false}};
+  static const Field kDelayed[] = {{"fp8_dtype", Type::Fp8, true}};
+  static const Field kBlock[] = {{"fp8_dtype", Type::Fp8, true},
+                                 {"block_scaling_dim", Type::BlockDim, true},
+                                 {"force_pow_2_scales", Type::Bool, false},
+                                 {"amax_epsilon", Type::Epsilon, false}};
+  static const Field kMXFP8[] = {{"fp8_dtype", Type::Fp8, true},
+                                 {"with_2d_quantization", Type::Bool, false}};
+  static const Field kNVFP4[] = {{"with_rht", Type::Bool, false},
+                                 {"with_2d_quantization", Type::Bool, false},
+                                 {"stochastic_rounding", Type::Bool, false},
+                                 {"with_post_rht_amax", Type::Bool, false},
+                                 {"with_random_sign_mask", Type::Bool, false},
+                                 {"nvfp4_use_4over6", Type::Bool, false},
+                                 {"row_scaled_nvfp4", Type::Bool, false},
+                                 {"with_amax_reduction", Type::Bool, false}};
+  const Field *begin = nullptr, *end = nullptr;
+  auto use = [&](const auto &fields) {
+    begin = std::begin(fields);
+    end = std::end(fields);
+  };
+  desc.dataEncoding = layout::Encoding::E4M3;
+  if (*kind == "float8_current_scaling") {
+    desc.format = layout::Format::PerTensorFP8;
+    use(kCurrent);
+  } else if (*kind == "float8_delayed") {
+    desc.format = layout::Format::PerTensorFP8;
+    use(kDelayed);
+  } else if (*kind == "float8_block") {
+    use(kBlock);
+  } else if (*kind == "mxfp8") {
+    desc.format = layout::Format::MXFP8;
+    use(kMXFP8);
+  } else if (*kind == "nvfp4") {
+    desc.format = layout::Format::NVFP4;
+    desc.dataEncoding = layout::Encoding::E2M1x2;
+    use(kNVFP4);
+  } else {
+    std::string kinds;
+    for (size_t i = 0; i < std::size(kQuantizerKinds); ++i)
+      kinds += std::string(i == 0 ? ""
+                           : i + 1 == std::size(kQuantizerKinds) ? " or "
+                                                                 : ", ") +
+               kQuantizerKinds[i];
+    return errorAt(child(path, "kind"), "unknown quantizer kind \"" + *kind +
+                                            "\" (expected " + kinds + ")");
+  }
+  for (const Field *field = begin; field != end; ++field) {
+    const std::string at = child(path, field->key);
+    const JsonValue *value = q.find(field->key);
+    if (!value) {
+      if (field->required)
+        return errorAt(path, "missing \"" + std::string(field->key) +
+                                 "\" (a " + *kind + " quantizer needs it)");
+      continue;
+    }
+    switch (field->type) {
+    case Type::Bool:
+      if (!value->isBool())
+        return typeError(at, "a boolean", *value);
+      if (std::string_view(field->key) == "row_scaled_nvfp4")
+        desc.rowScaledNVFP4 = value->asBool();
+      break;
+    case Type::Epsilon:
+      if (!value->isNumber())
+        return typeError(at, "a number", *value);
+      if (!std::isfinite(value->asNumber()) || value->asNumber() < 0)
+        return errorAt(at, "must be a finite number >= 0");
+      break;
+    case Type::Fp8:
+      if (!value->isString())
+        return typeError(at, "a string", *value);
+      if (value->asString() == "e4m3")
+        desc.dataEncoding = layout::Encoding::E4M3;
+      else if (value->asString() == "e5m2")
+        desc.dataEncoding = layout::Encoding::E5M2;
+      else
+        return errorAt(at, "unknown FP8 type \"" + value->asString() +
+                               "\" (expected e4m3 or e5m2)");
+      break;
+    case Type::BlockDim: {
+      auto dim = readInteger(*value, at);
+      if (!dim.ok())
+        return dim.status();
+      if (*dim != 1 && *dim != 2)
+        return errorAt(at, "must be 1 (1x128 blocks) or 2 (128x128 blocks), "
+                           "got " + std::to_string(*dim));
+      desc.format = *dim == 1 ? layout::Format::BlockFP8_1D
+                              : layout::Format::BlockFP8_2D;
+      break;
+    }
+    }
+  }
+  return Status::success();
+}
+
+/// "'data' e4m3[128, 256] (32768 bytes)", with what else describes it.
+std::string describeBuffer(const std::string &name, const std::string &encoding,
+                           const std::vector<int64_t> &shape,
+                           const std::vector<int64_t> &validShape,
+                           int64_t bytes, bool transposed,
+                           const std::string &scaleLayout) {
+  std::string text = "'" + name + "' " + encoding + formatShape(shape) + " (" +
+                     std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes");
+  if (validShape != shape)
+    text += ", valid " + formatShape(validShape);
+  if (transposed)
+    text += ", transposed";
+  if (!scaleLayout.empty())
+    text += ", " + scaleLayout;
+  return text + ")";
+}
+
+/// Checks that the buffers of a proto argument are exactly those of its
+/// type on the target: what the layout library (shared with the compiler,
+/// the reference and te-run) says TE allocates.
+Status checkProtoBuffers(const ArgSpec &arg, const layout::TensorDesc &desc,
+                         const GpuTarget &target,
+                         const std::string &buffersPath) {
+  std::vector<layout::BufferDesc> expected =
+      layout::describeBuffers(desc, layout::TargetCaps::fromSM(target.sm));
+  const std::string what = "the layout of " + arg.proto.dtype +
+                           formatShape(arg.proto.shape) + " quantized by " +
+                           arg.proto.quantizerKind + " (" + arg.proto.usage +
+                           ") on " + target.name;
+  if (expected.size() != arg.buffers.size()) {
+    std::string names;
+    for (const layout::BufferDesc &buffer : expected)
+      names += (names.empty() ? "" : ", ") + buffer.name;
+    return errorAt(buffersPath,
+                   "lists " + std::to_string(arg.buffers.size()) +
+                       " buffers, but " + what + " has " +
+                       std::to_string(expected.size()) + " (" + names + ")");
+  }
+  for (size_t i = 0; i < expected.size(); ++i) {
+    const layout::BufferDesc &want = expected[i];
+    const BufferSpec &got = arg.buffers[i];
+    const std::string wantLayout =
+        !want.scaleLayout ? ""
+        : *want.scaleLayout == layout::ScaleLayout::GemmSwizzled
+            ? "gemm_swizzled"
+            : "compact";
+    if (got.name == want.name &&
+        got.encoding == layout::stringifyEncoding(want.encoding) &&
+        got.shape == want.shape && got.validShape == want.validShape &&
+        got.bytes == want.sizeInBytes() && got.transposed == want.transposed &&
+        got.scaleLayout == wantLayout)
+      continue;
+    return errorAt(element(buffersPath, i),
+                   "is " +
+                       describeBuffer(got.name, got.encoding, got.shape,
+                                      got.validShape, got.bytes,
+                                      got.transposed, got.scaleLayout) +
+                       ", but " + what + " has " +
+                       describeBuffer(want.name,
+                                      layout::stringifyEncoding(want.encoding),
+                                      want.shape, want.validShape,
+                                      want.sizeInBytes(), want.transposed,
+                                      wantLayout) +
+                       " there");
+  }
+  return Status::success();
+}
+
+Status parseProto(const JsonValue &argValue, const JsonValue &value,
+                  const std::string &argPath, const GpuTarget &target,
+                  ArgSpec &arg) {
+  const std::string path = child(argPath, "proto");
+  if (!value.isObject())
+    return typeError(path, "an object", value);
+  ProtoSpec &proto = arg.proto;
+  auto dtype = readString(value, path, "dtype");
+  if (!dtype.ok())
+    return dtype.status();
+  if (tensorDTypeBytes(*dtype) == 0 || *dtype == "i64")
+    return errorAt(child(path, "dtype"), "unknown dtype \"" + *dtype +
+                                             "\" (expected f32, bf16 or f16)");
+  proto.dtype = *dtype;
+  auto shape = readShape(value, path, "shape");
+  if (!shape.ok())
+    return shape.status();
+  proto.shape = *shape;
+
+  layout::TensorDesc desc;
+  desc.shape = proto.shape;
+  auto quantizer = member(value, path, "quantizer");
+  if (!quantizer.ok())
+    return quantizer.status();
+  TEQ_RETURN_IF_ERROR(
+      parseQuantizer(**quantizer, child(path, "quantizer"), desc));
+  proto.quantizer = **quantizer;
+  proto.quantizerKind = (*quantizer)->find("kind")->asString();
+
+  auto usage = readString(value, path, "usage");
+  if (!usage.ok())
+    return usage.status();
+  auto usageBits = parseUsage(*usage, child(path, "usage"));
+  if (!usageBits.ok())
+    return usageBits.status();
+  proto.usage = *usage;
+  desc.usage = *usageBits;
+  auto scaleLayout = readOptionalString(value, path, "scale_layout");
+  if (!scaleLayout.ok())
+    return scaleLayout.status();
+  if (scaleLayout->empty() || *scaleLayout == "compact")
+    desc.scaleLayout = layout::ScaleLayout::Compact;
+  else if (*scaleLayout == "gemm_swizzled")
+    desc.scaleLayout = layout::ScaleLayout::GemmSwizzled;
+  else
+    return errorAt(child(path, "scale_layout"),
+                   "unknown scale layout \"" + *scaleLayout +
+                       "\" (expected compact or gemm_swizzled)");
+  proto.scaleLayout = *scaleLayout;
+  auto text = readOptionalString(value, path, "text");
+  if (!text.ok())
+    return text.status();
+  proto.text = *text;
+  if (std::optional<std::string> why = layout::checkLayoutable(desc))
+    return errorAt(path, "cannot be laid out: " + *why);
+
+  // The buffers are a sibling of "proto" in the argument.
+  auto buffers = member(argValue, argPath, "buffers");
+  if (!buffers.ok())
+    return buffers.status();
+  const std::string buffersPath = child(argPath, "buffers");
+  if (!(*buffers)->isArray())
+    return typeError(buffersPath, "an array", **buffers);
+  if ((*buffers)->asArray().empty())
+    return errorAt(buffersPath, "a proto argument needs at least one buffer");
+  std::set<std::string> names;
+  for (size_t i = 0; i < (*buffers)->asArray().size(); ++i) {
+    BufferSpec buffer;
+    const std::string bufferPath = element(buffersPath, i);
+    TEQ_RETURN_IF_ERROR(
+        parseBuffer((*buffers)->asArray()[i], bufferPath, buffer));
+    if (!names.insert(buffer.name).second)
+      return errorAt(child(bufferPath, "name"),
+                     "duplicate buffer name \"" + buffer.name + "\"");
+    arg.buffers.push_back(std::move(buffer));
+  }
+  return checkProtoBuffers(arg, desc, target, buffersPath);
+}
+
+//===----------------------------------------------------------------------===//
+// Arguments and entries
+//===----------------------------------------------------------------------===//
+
+Status parseArg(const JsonValue &value, const std::string &path,
+                const GpuTarget &target, ArgSpec &arg,
+                bool temporary = false) {
+  if (!value.isObject())
+    return typeError(path, "an object", value);
+  auto name = readName(value, path, "name");
+  if (!name.ok())
+    return name.status();
+  arg.name = *name;
+  auto kind = readString(value, path, "kind");
+  if (!kind.ok())
+    return kind.status();
+  if (*kind == "input")
+    arg.kind = ArgKind::Input;
+  else if (*kind == "output")
+    arg.kind = ArgKind::Output;
+  else if (*kind == "inout")
+    arg.kind = ArgKind::InOut;
+  else if (*kind == "temporary")
+    arg.kind = ArgKind::Temporary;
+  else
+    return errorAt(child(path, "kind"),
+                   "unknown kind \"" + *kind + "\" (expected " +
+                       (temporary ? "temporary" : "input, output or inout") +
+                       ")");
+  if (temporary != (arg.kind == ArgKind::Temporary))
+    return errorAt(child(path, "kind"),
+                   temporary ? "a temporary has kind \"temporary\", got \"" +
+                                   *kind + "\""
+                             : std::string("kind \"temporary\" is only for "
+                                           "the entry's \"temporaries\""));
+
+  const JsonValue *tensor = value.find("tensor");
+  const JsonValue *proto = value.find("proto");
+  if (tensor && proto)
+    return errorAt(path, "has both \"tensor\" and \"proto\"");
+  if (!tensor && !proto)
+    return errorAt(path, "missing \"tensor\" or \"proto\"");
+  if (tensor) {
+    TEQ_RETURN_IF_ERROR(parseTensor(*tensor, child(path, "tensor"), arg));
+  } else {
+    arg.isProto = true;
+    TEQ_RETURN_IF_ERROR(parseProto(value, *proto, path, target, arg));
+  }
+
+  if (const JsonValue *computedBy = value.find("computed_by")) {
+    const std::string computedPath = child(path, "computed_by");
+    if (!computedBy->isObject())
+      return typeError(computedPath, "an object", *computedBy);
+    auto op = readString(*computedBy, computedPath, "op");
+    if (!op.ok())
+      return op.status();
+    arg.computedBy = *computedBy;
+  }
+  return Status::success();
+}
+
+Status parseEntry(const JsonValue &value, const std::string &path,
+                  const GpuTarget &target, EntrySpec &entry) {
+  if (!value.isObject())
+    return typeError(path, "an object", value);
+  auto name = readName(value, path, "name");
+  if (!name.ok())
+    return name.status();
+  entry.name = *name;
+  if (value.find("symbol")) {
+    auto symbol = readName(value, path, "symbol");
+    if (!symbol.ok())
+      return symbol.status();
+    entry.symbol = *symbol;
+  } else {
+    entry.symbol = "teq_entry_" + entry.name;
+  }
+  if (const JsonValue *workspace = value.find("workspace_bytes")) {
+    const std::string at = child(path, "workspace_bytes");
+    auto bytes = readInteger(*workspace, at);
+    if (!bytes.ok())
+      return bytes.status();
+    if (*bytes < 0)
+      return errorAt(at, "negative size " + std::to_string(*bytes));
+    if (*bytes > kMaxBytes)
+      return errorAt(at, std::to_string(*bytes) +
+                             " bytes is more than a workspace can have "
+                             "(2^48)");
+    entry.workspaceBytes = *bytes;
+  }
+  auto args = member(value, path, "args");
+  if (!args.ok())
+    return args.status();
+  const std::string argsPath = child(path, "args");
+  if (!(*args)->isArray())
+    return typeError(argsPath, "an array", **args);
+  std::set<std::string> names;
+  int64_t totalBytes = 0;
+  for (size_t i = 0; i < (*args)->asArray().size(); ++i) {
+    ArgSpec arg;
+    const std::string argPath = element(argsPath, i);
+    TEQ_RETURN_IF_ERROR(
+        parseArg((*args)->asArray()[i], argPath, target, arg));
+    if (!names.insert(arg.name).second)
+      return errorAt(child(argPath, "name"),
+                     "duplicate argument name \"" + arg.name + "\"");
+    // Each argument is at most kMaxBytes, so the sum cannot overflow before
+    // it passes the limit.
+    totalBytes += arg.totalBytes();
+    if (totalBytes > kMaxBytes)
+      return errorAt(argsPath, "the arguments' buffers add up to more than "
+                               "2^48 bytes");
+    for (size_t b = 0; b < arg.buffers.size(); ++b)
+      entry.flatBuffers.push_back(BufferRef{i, b});
+    entry.args.push_back(std::move(arg));
+  }
+  if (const JsonValue *temporaries = value.find("temporaries")) {
+    const std::string temporariesPath = child(path, "temporaries");
+    if (!temporaries->isArray())
+      return typeError(temporariesPath, "an array", *temporaries);
+    for (size_t i = 0; i < temporaries->asArray().size(); ++i) {
+      ArgSpec temporary;
+      const std::string temporaryPath = element(temporariesPath, i);
+      TEQ_RETURN_IF_ERROR(parseArg(temporaries->asArray()[i], temporaryPath,
+                                   target, temporary, /*temporary=*/true));
+      if (!names.insert(temporary.name).second)
+        return errorAt(child(temporaryPath, "name"),
+                       "duplicate name \"" + temporary.name +
+                           "\" (arguments and temporaries share names)");
+      // Temporaries live in the workspace (several at once, at offsets the
+      // compiler chose): each one must fit it.
+      if (temporary.totalBytes() > entry.workspaceBytes)
+        return errorAt(temporaryPath,
+                       "temporary '" + temporary.name + "' has " +
+                           std::to_string(temporary.totalBytes()) +
+                           " bytes, but the entry's workspace_bytes is " +
+                           std::to_string(entry.workspaceBytes));
+      entry.temporaries.push_back(std::move(temporary));
+    }
+  }
+  return Status::success();
+}
+
+//===----------------------------------------------------------------------===//
+// GEMMs
+//===----------------------------------------------------------------------===//
 
 const Choice<GemmType> kOperandTypes[] = {
     {"e4m3", GemmType::E4M3}, {"e5m2", GemmType::E5M2},
@@ -914,7 +1203,7 @@ Status parseGemm(const JsonValue &value, const std::string &path,
                        " differs from its index " + std::to_string(index) +
                        " (GEMM ids are the positions in \"gemms\")");
   g.id = *id;
-  auto name = readString(value, path, "name");
+  auto name = readName(value, path, "name");
   if (!name.ok())
     return name.status();
   g.name = *name;
@@ -998,6 +1287,582 @@ Status parseGemm(const JsonValue &value, const std::string &path,
   return checkGemm(g, path);
 }
 
+
+//===----------------------------------------------------------------------===//
+// What computed_by names
+//===----------------------------------------------------------------------===//
+
+const std::vector<int64_t> &shapeOf(const ArgSpec &value) {
+  return value.isProto ? value.proto.shape : value.tensor.shape;
+}
+
+const std::string &dtypeOf(const ArgSpec &value) {
+  return value.isProto ? value.proto.dtype : value.tensor.dtype;
+}
+
+/// "'x' (bf16[128, 256])", "'q' (bf16[128, 256] quantized by mxfp8)".
+std::string describeValue(const ArgSpec &value) {
+  std::string text = "'" + value.name + "' (" + dtypeOf(value) +
+                     formatShape(shapeOf(value));
+  if (value.isProto)
+    text += " quantized by " + value.proto.quantizerKind;
+  return text + ")";
+}
+
+/// te-run's elementwise ops and how many inputs each takes.
+int elementwiseArity(const std::string &op) {
+  for (const char *unary :
+       {"arith.negf", "math.tanh", "math.exp", "math.erf", "math.absf"})
+    if (op == unary)
+      return 1;
+  for (const char *binary :
+       {"arith.addf", "arith.subf", "arith.mulf", "arith.divf",
+        "arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf"})
+    if (op == binary)
+      return 2;
+  return 0; // Another arith/math op: te-run has no CPU version of it.
+}
+
+/// Checks the computed_by of every output and temporary of one entry: the
+/// values and GEMMs it names exist, have the types and shapes the op needs,
+/// and no value is computed from itself. te-run --check evaluates these
+/// descriptions on the CPU, so they must describe a program it can run
+/// without reading out of bounds.
+class ComputedByChecker {
+public:
+  ComputedByChecker(const Manifest &manifest, const EntrySpec &entry,
+                    const std::string &entryPath)
+      : manifest(manifest), entry(entry), entryPath(entryPath) {}
+
+  Status run() {
+    for (size_t i = 0; i < entry.args.size(); ++i)
+      values[entry.args[i].name] = {&entry.args[i],
+                                    element(child(entryPath, "args"), i)};
+    for (size_t i = 0; i < entry.temporaries.size(); ++i)
+      values[entry.temporaries[i].name] = {
+          &entry.temporaries[i], element(child(entryPath, "temporaries"), i)};
+    // In manifest order, so that the first error is the first in the file.
+    for (const std::vector<ArgSpec> *list : {&entry.args, &entry.temporaries})
+      for (const ArgSpec &value : *list)
+        if (!value.computedBy.isNull())
+          TEQ_RETURN_IF_ERROR(check(value, values[value.name].path));
+    return checkCycles();
+  }
+
+private:
+  struct Value {
+    const ArgSpec *spec = nullptr;
+    std::string path;
+  };
+
+  /// The value `by[key]` names ("name" or "view(name)"); nullptr if absent
+  /// and not required.
+  StatusOr<const ArgSpec *> reference(const ArgSpec &value, const JsonValue &by,
+                                      const std::string &path,
+                                      const char *key, bool required = true) {
+    const JsonValue *name = by.find(key);
+    if (!name) {
+      if (required)
+        return errorAt(path, "missing \"" + std::string(key) + "\"");
+      return static_cast<const ArgSpec *>(nullptr);
+    }
+    return resolve(value, *name, child(path, key));
+  }
+
+  StatusOr<const ArgSpec *> resolve(const ArgSpec &value, const JsonValue &name,
+                                    const std::string &at) {
+    if (!name.isString())
+      return typeError(at, "the name of a value (a string)", name);
+    // A usage view ("view(x)") reads the buffers of what it views.
+    std::string_view target = name.asString();
+    while (target.size() > 6 && target.substr(0, 5) == "view(" &&
+           target.back() == ')')
+      target = target.substr(5, target.size() - 6);
+    auto found = values.find(std::string(target));
+    if (found == values.end())
+      return errorAt(at, "names '" + std::string(target) +
+                             "', which is neither an argument nor a "
+                             "temporary of entry '" +
+                             entry.name + "'");
+    const ArgSpec *named = found->second.spec;
+    if (named == &value)
+      return errorAt(at, "names '" + value.name + "' itself");
+    dependencies[value.name].push_back(named->name);
+    return named;
+  }
+
+  /// An error unless `named` is a tensor (of `dtype`, if given).
+  Status needTensor(const ArgSpec &named, const std::string &at,
+                    const char *dtype = nullptr) {
+    if (named.isProto)
+      return errorAt(at, describeValue(named) +
+                             " is quantized; a tensor is needed here");
+    if (dtype && named.tensor.dtype != dtype)
+      return errorAt(at, describeValue(named) + " is not " + dtype);
+    return Status::success();
+  }
+
+  Status needElements(const ArgSpec &named, int64_t elements,
+                      const std::string &at, const std::string &why) {
+    int64_t have = numElements(shapeOf(named));
+    if (have != elements)
+      return errorAt(at, describeValue(named) + " has " +
+                             std::to_string(have) + " elements, " + why +
+                             " needs " + std::to_string(elements));
+    return Status::success();
+  }
+
+  Status check(const ArgSpec &value, const std::string &valuePath) {
+    const std::string path = child(valuePath, "computed_by");
+    const JsonValue &by = value.computedBy;
+    const std::string op = by.find("op")->asString();
+    if (op == "quantize" || op == "record_amax")
+      return checkQuantize(value, by, path, op == "record_amax");
+    if (op == "delayed_scaling_update")
+      return checkDelayedScalingUpdate(value, by, path);
+    if (op == "gemm")
+      return checkGemmProduct(value, by, path);
+    if (op == "bias_grad")
+      return checkBiasGrad(value, by, path);
+    if (op == "copy" || op == "update_usage" || op == "swizzle_scales")
+      return checkCopy(value, by, path, op);
+    if (op == "tensor.extract_slice" || op == "tensor.insert_slice")
+      return checkSlice(value, by, path, op == "tensor.insert_slice");
+    if (op.rfind("arith.", 0) == 0 || op.rfind("math.", 0) == 0)
+      return checkElementwise(value, by, path, op);
+    return errorAt(child(path, "op"),
+                   "unknown op \"" + op +
+                       "\" (expected quantize, record_amax, "
+                       "delayed_scaling_update, gemm, bias_grad, copy, "
+                       "update_usage, swizzle_scales, tensor.extract_slice, "
+                       "tensor.insert_slice or an arith/math elementwise op)");
+  }
+
+  Status checkQuantize(const ArgSpec &value, const JsonValue &by,
+                       const std::string &path, bool recordAmax) {
+    auto input = reference(value, by, path, "input");
+    if (!input.ok())
+      return input.status();
+    TEQ_RETURN_IF_ERROR(needTensor(**input, child(path, "input")));
+    auto scale = reference(value, by, path, "scale", /*required=*/false);
+    if (!scale.ok())
+      return scale.status();
+    auto history =
+        reference(value, by, path, "amax_history", /*required=*/false);
+    if (!history.ok())
+      return history.status();
+    if (!*scale != !*history)
+      return errorAt(path, "names one of \"scale\" and \"amax_history\" "
+                           "without the other");
+    for (auto [named, key] : {std::pair{*scale, "scale"},
+                              std::pair{*history, "amax_history"}}) {
+      if (!named)
+        continue;
+      TEQ_RETURN_IF_ERROR(needTensor(*named, child(path, key), "f32"));
+      if (numElements(shapeOf(*named)) < 1)
+        return errorAt(child(path, key), describeValue(*named) + " is empty");
+    }
+    // A per-tensor quantization has one scale (a slot of the recipe state).
+    if (*scale)
+      TEQ_RETURN_IF_ERROR(needElements(**scale, 1, child(path, "scale"),
+                                       "the scale of a per-tensor "
+                                       "quantization"));
+    auto rng = reference(value, by, path, "rng_state", /*required=*/false);
+    if (!rng.ok())
+      return rng.status();
+
+    if (recordAmax) {
+      // history[0] = max(history[0], amax(input)): an f32 history.
+      TEQ_RETURN_IF_ERROR(needTensor(value, path, "f32"));
+      if (!*history)
+        return errorAt(path, "missing \"amax_history\"");
+      return needElements(**history, numElements(shapeOf(value)),
+                          child(path, "amax_history"),
+                          "'" + value.name + "'");
+    }
+    if (!value.isProto)
+      return errorAt(path, "quantize writes a quantized tensor, but " +
+                               describeValue(value) + " is not one");
+    if ((*input)->tensor.dtype != value.proto.dtype ||
+        (*input)->tensor.shape != value.proto.shape)
+      return errorAt(child(path, "input"),
+                     describeValue(**input) + " differs in dtype or shape "
+                                              "from " +
+                         describeValue(value));
+    // Delayed scaling reads the stored scale (and records the amax);
+    // stochastic rounding reads its (seed, offset).
+    const bool delayed = value.proto.quantizerKind == "float8_delayed";
+    if (delayed != (*scale != nullptr))
+      return errorAt(path, delayed ? "a float8_delayed quantization names "
+                                     "its \"scale\" and \"amax_history\""
+                                   : "only a float8_delayed quantization "
+                                     "names a \"scale\"");
+    const JsonValue *sr = value.proto.quantizer.find("stochastic_rounding");
+    const bool stochastic = value.proto.quantizerKind == "nvfp4" && sr &&
+                            sr->asBool();
+    if (stochastic != (*rng != nullptr))
+      return errorAt(path, stochastic
+                               ? "a stochastically rounded quantization "
+                                 "names its \"rng_state\""
+                               : "only a stochastically rounded NVFP4 "
+                                 "quantization names an \"rng_state\"");
+    if (*rng && ((*rng)->kind != ArgKind::Input ||
+                 (*rng)->tensor.dtype != "i64"))
+      return errorAt(child(path, "rng_state"),
+                     describeValue(**rng) + " is not an i64[2] input "
+                                            "argument");
+    return Status::success();
+  }
+
+  Status checkDelayedScalingUpdate(const ArgSpec &value, const JsonValue &by,
+                                   const std::string &path) {
+    static const Choice<bool> kOutputs[] = {{"scale", true},
+                                            {"amax_history", false}};
+    static const Choice<int> kAlgos[] = {{"max", 0}, {"most_recent", 1}};
+    auto outputsScale = readChoice(by, path, "output", "output", kOutputs);
+    if (!outputsScale.ok())
+      return outputsScale.status();
+    auto algo = readChoice(by, path, "amax_compute_algo",
+                           "amax_compute_algo", kAlgos);
+    if (!algo.ok())
+      return algo.status();
+    auto fp8Max = member(by, path, "fp8_max");
+    if (!fp8Max.ok())
+      return fp8Max.status();
+    if (!(*fp8Max)->isNumber())
+      return typeError(child(path, "fp8_max"), "a number", **fp8Max);
+    if (!std::isfinite((*fp8Max)->asNumber()) || (*fp8Max)->asNumber() <= 0)
+      return errorAt(child(path, "fp8_max"), "must be a finite number > 0");
+    // TEQ bounds the margin to [-100, 100], where fp8_max * 2^-margin stays
+    // a normal float (the DelayedScaling recipe's verifier).
+    auto margin = readIntegerMember(by, path, "margin");
+    if (!margin.ok())
+      return margin.status();
+    if (*margin < -100 || *margin > 100)
+      return errorAt(child(path, "margin"),
+                     std::to_string(*margin) + " is outside [-100, 100]");
+    auto scale = reference(value, by, path, "scale");
+    if (!scale.ok())
+      return scale.status();
+    auto history = reference(value, by, path, "amax_history");
+    if (!history.ok())
+      return history.status();
+    TEQ_RETURN_IF_ERROR(needTensor(**scale, child(path, "scale"), "f32"));
+    TEQ_RETURN_IF_ERROR(
+        needTensor(**history, child(path, "amax_history"), "f32"));
+    TEQ_RETURN_IF_ERROR(needTensor(value, path, "f32"));
+    // One scale per slot; the history holds [length][slots].
+    const int64_t slots = numElements(shapeOf(**scale));
+    const int64_t entries = numElements(shapeOf(**history));
+    if (slots < 1 || entries < slots || entries % slots != 0)
+      return errorAt(child(path, "amax_history"),
+                     describeValue(**history) + " is not a history of the " +
+                         std::to_string(slots) + " slots of " +
+                         describeValue(**scale));
+    return needElements(value, *outputsScale ? slots : entries, path,
+                        std::string("the updated ") +
+                            (*outputsScale ? "scale" : "amax_history"));
+  }
+
+  Status checkGemmProduct(const ArgSpec &value, const JsonValue &by,
+                   const std::string &path) {
+    auto id = readIntegerMember(by, path, "gemm");
+    if (!id.ok())
+      return id.status();
+    if (*id < 0 || *id >= static_cast<int64_t>(manifest.gemms.size()))
+      return errorAt(child(path, "gemm"),
+                     "GEMM " + std::to_string(*id) +
+                         " does not exist (the artifact has " +
+                         std::to_string(manifest.gemms.size()) +
+                         (manifest.gemms.size() == 1 ? " GEMM)" : " GEMMs)"));
+    const GemmSpec &gemm = manifest.gemms[static_cast<size_t>(*id)];
+    static const Choice<bool> kOutputs[] = {{"d", true}, {"dbias", false}};
+    auto outputsD = readChoice(by, path, "output", "GEMM output", kOutputs);
+    if (!outputsD.ok())
+      return outputsD.status();
+    auto layoutName = readString(by, path, "layout");
+    if (!layoutName.ok())
+      return layoutName.status();
+    const std::string &layoutText = *layoutName;
+    if (layoutText.size() != 2 ||
+        layoutText.find_first_not_of("NT") != std::string::npos)
+      return errorAt(child(path, "layout"),
+                     "invalid layout \"" + layoutText +
+                         "\" (expected TN, NN, NT or TT)");
+    auto split = readOptionalBool(by, path, "use_split_accumulator", false);
+    if (!split.ok())
+      return split.status();
+    auto a = reference(value, by, path, "a");
+    if (!a.ok())
+      return a.status();
+    auto b = reference(value, by, path, "b");
+    if (!b.ok())
+      return b.status();
+    auto bias = reference(value, by, path, "bias", /*required=*/false);
+    if (!bias.ok())
+      return bias.status();
+    auto c = reference(value, by, path, "accumulate", /*required=*/false);
+    if (!c.ok())
+      return c.status();
+    TEQ_RETURN_IF_ERROR(needTensor(value, path));
+
+    // TE's problem from the operands' logical shapes, flattened to 2D:
+    // D [n, m] = op(B) [n, k] x op(A) [k, m].
+    const bool transa = layoutText[0] == 'T', transb = layoutText[1] == 'T';
+    const layout::Flat2D fa = layout::flatten2D(shapeOf(**a));
+    const layout::Flat2D fb = layout::flatten2D(shapeOf(**b));
+    const int64_t m = transa ? fa.m : fa.k, k = transa ? fa.k : fa.m;
+    const int64_t n = transb ? fb.k : fb.m, kb = transb ? fb.m : fb.k;
+    const std::string problem = "layout " + layoutText + ", A " +
+                                describeValue(**a) + ", B " +
+                                describeValue(**b);
+    if (k != kb)
+      return errorAt(path, "A and B do not multiply: A gives k = " +
+                               std::to_string(k) + ", B " +
+                               std::to_string(kb) + " (" + problem + ")");
+    if (m != gemm.m || n != gemm.n || k != gemm.k)
+      return errorAt(child(path, "gemm"),
+                     "the operands make an m=" + std::to_string(m) +
+                         " n=" + std::to_string(n) + " k=" +
+                         std::to_string(k) + " product (" + problem +
+                         "), but " + gemm.describe() + " is " +
+                         gemm.describeProblem());
+    for (auto [operand, type, key] :
+         {std::tuple{*a, gemm.aType, "a"}, std::tuple{*b, gemm.bType, "b"}}) {
+      const std::string want = stringifyGemmType(type);
+      std::string have = operand->tensor.dtype;
+      if (operand->isProto) {
+        const JsonValue *fp8 = operand->proto.quantizer.find("fp8_dtype");
+        have = operand->proto.quantizerKind == "nvfp4" ? "e2m1"
+               : fp8                                  ? fp8->asString()
+                                                      : "?";
+      }
+      if (have != want)
+        return errorAt(child(path, key),
+                       describeValue(*operand) + " holds " + have + ", but " +
+                           gemm.describe() + " reads " + want);
+    }
+
+    if (!*outputsD) {
+      // BGRADB writes the column sums of B: n elements of the bias type.
+      if (gemm.epilogue != GemmEpilogue::BGradB)
+        return errorAt(child(path, "output"),
+                       "names the dbias of " + gemm.describe() +
+                           ", whose epilogue is " +
+                           stringifyGemmEpilogue(gemm.epilogue));
+      TEQ_RETURN_IF_ERROR(
+          needTensor(value, path, stringifyGemmType(gemm.biasType)));
+      return needElements(value, n, path, "the dbias of " + gemm.describe());
+    }
+    TEQ_RETURN_IF_ERROR(needTensor(value, path, stringifyGemmType(gemm.dType)));
+    const layout::Flat2D fd = layout::flatten2D(shapeOf(value));
+    if (fd.m != n || fd.k != m)
+      return errorAt(path, describeValue(value) +
+                               " is not the [" + std::to_string(n) + ", " +
+                               std::to_string(m) + "] D of " +
+                               gemm.describe() + " (" + problem + ")");
+    if ((*bias != nullptr) != (gemm.epilogue == GemmEpilogue::Bias))
+      return errorAt(path, *bias ? "names a \"bias\", but " + gemm.describe() +
+                                       " has no bias epilogue"
+                                 : gemm.describe() + " adds a bias, but "
+                                                     "computed_by names none");
+    if (*bias) {
+      TEQ_RETURN_IF_ERROR(needTensor(**bias, child(path, "bias"),
+                                     stringifyGemmType(gemm.biasType)));
+      TEQ_RETURN_IF_ERROR(needElements(**bias, m, child(path, "bias"),
+                                       "the bias of " + gemm.describe()));
+    }
+    if ((*c != nullptr) != gemm.accumulate)
+      return errorAt(path, *c ? "names \"accumulate\", but " +
+                                    gemm.describe() + " does not accumulate"
+                              : gemm.describe() + " accumulates, but "
+                                                  "computed_by names no C");
+    if (*c) {
+      TEQ_RETURN_IF_ERROR(needTensor(**c, child(path, "accumulate"),
+                                     stringifyGemmType(gemm.dType)));
+      TEQ_RETURN_IF_ERROR(needElements(**c, n * m, child(path, "accumulate"),
+                                       "the C of " + gemm.describe()));
+    }
+    return Status::success();
+  }
+
+  Status checkBiasGrad(const ArgSpec &value, const JsonValue &by,
+                       const std::string &path) {
+    auto input = reference(value, by, path, "input");
+    if (!input.ok())
+      return input.status();
+    TEQ_RETURN_IF_ERROR(needTensor(**input, child(path, "input")));
+    TEQ_RETURN_IF_ERROR(needTensor(value, path));
+    // The column sums of the input flattened to [M, K].
+    return needElements(value, layout::flatten2D(shapeOf(**input)).k, path,
+                        "the column sums of " + describeValue(**input));
+  }
+
+  /// copy, update_usage (another usage of a quantized tensor) and
+  /// swizzle_scales (its scales in the GEMM's byte order): the same tensor.
+  Status checkCopy(const ArgSpec &value, const JsonValue &by,
+                   const std::string &path, const std::string &op) {
+    auto input = reference(value, by, path, "input");
+    if (!input.ok())
+      return input.status();
+    const bool quantized = op != "copy";
+    if ((*input)->isProto != value.isProto ||
+        (quantized && !value.isProto) ||
+        dtypeOf(**input) != dtypeOf(value) ||
+        shapeOf(**input) != shapeOf(value) ||
+        (value.isProto &&
+         (*input)->proto.quantizerKind != value.proto.quantizerKind))
+      return errorAt(child(path, "input"),
+                     describeValue(**input) + " cannot become " +
+                         describeValue(value) + " by " + op);
+    return Status::success();
+  }
+
+  /// Reads offsets, sizes and strides of rank `rank` and checks that the
+  /// slice lies inside `full`; returns its element count.
+  StatusOr<int64_t> checkSliceBounds(const JsonValue &by,
+                                     const std::string &path,
+                                     const ArgSpec &full, const char *role) {
+    const std::vector<int64_t> &shape = shapeOf(full);
+    std::vector<int64_t> lists[3];
+    const char *keys[3] = {"offsets", "sizes", "strides"};
+    for (int l = 0; l < 3; ++l) {
+      auto list = member(by, path, keys[l]);
+      if (!list.ok())
+        return list.status();
+      const std::string at = child(path, keys[l]);
+      if (!(*list)->isArray())
+        return typeError(at, "an array of integers", **list);
+      if ((*list)->asArray().size() != shape.size())
+        return errorAt(at, "has " +
+                               std::to_string((*list)->asArray().size()) +
+                               " values for the rank-" +
+                               std::to_string(shape.size()) + " " + role +
+                               " " + describeValue(full));
+      for (size_t d = 0; d < shape.size(); ++d) {
+        auto x = readInteger((*list)->asArray()[d], element(at, d));
+        if (!x.ok())
+          return x.status();
+        lists[l].push_back(*x);
+      }
+    }
+    int64_t elements = 1;
+    for (size_t d = 0; d < shape.size(); ++d) {
+      const int64_t offset = lists[0][d], size = lists[1][d],
+                    stride = lists[2][d];
+      const bool inside =
+          offset >= 0 && size >= 0 && stride >= 1 && offset <= shape[d] &&
+          (size == 0 || (offset < shape[d] &&
+                         size - 1 <= (shape[d] - 1 - offset) / stride));
+      if (!inside)
+        return errorAt(path, "dimension " + std::to_string(d) +
+                                 " (offset " + std::to_string(offset) +
+                                 ", size " + std::to_string(size) +
+                                 ", stride " + std::to_string(stride) +
+                                 ") is not inside the " + role + " " +
+                                 describeValue(full));
+      elements *= size; // At most the full tensor's count: no overflow.
+    }
+    return elements;
+  }
+
+  Status checkSlice(const ArgSpec &value, const JsonValue &by,
+                    const std::string &path, bool insert) {
+    auto input = reference(value, by, path, "input");
+    if (!input.ok())
+      return input.status();
+    TEQ_RETURN_IF_ERROR(needTensor(**input, child(path, "input")));
+    TEQ_RETURN_IF_ERROR(needTensor(value, path));
+    if (!insert) {
+      auto elements = checkSliceBounds(by, path, **input, "input");
+      if (!elements.ok())
+        return elements.status();
+      return needElements(value, *elements, path, "the slice");
+    }
+    // insert_slice: `input` goes into a copy of `dest`.
+    auto dest = reference(value, by, path, "dest");
+    if (!dest.ok())
+      return dest.status();
+    TEQ_RETURN_IF_ERROR(needTensor(**dest, child(path, "dest")));
+    auto elements = checkSliceBounds(by, path, **dest, "destination");
+    if (!elements.ok())
+      return elements.status();
+    TEQ_RETURN_IF_ERROR(needElements(**input, *elements, child(path, "input"),
+                                     "the slice"));
+    return needElements(value, numElements(shapeOf(**dest)), path,
+                        "a copy of " + describeValue(**dest));
+  }
+
+  Status checkElementwise(const ArgSpec &value, const JsonValue &by,
+                          const std::string &path, const std::string &op) {
+    TEQ_RETURN_IF_ERROR(needTensor(value, path));
+    auto inputs = member(by, path, "inputs");
+    if (!inputs.ok())
+      return inputs.status();
+    const std::string at = child(path, "inputs");
+    if (!(*inputs)->isArray() || (*inputs)->asArray().empty())
+      return errorAt(at, "expected a non-empty array of value names");
+    const size_t count = (*inputs)->asArray().size();
+    if (int arity = elementwiseArity(op); arity && count != size_t(arity))
+      return errorAt(at, op + " takes " + std::to_string(arity) +
+                             " inputs, got " + std::to_string(count));
+    const int64_t elements = numElements(shapeOf(value));
+    for (size_t i = 0; i < count; ++i) {
+      auto input = resolve(value, (*inputs)->asArray()[i], element(at, i));
+      if (!input.ok())
+        return input.status();
+      TEQ_RETURN_IF_ERROR(needTensor(**input, element(at, i)));
+      TEQ_RETURN_IF_ERROR(needElements(**input, elements, element(at, i),
+                                       "'" + value.name + "'"));
+    }
+    return Status::success();
+  }
+
+  /// A value computed, through others, from itself: te-run would recurse
+  /// forever evaluating it.
+  Status checkCycles() {
+    enum class Mark { New, Active, Done };
+    std::map<std::string, Mark> marks;
+    std::vector<std::string> stack;
+    std::function<Status(const std::string &)> visit =
+        [&](const std::string &name) -> Status {
+      Mark &mark = marks[name];
+      if (mark == Mark::Done)
+        return Status::success();
+      if (mark == Mark::Active) {
+        std::string cycle;
+        auto first = std::find(stack.begin(), stack.end(), name);
+        for (auto it = first; it != stack.end(); ++it)
+          cycle += *it + " -> ";
+        return errorAt(child(values[name].path, "computed_by"),
+                       "'" + name + "' is computed from itself (" + cycle +
+                           name + ")");
+      }
+      mark = Mark::Active;
+      stack.push_back(name);
+      for (const std::string &next : dependencies[name])
+        TEQ_RETURN_IF_ERROR(visit(next));
+      stack.pop_back();
+      marks[name] = Mark::Done;
+      return Status::success();
+    };
+    for (const auto &[name, value] : values)
+      TEQ_RETURN_IF_ERROR(visit(name));
+    return Status::success();
+  }
+
+  const Manifest &manifest;
+  const EntrySpec &entry;
+  std::string entryPath;
+  std::map<std::string, Value> values;
+  /// The values each value's computed_by names.
+  std::map<std::string, std::vector<std::string>> dependencies;
+};
+
+//===----------------------------------------------------------------------===//
+// The document
+//===----------------------------------------------------------------------===//
+
 Status parseManifestValue(const JsonValue &root, Manifest &manifest) {
   const std::string path;
   if (!root.isObject())
@@ -1042,20 +1907,47 @@ Status parseManifestValue(const JsonValue &root, Manifest &manifest) {
     return errorAt("device_code", "unknown device code \"" + *deviceCode +
                                       "\" (expected ptx or cubin)");
 
+  // GEMMs before entries: the entries' computed_by refer to them.
+  if (const JsonValue *gemms = root.find("gemms")) {
+    if (!gemms->isArray())
+      return typeError("gemms", "an array", *gemms);
+    std::set<std::string> names;
+    for (size_t i = 0; i < gemms->asArray().size(); ++i) {
+      GemmSpec gemm;
+      const std::string gemmPath = element("gemms", i);
+      TEQ_RETURN_IF_ERROR(parseGemm(gemms->asArray()[i], gemmPath, i, gemm));
+      // te-compile --gemm-algos pins algorithms by GEMM name.
+      if (!names.insert(gemm.name).second)
+        return errorAt(child(gemmPath, "name"),
+                       "duplicate GEMM name \"" + gemm.name + "\"");
+      manifest.gemms.push_back(std::move(gemm));
+    }
+  }
+
   auto entries = member(root, path, "entries");
   if (!entries.ok())
     return entries.status();
   if (!(*entries)->isArray())
     return typeError("entries", "an array", **entries);
   std::set<std::string> names;
+  std::map<std::string, std::string> entryOfSymbol;
+  // Entries are pushed as they are read: reserve, so that the checker's
+  // pointers into earlier entries stay valid (it only looks at one).
+  manifest.entries.reserve((*entries)->asArray().size());
   for (size_t i = 0; i < (*entries)->asArray().size(); ++i) {
     EntrySpec entry;
     const std::string entryPath = element("entries", i);
-    TEQ_RETURN_IF_ERROR(
-        parseEntry((*entries)->asArray()[i], entryPath, entry));
+    TEQ_RETURN_IF_ERROR(parseEntry((*entries)->asArray()[i], entryPath,
+                                   manifest.target, entry));
     if (!names.insert(entry.name).second)
       return errorAt(child(entryPath, "name"),
                      "duplicate entry name \"" + entry.name + "\"");
+    auto [other, fresh] = entryOfSymbol.emplace(entry.symbol, entry.name);
+    if (!fresh)
+      return errorAt(child(entryPath, "symbol"),
+                     "'" + entry.symbol + "' is also the symbol of entry '" +
+                         other->second + "'");
+    TEQ_RETURN_IF_ERROR(ComputedByChecker(manifest, entry, entryPath).run());
     manifest.entries.push_back(std::move(entry));
   }
 
@@ -1069,18 +1961,8 @@ Status parseManifestValue(const JsonValue &root, Manifest &manifest) {
         return typeError(at, "a kernel name (a string)", kernel);
       if (kernel.asString().empty())
         return errorAt(at, "empty kernel name");
+      TEQ_RETURN_IF_ERROR(checkName(kernel.asString(), at));
       manifest.dependentLaunchKernels.insert(kernel.asString());
-    }
-  }
-
-  if (const JsonValue *gemms = root.find("gemms")) {
-    if (!gemms->isArray())
-      return typeError("gemms", "an array", *gemms);
-    for (size_t i = 0; i < gemms->asArray().size(); ++i) {
-      GemmSpec gemm;
-      TEQ_RETURN_IF_ERROR(
-          parseGemm(gemms->asArray()[i], element("gemms", i), i, gemm));
-      manifest.gemms.push_back(std::move(gemm));
     }
   }
   return Status::success();

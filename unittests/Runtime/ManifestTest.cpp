@@ -6,6 +6,8 @@
 
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 using namespace mlir::teq::runtime;
 
@@ -107,14 +109,21 @@ TEST(ManifestTest, ParsesTheDocumentedExample) {
 }
 
 TEST(ManifestTest, DefaultsAndUnknownKeys) {
+  // An f16 [4, 32] NVFP4 tensor, columnwise only, on sm_100a: data [32, 2]
+  // (two values a byte), swizzled-size E4M3 scales, its amax.
   auto manifest = parseManifest(R"({"format": "teq-artifact", "version": 1,
     "target": "sm_100a", "device_code": "cubin", "extra": {"x": [1]},
     "entries": [{"name": "e", "args": [
       {"name": "s", "kind": "inout", "tensor": {"dtype": "f32", "shape": []},
        "note": "unknown keys are ignored"},
-      {"name": "p", "kind": "output", "proto": {"dtype": "f16", "shape": [3],
-        "quantizer": {"kind": "k"}, "usage": "columnwise"},
-       "buffers": [{"name": "d", "encoding": "e2m1x2", "shape": [2], "bytes": 2}]}]}]})");
+      {"name": "p", "kind": "output", "proto": {"dtype": "f16", "shape": [4, 32],
+        "quantizer": {"kind": "nvfp4", "future_field": 1}, "usage": "columnwise"},
+       "buffers": [
+         {"name": "columnwise_data", "encoding": "e2m1x2", "shape": [32, 2],
+          "bytes": 64, "transposed": true},
+         {"name": "columnwise_scale_inv", "encoding": "e4m3", "shape": [128, 4],
+          "valid_shape": [32, 1], "bytes": 512, "scale_layout": "compact"},
+         {"name": "amax_columnwise", "encoding": "f32", "shape": [1], "bytes": 4}]}]}]})");
   ASSERT_TRUE(manifest.ok()) << manifest.message();
   EXPECT_EQ(manifest->target.sm, 100);
   EXPECT_EQ(manifest->target.suffix, 'a');
@@ -124,8 +133,9 @@ TEST(ManifestTest, DefaultsAndUnknownKeys) {
   EXPECT_EQ(entry.args[0].kind, ArgKind::InOut);
   EXPECT_EQ(entry.args[0].buffers[0].bytes, 4); // rank 0: one element
   EXPECT_FALSE(entry.args[1].proto.hasRowwise());
-  EXPECT_EQ(entry.args[1].buffers[0].validShape, (std::vector<int64_t>{2}));
-  EXPECT_EQ(entry.bytesMoved(), 2 * 4 + 2); // inout counts twice
+  EXPECT_EQ(entry.args[1].buffers[0].validShape,
+            (std::vector<int64_t>{32, 2}));
+  EXPECT_EQ(entry.bytesMoved(), 2 * 4 + 64 + 512 + 4); // inout counts twice
 }
 
 TEST(ManifestTest, TopLevelErrors) {
@@ -251,6 +261,435 @@ TEST(ManifestTest, DuplicateEntries) {
   EXPECT_EQ(errorOf(text),
             "manifest: entries[1].name: duplicate entry name "
             "\"quantize_current\"");
+}
+
+//===----------------------------------------------------------------------===//
+// Complete validation: quantizers, layouts, sizes, names, computed_by
+//===----------------------------------------------------------------------===//
+
+/// A small program as te-compile describes it, every computed_by op te-run
+/// recomputes: a GEMM of two quantized temporaries with a bias, its dbias
+/// twin, an elementwise op, a bias gradient, and a delayed-scaling step
+/// (slices, quantize with the stored scale, the update).
+const char *kProgram = R"json({
+  "format": "teq-artifact", "version": 1, "target": "sm_90",
+  "device_code": "ptx",
+  "gemms": [
+    {"id": 0, "name": "fc1:fprop", "m": 256, "n": 64, "k": 128,
+     "transa": true, "transb": false, "a_type": "e4m3", "b_type": "e4m3",
+     "d_type": "bf16", "lda": 128, "ldb": 128, "ldd": 256,
+     "a_scale_mode": "scalar_f32", "b_scale_mode": "scalar_f32",
+     "epilogue": "bias", "bias_type": "bf16", "accumulate": false,
+     "fast_accum": true, "alpha": "host", "compute_type": "32f"},
+    {"id": 1, "name": "fc1:wgrad", "m": 128, "n": 256, "k": 64,
+     "transa": false, "transb": true, "a_type": "bf16", "b_type": "bf16",
+     "d_type": "f32", "lda": 128, "ldb": 256, "ldd": 128,
+     "a_scale_mode": "none", "b_scale_mode": "none",
+     "epilogue": "bgradb", "bias_type": "bf16", "accumulate": true,
+     "fast_accum": false, "alpha": "host", "compute_type": "32f"}
+  ],
+  "entries": [
+    {"name": "fwd", "symbol": "teq_entry_fwd", "workspace_bytes": 41472,
+     "args": [
+       {"name": "x", "kind": "input", "tensor": {"dtype": "bf16", "shape": [64, 128]}},
+       {"name": "w", "kind": "input", "tensor": {"dtype": "bf16", "shape": [256, 128]}},
+       {"name": "bias", "kind": "input", "tensor": {"dtype": "bf16", "shape": [256]}},
+       {"name": "y", "kind": "output", "tensor": {"dtype": "bf16", "shape": [64, 256]},
+        "computed_by": {"op": "gemm", "gemm": 0, "output": "d", "layout": "TN",
+                        "a": "t1", "b": "view(t0)", "bias": "bias",
+                        "use_split_accumulator": false}},
+       {"name": "act", "kind": "output", "tensor": {"dtype": "bf16", "shape": [64, 256]},
+        "computed_by": {"op": "math.tanh", "inputs": ["y"]}},
+       {"name": "dy_sum", "kind": "output", "tensor": {"dtype": "f32", "shape": [256]},
+        "computed_by": {"op": "bias_grad", "input": "y"}}
+     ],
+     "temporaries": [
+       {"name": "t0", "kind": "temporary",
+        "proto": {"dtype": "bf16", "shape": [64, 128],
+                  "quantizer": {"kind": "float8_current_scaling", "fp8_dtype": "e4m3",
+                                "with_amax_reduction": false, "force_pow_2_scales": false,
+                                "amax_epsilon": 0.0},
+                  "usage": "rowwise", "scale_layout": "compact"},
+        "buffers": [
+          {"name": "data", "encoding": "e4m3", "shape": [64, 128], "bytes": 8192},
+          {"name": "scale_inv", "encoding": "f32", "shape": [1], "bytes": 4}],
+        "computed_by": {"op": "quantize", "input": "x"}},
+       {"name": "t1", "kind": "temporary",
+        "proto": {"dtype": "bf16", "shape": [256, 128],
+                  "quantizer": {"kind": "float8_current_scaling", "fp8_dtype": "e4m3"},
+                  "usage": "rowwise", "scale_layout": "compact"},
+        "buffers": [
+          {"name": "data", "encoding": "e4m3", "shape": [256, 128], "bytes": 32768},
+          {"name": "scale_inv", "encoding": "f32", "shape": [1], "bytes": 4}],
+        "computed_by": {"op": "quantize", "input": "w"}}
+     ]},
+    {"name": "wgrad",
+     "args": [
+       {"name": "x", "kind": "input", "tensor": {"dtype": "bf16", "shape": [64, 128]}},
+       {"name": "dy", "kind": "input", "tensor": {"dtype": "bf16", "shape": [64, 256]}},
+       {"name": "dw", "kind": "inout", "tensor": {"dtype": "f32", "shape": [256, 128]}},
+       {"name": "dw_new", "kind": "output", "tensor": {"dtype": "f32", "shape": [256, 128]},
+        "computed_by": {"op": "gemm", "gemm": 1, "output": "d", "layout": "NT",
+                        "a": "x", "b": "dy", "accumulate": "dw"}},
+       {"name": "dbias", "kind": "output", "tensor": {"dtype": "bf16", "shape": [256]},
+        "computed_by": {"op": "gemm", "gemm": 1, "output": "dbias", "layout": "NT",
+                        "a": "x", "b": "dy"}}
+     ]},
+    {"name": "delayed", "workspace_bytes": 256,
+     "args": [
+       {"name": "x", "kind": "input", "tensor": {"dtype": "bf16", "shape": [16, 16]}},
+       {"name": "scale", "kind": "input", "tensor": {"dtype": "f32", "shape": [3]}},
+       {"name": "history", "kind": "input", "tensor": {"dtype": "f32", "shape": [16, 3]}},
+       {"name": "q", "kind": "output",
+        "proto": {"dtype": "bf16", "shape": [16, 16],
+                  "quantizer": {"kind": "float8_delayed", "fp8_dtype": "e4m3"},
+                  "usage": "rowwise", "scale_layout": "compact"},
+        "buffers": [
+          {"name": "data", "encoding": "e4m3", "shape": [16, 16], "bytes": 256},
+          {"name": "scale_inv", "encoding": "f32", "shape": [1], "bytes": 4}],
+        "computed_by": {"op": "quantize", "input": "x", "scale": "s0",
+                        "amax_history": "h0"}},
+       {"name": "history_out", "kind": "output", "tensor": {"dtype": "f32", "shape": [16, 3]},
+        "computed_by": {"op": "tensor.insert_slice", "input": "h1", "dest": "history",
+                        "offsets": [0, 0], "sizes": [16, 1], "strides": [1, 1]}},
+       {"name": "scale_out", "kind": "output", "tensor": {"dtype": "f32", "shape": [3]},
+        "computed_by": {"op": "delayed_scaling_update", "output": "scale",
+                        "scale": "scale", "amax_history": "history_out",
+                        "fp8_max": 448, "margin": -3, "amax_compute_algo": "max"}}
+     ],
+     "temporaries": [
+       {"name": "s0", "kind": "temporary", "tensor": {"dtype": "f32", "shape": [1]},
+        "computed_by": {"op": "tensor.extract_slice", "input": "scale",
+                        "offsets": [0], "sizes": [1], "strides": [1]}},
+       {"name": "h0", "kind": "temporary", "tensor": {"dtype": "f32", "shape": [16]},
+        "computed_by": {"op": "tensor.extract_slice", "input": "history",
+                        "offsets": [0, 0], "sizes": [16, 1], "strides": [1, 1]}},
+       {"name": "h1", "kind": "temporary", "tensor": {"dtype": "f32", "shape": [16]},
+        "computed_by": {"op": "record_amax", "input": "x", "scale": "s0",
+                        "amax_history": "h0"}}
+     ]}
+  ]
+})json";
+
+/// kProgram with the first occurrence of `from` replaced by `to`.
+std::string program(const std::string &from, const std::string &to) {
+  std::string text = kProgram;
+  size_t pos = text.find(from);
+  EXPECT_NE(pos, std::string::npos) << from;
+  if (pos != std::string::npos)
+    text.replace(pos, from.size(), to);
+  return text;
+}
+
+/// parseManifest's error for kProgram with `edits` applied in turn.
+std::string programError(
+    std::initializer_list<std::pair<std::string, std::string>> edits) {
+  std::string text = kProgram;
+  for (const auto &[from, to] : edits) {
+    size_t pos = text.find(from);
+    EXPECT_NE(pos, std::string::npos) << from;
+    if (pos != std::string::npos)
+      text.replace(pos, from.size(), to);
+  }
+  return errorOf(text);
+}
+
+TEST(ManifestValidationTest, TheProgramIsValid) {
+  auto manifest = parseManifest(kProgram);
+  ASSERT_TRUE(manifest.ok()) << manifest.message();
+  EXPECT_EQ(manifest->entries.size(), 3u);
+  EXPECT_EQ(manifest->gemms.size(), 2u);
+  EXPECT_EQ(manifest->entries[0].temporaries.size(), 2u);
+}
+
+TEST(ManifestValidationTest, Quantizers) {
+  EXPECT_EQ(programError({{"\"kind\": \"float8_current_scaling\"",
+                           "\"kind\": \"fp8\""}}),
+            "manifest: entries[0].temporaries[0].proto.quantizer.kind: "
+            "unknown quantizer kind \"fp8\" (expected float8_current_scaling, "
+            "float8_delayed, float8_block, mxfp8 or nvfp4)");
+  EXPECT_EQ(programError({{"\"fp8_dtype\": \"e4m3\",", ""}}),
+            "manifest: entries[0].temporaries[0].proto.quantizer: missing "
+            "\"fp8_dtype\" (a float8_current_scaling quantizer needs it)");
+  EXPECT_EQ(programError({{"\"fp8_dtype\": \"e4m3\"", "\"fp8_dtype\": \"e3m4\""}}),
+            "manifest: entries[0].temporaries[0].proto.quantizer.fp8_dtype: "
+            "unknown FP8 type \"e3m4\" (expected e4m3 or e5m2)");
+  EXPECT_EQ(programError({{"\"with_amax_reduction\": false",
+                           "\"with_amax_reduction\": 0"}}),
+            "manifest: entries[0].temporaries[0].proto.quantizer."
+            "with_amax_reduction: expected a boolean, got a number");
+  EXPECT_EQ(programError({{"\"amax_epsilon\": 0.0", "\"amax_epsilon\": -1"}}),
+            "manifest: entries[0].temporaries[0].proto.quantizer.amax_epsilon: "
+            "must be a finite number >= 0");
+  EXPECT_EQ(programError({{"\"kind\": \"float8_current_scaling\", \"fp8_dtype\": "
+                           "\"e4m3\",",
+                           "\"kind\": \"float8_block\", \"fp8_dtype\": \"e4m3\", "
+                           "\"block_scaling_dim\": 3,"}}),
+            "manifest: entries[0].temporaries[0].proto.quantizer."
+            "block_scaling_dim: must be 1 (1x128 blocks) or 2 (128x128 "
+            "blocks), got 3");
+  EXPECT_EQ(programError({{"\"scale_layout\": \"compact\"",
+                           "\"scale_layout\": \"swizzled\""}}),
+            "manifest: entries[0].temporaries[0].proto.scale_layout: unknown "
+            "scale layout \"swizzled\" (expected compact or gemm_swizzled)");
+  EXPECT_EQ(programError({{"\"usage\": \"rowwise\"",
+                           "\"usage\": \"rowwise|rowwise\""}}),
+            "manifest: entries[0].temporaries[0].proto.usage: invalid usage "
+            "\"rowwise|rowwise\" (expected rowwise, columnwise or "
+            "rowwise|columnwise)");
+}
+
+TEST(ManifestValidationTest, ProtoBuffersAreTheLayoutOfTheirType) {
+  // Columnwise too: on sm_90 a per-tensor FP8 tensor gets a transpose.
+  EXPECT_EQ(programError({{"\"usage\": \"rowwise\"",
+                           "\"usage\": \"rowwise|columnwise\""}}),
+            "manifest: entries[0].temporaries[0].buffers: lists 2 buffers, "
+            "but the layout of bf16[64, 128] quantized by "
+            "float8_current_scaling (rowwise|columnwise) on sm_90 has 3 "
+            "(data, transpose, scale_inv)");
+  EXPECT_EQ(programError({{"{\"name\": \"data\", \"encoding\": \"e4m3\", "
+                           "\"shape\": [64, 128], \"bytes\": 8192}",
+                           "{\"name\": \"data\", \"encoding\": \"e5m2\", "
+                           "\"shape\": [64, 128], \"bytes\": 8192}"}}),
+            "manifest: entries[0].temporaries[0].buffers[0]: is 'data' "
+            "e5m2[64, 128] (8192 bytes), but the layout of bf16[64, 128] "
+            "quantized by float8_current_scaling (rowwise) on sm_90 has "
+            "'data' e4m3[64, 128] (8192 bytes) there");
+  // Rank 0 is a scalar: legal for a tensor, but the buffers of a rank-0
+  // proto are those of a scalar.
+  EXPECT_EQ(programError({{"\"shape\": [64, 128],\n                  "
+                           "\"quantizer\"",
+                           "\"shape\": [],\n                  \"quantizer\""}}),
+            "manifest: entries[0].temporaries[0].buffers[0]: is 'data' "
+            "e4m3[64, 128] (8192 bytes), but the layout of bf16[] quantized "
+            "by float8_current_scaling (rowwise) on sm_90 has 'data' e4m3[] "
+            "(1 byte) there");
+  EXPECT_EQ(programError({{"\"shape\": [64, 128],\n                  "
+                           "\"quantizer\"",
+                           "\"shape\": [64, 0],\n                  \"quantizer\""}}),
+            "manifest: entries[0].temporaries[0].proto: cannot be laid out: "
+            "dimension 1 is 0; quantized tensors need positive dimensions");
+}
+
+TEST(ManifestValidationTest, SizesAndNames) {
+  EXPECT_EQ(programError({{"\"workspace_bytes\": 41472",
+                           "\"workspace_bytes\": 9223372036854775808"}}),
+            "manifest: entries[0].workspace_bytes: integer out of range: "
+            "9223372036854775808");
+  EXPECT_EQ(programError({{"\"workspace_bytes\": 41472",
+                           "\"workspace_bytes\": 281474976710657"}}),
+            "manifest: entries[0].workspace_bytes: 281474976710657 bytes is "
+            "more than a workspace can have (2^48)");
+  EXPECT_EQ(programError({{"\"workspace_bytes\": 41472",
+                           "\"workspace_bytes\": 32768"}}),
+            "manifest: entries[0].temporaries[1]: temporary 't1' has 32772 "
+            "bytes, but the entry's workspace_bytes is 32768");
+  EXPECT_EQ(programError({{"\"shape\": [64, 128]}}",
+                           "\"shape\": [2147483648, 2147483648]}}"}}),
+            "manifest: entries[0].args[0].tensor.shape: [2147483648, "
+            "2147483648] is too large: more than 2^48 bytes");
+  EXPECT_EQ(programError({{"\"shape\": [64, 128]}}",
+                           "\"shape\": [4611686018427387904, 4]}}"}}),
+            "manifest: entries[0].args[0].tensor.shape: [4611686018427387904, "
+            "4] is too large: more than 2^48 bytes");
+  // Each argument fits, together they do not.
+  EXPECT_EQ(programError({{"\"shape\": [64, 128]}}",
+                           "\"shape\": [35184372088832, 2]}}"},
+                          {"\"shape\": [256, 128]}}",
+                           "\"shape\": [35184372088832, 2]}}"}}),
+            "manifest: entries[0].args: the arguments' buffers add up to more "
+            "than 2^48 bytes");
+  EXPECT_EQ(programError({{"\"dtype\": \"f32\", \"shape\": [256]",
+                           "\"dtype\": \"i64\", \"shape\": [256]"}}),
+            "manifest: entries[0].args[5].tensor.shape: an i64 tensor is the "
+            "(seed, offset) rng_state of stochastic rounding, shape [2]; got "
+            "[256]");
+  EXPECT_EQ(programError({{"\"name\": \"x\"", "\"name\": \"x\\u0000y\""}}),
+            "manifest: entries[0].args[0].name: contains a control character");
+  EXPECT_EQ(programError({{"\"symbol\": \"teq_entry_fwd\"",
+                           "\"symbol\": \"teq_entry_wgrad\""}}),
+            "manifest: entries[1].symbol: 'teq_entry_wgrad' is also the "
+            "symbol of entry 'fwd'");
+  EXPECT_EQ(programError({{"\"name\": \"fc1:wgrad\"", "\"name\": \"fc1:fprop\""}}),
+            "manifest: gemms[1].name: duplicate GEMM name \"fc1:fprop\"");
+}
+
+TEST(ManifestValidationTest, ComputedByNamesWhatExists) {
+  EXPECT_EQ(programError({{"\"gemm\": 0", "\"gemm\": 7"}}),
+            "manifest: entries[0].args[3].computed_by.gemm: GEMM 7 does not "
+            "exist (the artifact has 2 GEMMs)");
+  EXPECT_EQ(programError({{"\"a\": \"t1\"", "\"a\": \"t9\""}}),
+            "manifest: entries[0].args[3].computed_by.a: names 't9', which "
+            "is neither an argument nor a temporary of entry 'fwd'");
+  EXPECT_EQ(programError({{"\"b\": \"view(t0)\"", "\"b\": \"view(x0)\""}}),
+            "manifest: entries[0].args[3].computed_by.b: names 'x0', which "
+            "is neither an argument nor a temporary of entry 'fwd'");
+  EXPECT_EQ(programError({{"\"input\": \"x\"}}", "\"input\": \"input\"}}"}}),
+            "manifest: entries[0].temporaries[0].computed_by.input: names "
+            "'input', which is neither an argument nor a temporary of entry "
+            "'fwd'");
+  EXPECT_EQ(programError({{"\"inputs\": [\"y\"]", "\"inputs\": [\"act\"]"}}),
+            "manifest: entries[0].args[4].computed_by.inputs[0]: names 'act' "
+            "itself");
+  EXPECT_EQ(programError({{"\"op\": \"math.tanh\"", "\"op\": \"softmax\""}}),
+            "manifest: entries[0].args[4].computed_by.op: unknown op "
+            "\"softmax\" (expected quantize, record_amax, "
+            "delayed_scaling_update, gemm, bias_grad, copy, update_usage, "
+            "swizzle_scales, tensor.extract_slice, tensor.insert_slice or an "
+            "arith/math elementwise op)");
+  EXPECT_EQ(programError({{"\"gemm\": 0", "\"gemm\": \"0\""}}),
+            "manifest: entries[0].args[3].computed_by.gemm: expected an "
+            "integer, got a string");
+}
+
+TEST(ManifestValidationTest, TemporariesAreNotComputedFromThemselves) {
+  // t0 from t1 from t0: te-run would recurse forever.
+  EXPECT_EQ(programError({{"\"input\": \"x\"}}", "\"input\": \"t1\"}}"},
+                          {"\"input\": \"w\"}}", "\"input\": \"t0\"}}"}}),
+            "manifest: entries[0].temporaries[0].computed_by.input: 't1' "
+            "(bf16[256, 128] quantized by float8_current_scaling) is "
+            "quantized; a tensor is needed here");
+  EXPECT_EQ(programError({{"\"input\": \"history\",\n                        "
+                           "\"offsets\": [0, 0], \"sizes\": [16, 1], "
+                           "\"strides\": [1, 1]}},\n       {\"name\": \"h1\"",
+                           "\"input\": \"h1\",\n                        "
+                           "\"offsets\": [0], \"sizes\": [16], "
+                           "\"strides\": [1]}},\n       {\"name\": \"h1\""}}),
+            "manifest: entries[2].temporaries[1].computed_by: 'h0' is "
+            "computed from itself (h0 -> h1 -> h0)");
+}
+
+TEST(ManifestValidationTest, GemmsFitTheirOperands) {
+  EXPECT_EQ(programError({{"\"layout\": \"TN\"", "\"layout\": \"NN\""}}),
+            "manifest: entries[0].args[3].computed_by: A and B do not "
+            "multiply: A gives k = 256, B 128 (layout NN, A 't1' (bf16[256, "
+            "128] quantized by float8_current_scaling), B 't0' (bf16[64, "
+            "128] quantized by float8_current_scaling))");
+  EXPECT_EQ(programError({{"\"layout\": \"TN\"", "\"layout\": \"T\""}}),
+            "manifest: entries[0].args[3].computed_by.layout: invalid layout "
+            "\"T\" (expected TN, NN, NT or TT)");
+  EXPECT_EQ(programError({{"\"m\": 256, \"n\": 64", "\"m\": 256, \"n\": 32"}}),
+            "manifest: entries[0].args[3].computed_by.gemm: the operands make "
+            "an m=256 n=64 k=128 product (layout TN, A 't1' (bf16[256, 128] "
+            "quantized by float8_current_scaling), B 't0' (bf16[64, 128] "
+            "quantized by float8_current_scaling)), but GEMM 'fc1:fprop' (id "
+            "0) is m=256 n=32 k=128 transa=T transb=N A=e4m3 (lda 128) "
+            "B=e4m3 (ldb 128) D=bf16 (ldd 256)");
+  EXPECT_EQ(programError({{"\"a_type\": \"e4m3\", \"b_type\": \"e4m3\"",
+                           "\"a_type\": \"e5m2\", \"b_type\": \"e4m3\""}}),
+            "manifest: entries[0].args[3].computed_by.a: 't1' (bf16[256, "
+            "128] quantized by float8_current_scaling) holds e4m3, but GEMM "
+            "'fc1:fprop' (id 0) reads e5m2");
+  EXPECT_EQ(programError({{"\"shape\": [64, 256]},\n        \"computed_by\": "
+                           "{\"op\": \"gemm\"",
+                           "\"shape\": [256, 64]},\n        \"computed_by\": "
+                           "{\"op\": \"gemm\""}}),
+            "manifest: entries[0].args[3].computed_by: 'y' (bf16[256, 64]) is "
+            "not the [64, 256] D of GEMM 'fc1:fprop' (id 0) (layout TN, A "
+            "'t1' (bf16[256, 128] quantized by float8_current_scaling), B "
+            "'t0' (bf16[64, 128] quantized by float8_current_scaling))");
+  EXPECT_EQ(programError({{"\"b\": \"view(t0)\", \"bias\": \"bias\",",
+                           "\"b\": \"view(t0)\","}}),
+            "manifest: entries[0].args[3].computed_by: GEMM 'fc1:fprop' (id "
+            "0) adds a bias, but computed_by names none");
+  EXPECT_EQ(programError({{"\"dtype\": \"bf16\", \"shape\": [256]}}",
+                           "\"dtype\": \"bf16\", \"shape\": [64]}}"}}),
+            "manifest: entries[0].args[3].computed_by.bias: 'bias' (bf16[64]) "
+            "has 64 elements, the bias of GEMM 'fc1:fprop' (id 0) needs 256");
+  EXPECT_EQ(programError({{", \"accumulate\": \"dw\"", ""}}),
+            "manifest: entries[1].args[3].computed_by: GEMM 'fc1:wgrad' (id "
+            "1) accumulates, but computed_by names no C");
+  EXPECT_EQ(programError({{"\"epilogue\": \"bgradb\"", "\"epilogue\": \"default\""}}),
+            "manifest: entries[1].args[4].computed_by.output: names the dbias "
+            "of GEMM 'fc1:wgrad' (id 1), whose epilogue is default");
+  EXPECT_EQ(programError({{"\"dtype\": \"bf16\", \"shape\": [256]},\n        "
+                           "\"computed_by\": {\"op\": \"gemm\", \"gemm\": 1",
+                           "\"dtype\": \"bf16\", \"shape\": [128]},\n        "
+                           "\"computed_by\": {\"op\": \"gemm\", \"gemm\": 1"}}),
+            "manifest: entries[1].args[4].computed_by: 'dbias' (bf16[128]) "
+            "has 128 elements, the dbias of GEMM 'fc1:wgrad' (id 1) needs "
+            "256");
+}
+
+TEST(ManifestValidationTest, OpsFitTheirValues) {
+  EXPECT_EQ(programError({{"\"op\": \"math.tanh\", \"inputs\": [\"y\"]",
+                           "\"op\": \"arith.addf\", \"inputs\": [\"y\"]"}}),
+            "manifest: entries[0].args[4].computed_by.inputs: arith.addf "
+            "takes 2 inputs, got 1");
+  EXPECT_EQ(programError({{"\"inputs\": [\"y\"]", "\"inputs\": [\"bias\"]"}}),
+            "manifest: entries[0].args[4].computed_by.inputs[0]: 'bias' "
+            "(bf16[256]) has 256 elements, 'act' needs 16384");
+  EXPECT_EQ(programError({{"\"op\": \"bias_grad\", \"input\": \"y\"",
+                           "\"op\": \"bias_grad\", \"input\": \"x\""}}),
+            "manifest: entries[0].args[5].computed_by: 'dy_sum' (f32[256]) "
+            "has 256 elements, the column sums of 'x' (bf16[64, 128]) needs "
+            "128");
+  EXPECT_EQ(programError({{"\"computed_by\": {\"op\": \"quantize\", "
+                           "\"input\": \"x\"}}",
+                           "\"computed_by\": {\"op\": \"quantize\", "
+                           "\"input\": \"w\"}}"}}),
+            "manifest: entries[0].temporaries[0].computed_by.input: 'w' "
+            "(bf16[256, 128]) differs in dtype or shape from 't0' (bf16[64, "
+            "128] quantized by float8_current_scaling)");
+  EXPECT_EQ(programError({{"\"input\": \"x\", \"scale\": \"s0\",\n",
+                           "\"input\": \"x\",\n"},
+                          {"\"amax_history\": \"h0\"}},",
+                           "\"unused\": 0}},"}}),
+            "manifest: entries[2].args[3].computed_by: a float8_delayed "
+            "quantization names its \"scale\" and \"amax_history\"");
+  EXPECT_EQ(programError({{"\"input\": \"x\", \"scale\": \"s0\",\n",
+                           "\"input\": \"x\", \"scale\": \"history\",\n"}}),
+            "manifest: entries[2].args[3].computed_by.scale: 'history' "
+            "(f32[16, 3]) has 48 elements, the scale of a per-tensor "
+            "quantization needs 1");
+}
+
+TEST(ManifestValidationTest, SlicesAndDelayedScaling) {
+  EXPECT_EQ(programError({{"\"offsets\": [0], \"sizes\": [1]",
+                           "\"offsets\": [3], \"sizes\": [1]"}}),
+            "manifest: entries[2].temporaries[0].computed_by: dimension 0 "
+            "(offset 3, size 1, stride 1) is not inside the input 'scale' "
+            "(f32[3])");
+  EXPECT_EQ(programError({{"\"offsets\": [0], \"sizes\": [1], \"strides\": [1]",
+                           "\"offsets\": [0], \"sizes\": [2], \"strides\": [2]"}}),
+            "manifest: entries[2].temporaries[0].computed_by: 's0' (f32[1]) "
+            "has 1 elements, the slice needs 2");
+  EXPECT_EQ(programError({{"\"offsets\": [0], \"sizes\": [1], \"strides\": [1]",
+                           "\"offsets\": [0], \"sizes\": [1], \"strides\": [0]"}}),
+            "manifest: entries[2].temporaries[0].computed_by: dimension 0 "
+            "(offset 0, size 1, stride 0) is not inside the input 'scale' "
+            "(f32[3])");
+  EXPECT_EQ(programError({{"\"offsets\": [0], \"sizes\": [1]",
+                           "\"offsets\": [0, 0], \"sizes\": [1]"}}),
+            "manifest: entries[2].temporaries[0].computed_by.offsets: has 2 "
+            "values for the rank-1 input 'scale' (f32[3])");
+  EXPECT_EQ(programError({{"\"dest\": \"history\",\n                        "
+                           "\"offsets\": [0, 0], \"sizes\": [16, 1]",
+                           "\"dest\": \"history\",\n                        "
+                           "\"offsets\": [0, 2], \"sizes\": [16, 2]"}}),
+            "manifest: entries[2].args[4].computed_by: dimension 1 (offset 2, "
+            "size 2, stride 1) is not inside the destination 'history' "
+            "(f32[16, 3])");
+  EXPECT_EQ(programError({{"\"margin\": -3", "\"margin\": -101"}}),
+            "manifest: entries[2].args[5].computed_by.margin: -101 is outside "
+            "[-100, 100]");
+  EXPECT_EQ(programError({{"\"fp8_max\": 448", "\"fp8_max\": 0"}}),
+            "manifest: entries[2].args[5].computed_by.fp8_max: must be a "
+            "finite number > 0");
+  EXPECT_EQ(programError({{"\"amax_compute_algo\": \"max\"",
+                           "\"amax_compute_algo\": \"mean\""}}),
+            "manifest: entries[2].args[5].computed_by.amax_compute_algo: "
+            "unknown amax_compute_algo \"mean\" (expected max or "
+            "most_recent)");
+  EXPECT_EQ(programError({{"\"output\": \"scale\"", "\"output\": \"amax_history\""}}),
+            "manifest: entries[2].args[5].computed_by: 'scale_out' (f32[3]) "
+            "has 3 elements, the updated amax_history needs 48");
+  EXPECT_EQ(programError({{"\"dtype\": \"f32\", \"shape\": [16, 3]}},\n       "
+                           "{\"name\": \"q\"",
+                           "\"dtype\": \"f32\", \"shape\": [16, 4]}},\n       "
+                           "{\"name\": \"q\""}}),
+            "manifest: entries[2].args[4].computed_by: 'history_out' (f32[16, "
+            "3]) has 48 elements, a copy of 'history' (f32[16, 4]) needs 64");
 }
 
 TEST(GpuTargetTest, Parse) {

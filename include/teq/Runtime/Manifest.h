@@ -1,15 +1,21 @@
 //===- Manifest.h - The artifact manifest, parsed and validated -----*- C++ -*-===//
 //
-// The JSON document an artifact returns from teq_artifact_manifest()
-// (docs/Artifact.md, "The manifest"): target, device code kind and, per entry
-// point, its arguments and the device buffers they are passed as.
+// The JSON document in an artifact's trailer (docs/Artifact.md, "The
+// manifest"): target, device code kind and, per entry point, its arguments
+// and the device buffers they are passed as, its temporaries and how te-run
+// recomputes each value; the artifact's GEMMs.
 //
-// parseManifest() checks everything the runtime relies on and names the JSON
-// path of what is wrong, e.g.
+// parseManifest() validates all of it (docs/Artifact.md, "What the runtime
+// checks"): types, sizes (nothing past 2^48 bytes, so no size arithmetic
+// overflows), quantizers, proto buffers against their layout on the target,
+// and every cross reference (computed_by's values and GEMMs, with the shapes
+// and types its op needs). Errors name the JSON path of what is wrong, e.g.
 //   manifest: entries[0].args[1]: missing "shape"
 //   manifest: entries[0].args[1].proto.shape[0]: expected an integer, got a string
 //   manifest: version: unsupported version 2 (this runtime reads version 1)
 //   manifest: gemms[2].a_scale_mode: unknown scale mode "x" (expected ...)
+//   manifest: entries[0].args[2].computed_by.gemm: GEMM 7 does not exist
+//     (the artifact has 1 GEMM)
 // Unknown keys are ignored, except inside a GEMM description ("gemms"),
 // where a misspelt key would silently change the math.
 //
@@ -290,8 +296,9 @@ struct TEQ_RUNTIME_EXPORT Manifest {
 /// 8), or 0 if the dtype is not one a tensor argument may have.
 TEQ_RUNTIME_EXPORT int64_t tensorDTypeBytes(std::string_view dtype);
 
-/// Parses and validates a manifest. Errors start with "manifest: " and name
-/// the JSON path of the offending value.
+/// Parses and validates a manifest completely (see the top of this file).
+/// Errors start with "manifest: " and name the JSON path of the offending
+/// value.
 TEQ_RUNTIME_EXPORT StatusOr<Manifest> parseManifest(std::string_view json);
 
 } // namespace mlir::teq::runtime
