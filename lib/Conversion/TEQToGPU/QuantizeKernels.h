@@ -11,16 +11,13 @@
 #ifndef TEQ_LIB_CONVERSION_TEQTOGPU_QUANTIZEKERNELS_H
 #define TEQ_LIB_CONVERSION_TEQTOGPU_QUANTIZEKERNELS_H
 
+#include "Kernels/KernelBuilder.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace mlir::teq::kernels {
-
-/// Threads per block of every kernel here.
-constexpr int64_t kBlockSize = 256;
-
-enum class InputType { F32, BF16, F16 };
 
 /// Description of a per-tensor FP8 quantization (current or delayed).
 struct PerTensorFP8Spec {

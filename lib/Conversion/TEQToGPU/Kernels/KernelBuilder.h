@@ -11,6 +11,7 @@
 #define TEQ_LIB_CONVERSION_TEQTOGPU_KERNELS_KERNELBUILDER_H
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -18,6 +19,14 @@
 #include <string>
 
 namespace mlir::teq::kernels {
+
+/// Threads per block of the quantize kernels.
+constexpr int64_t kBlockSize = 256;
+
+/// Element type of a kernel's high-precision input.
+enum class InputType { F32, BF16, F16 };
+int64_t bytesOf(InputType type);
+Type elementTypeOf(Builder &b, InputType type);
 
 /// One `gpu.launch_func` an emitter asks for: the kernel (a symbol of the
 /// kernel module), its 2-D grid of 1-D blocks, dynamic shared memory, and the
@@ -56,6 +65,74 @@ int64_t blocksFor(int64_t n, int64_t blockX, int64_t maxBlocks = 4096);
 /// IR form of layout::gemmSwizzledScaleIndex).
 Value gemmSwizzledScaleIndex(ImplicitLocOpBuilder &b, Value i, Value j,
                              int64_t numTilesX);
+
+
+//===----------------------------------------------------------------------===//
+// Constants, memory and control flow
+//===----------------------------------------------------------------------===//
+
+Value constantIndex(ImplicitLocOpBuilder &b, int64_t value);
+Value constantI32(ImplicitLocOpBuilder &b, int32_t value);
+/// Exact: the constant holds `value`'s bits.
+Value constantF32(ImplicitLocOpBuilder &b, float value);
+
+/// A new workgroup (shared memory) buffer `memref<size x element>` of
+/// `kernel`, one per block.
+Value addWorkgroupBuffer(gpu::GPUFuncOp kernel, Type element, int64_t size);
+
+/// A private device global `memref<size x element>` of `module`, in global
+/// memory: zero at module load with `zeroInit`, else uninitialised.
+/// Entries run in order on one stream, so such globals are the whole memory
+/// plan of state that lives between a quantization's kernels.
+memref::GlobalOp addDeviceGlobal(ImplicitLocOpBuilder &b,
+                                 gpu::GPUModuleOp module, llvm::StringRef name,
+                                 Type element, int64_t size,
+                                 bool zeroInit = false);
+Value getDeviceGlobal(ImplicitLocOpBuilder &b, memref::GlobalOp global);
+
+/// A 16-byte-aligned vector load of `type` from the 1-D `memref` at
+/// element `offset` (the caller guarantees the alignment), and its store.
+Value loadVector(ImplicitLocOpBuilder &b, VectorType type, Value memref,
+                 Value offset);
+void storeVector(ImplicitLocOpBuilder &b, Value vector, Value memref,
+                 Value offset);
+
+/// `scf.if cond { then() }`, building at `b` and leaving `b` after it.
+void ifThen(ImplicitLocOpBuilder &b, Value cond,
+            llvm::function_ref<void()> then);
+/// `scf.if cond -> type`, yielding what `then` / `otherwise` return.
+Value ifThenElse(ImplicitLocOpBuilder &b, Type type, Value cond,
+                 llvm::function_ref<Value()> then,
+                 llvm::function_ref<Value()> otherwise);
+/// `scf.for iv = lb to ub step step { body(iv) }`.
+void forLoop(ImplicitLocOpBuilder &b, Value lb, Value ub, Value step,
+             llvm::function_ref<void(Value iv)> body);
+/// The same carrying one value from `init`: body returns the next one; the
+/// loop's result is the last.
+Value forLoop(ImplicitLocOpBuilder &b, Value lb, Value ub, Value step,
+              Value init, llvm::function_ref<Value(Value iv, Value carried)> body);
+
+//===----------------------------------------------------------------------===//
+// Max reductions (NaN-ignoring, like fmaxf: arith.maxnumf)
+//===----------------------------------------------------------------------===//
+
+/// The maximum of f32 `value` over the 32 lanes of a warp (xor shuffles),
+/// in every lane.
+Value warpMax(ImplicitLocOpBuilder &b, Value value);
+
+/// Lane 0 of warp w stores warpMax(value) into `shared`[w] (f32, one slot
+/// per warp of the block), then the block waits at a barrier.
+void warpMaxToShared(ImplicitLocOpBuilder &b, Value value, Value tid,
+                     Value shared);
+
+/// The maximum of `shared`[0..count) and 0 (one thread's loop).
+Value sharedMax(ImplicitLocOpBuilder &b, Value shared, int64_t count);
+
+/// The block's maximum of `value` (warpMaxToShared into `shared`, which
+/// needs a slot per warp), handed to `onThread0` in thread 0.
+void blockMaxOnThread0(ImplicitLocOpBuilder &b, Value value, Value tid,
+                       Value shared, int64_t blockX,
+                       llvm::function_ref<void(Value max)> onThread0);
 
 } // namespace mlir::teq::kernels
 
