@@ -78,13 +78,13 @@ module attributes {teq.target = #teq.target<sm_90>} {
     %q = teq.quantize %x : tensor<993x512xbf16> -> !teq.proto<993x512xbf16, #teq.float8_block_quantizer<f8E4M3FN, block_scaling_dim = 1>, rowwise|columnwise>
     return %q : !teq.proto<993x512xbf16, #teq.float8_block_quantizer<f8E4M3FN, block_scaling_dim = 1>, rowwise|columnwise>
   }
-  func.func @e19(%x: tensor<993x512xbf16>) -> !teq.proto<993x512xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise> {
-    %q = teq.quantize %x : tensor<993x512xbf16> -> !teq.proto<993x512xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise>
-    return %q : !teq.proto<993x512xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise>
+  func.func @e19(%x: tensor<992x512xbf16>) -> !teq.proto<992x512xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise> {
+    %q = teq.quantize %x : tensor<992x512xbf16> -> !teq.proto<992x512xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise>
+    return %q : !teq.proto<992x512xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise>
   }
-  func.func @e20(%x: tensor<993x512xbf16>) -> !teq.proto<993x512xbf16, #teq.mxfp8_quantizer<f8E4M3FN, with_2d_quantization = true>, rowwise|columnwise, gemm_swizzled> {
-    %q = teq.quantize %x : tensor<993x512xbf16> -> !teq.proto<993x512xbf16, #teq.mxfp8_quantizer<f8E4M3FN, with_2d_quantization = true>, rowwise|columnwise, gemm_swizzled>
-    return %q : !teq.proto<993x512xbf16, #teq.mxfp8_quantizer<f8E4M3FN, with_2d_quantization = true>, rowwise|columnwise, gemm_swizzled>
+  func.func @e20(%x: tensor<992x512xbf16>) -> !teq.proto<992x512xbf16, #teq.mxfp8_quantizer<f8E4M3FN, with_2d_quantization = true>, rowwise|columnwise, gemm_swizzled> {
+    %q = teq.quantize %x : tensor<992x512xbf16> -> !teq.proto<992x512xbf16, #teq.mxfp8_quantizer<f8E4M3FN, with_2d_quantization = true>, rowwise|columnwise, gemm_swizzled>
+    return %q : !teq.proto<992x512xbf16, #teq.mxfp8_quantizer<f8E4M3FN, with_2d_quantization = true>, rowwise|columnwise, gemm_swizzled>
   }
   func.func @e21(%x: tensor<352x256xf16>) -> !teq.proto<352x256xf16, #teq.mxfp8_quantizer<f8E5M2>, rowwise|columnwise, gemm_swizzled> {
     %q = teq.quantize %x : tensor<352x256xf16> -> !teq.proto<352x256xf16, #teq.mxfp8_quantizer<f8E5M2>, rowwise|columnwise, gemm_swizzled>
@@ -110,24 +110,24 @@ module attributes {teq.target = #teq.target<sm_90>} {
     %q = teq.quantize %x : tensor<64x64xbf16> -> !teq.proto<64x64xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>
     return %q : !teq.proto<64x64xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, columnwise>
   }
-  func.func @e27(%x: tensor<300x256xf32>) -> !teq.proto<300x256xf32, #teq.mxfp8_quantizer<f8E5M2>, columnwise, gemm_swizzled> {
-    %q = teq.quantize %x : tensor<300x256xf32> -> !teq.proto<300x256xf32, #teq.mxfp8_quantizer<f8E5M2>, columnwise, gemm_swizzled>
-    return %q : !teq.proto<300x256xf32, #teq.mxfp8_quantizer<f8E5M2>, columnwise, gemm_swizzled>
+  func.func @e27(%x: tensor<320x256xf32>) -> !teq.proto<320x256xf32, #teq.mxfp8_quantizer<f8E5M2>, columnwise, gemm_swizzled> {
+    %q = teq.quantize %x : tensor<320x256xf32> -> !teq.proto<320x256xf32, #teq.mxfp8_quantizer<f8E5M2>, columnwise, gemm_swizzled>
+    return %q : !teq.proto<320x256xf32, #teq.mxfp8_quantizer<f8E5M2>, columnwise, gemm_swizzled>
   }
   func.func @e28(%x: tensor<320x320xf16>) -> !teq.proto<320x320xf16, #teq.mxfp8_quantizer<f8E4M3FN, with_2d_quantization = true>, rowwise> {
     %q = teq.quantize %x : tensor<320x320xf16> -> !teq.proto<320x320xf16, #teq.mxfp8_quantizer<f8E4M3FN, with_2d_quantization = true>, rowwise>
     return %q : !teq.proto<320x320xf16, #teq.mxfp8_quantizer<f8E4M3FN, with_2d_quantization = true>, rowwise>
   }
-  func.func @e29(%x: tensor<1x16xbf16>) -> !teq.proto<1x16xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise> {
-    %q = teq.quantize %x : tensor<1x16xbf16> -> !teq.proto<1x16xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise>
-    return %q : !teq.proto<1x16xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise>
+  func.func @e29(%x: tensor<32x64xbf16>) -> !teq.proto<32x64xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise> {
+    %q = teq.quantize %x : tensor<32x64xbf16> -> !teq.proto<32x64xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise>
+    return %q : !teq.proto<32x64xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise>
   }
   func.func @e30(%x: tensor<1024x256xbf16>) -> !teq.proto<1024x256xbf16, #teq.mxfp8_quantizer<f8E4M3FN, with_2d_quantization = true>, rowwise|columnwise, gemm_swizzled> {
     %q = teq.quantize %x : tensor<1024x256xbf16> -> !teq.proto<1024x256xbf16, #teq.mxfp8_quantizer<f8E4M3FN, with_2d_quantization = true>, rowwise|columnwise, gemm_swizzled>
     return %q : !teq.proto<1024x256xbf16, #teq.mxfp8_quantizer<f8E4M3FN, with_2d_quantization = true>, rowwise|columnwise, gemm_swizzled>
   }
-  func.func @e31(%x: tensor<2x33x96xbf16>) -> !teq.proto<2x33x96xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise> {
-    %q = teq.quantize %x : tensor<2x33x96xbf16> -> !teq.proto<2x33x96xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise>
-    return %q : !teq.proto<2x33x96xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise>
+  func.func @e31(%x: tensor<2x32x96xbf16>) -> !teq.proto<2x32x96xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise> {
+    %q = teq.quantize %x : tensor<2x32x96xbf16> -> !teq.proto<2x32x96xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise>
+    return %q : !teq.proto<2x32x96xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise|columnwise>
   }
 }

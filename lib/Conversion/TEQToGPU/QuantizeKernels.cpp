@@ -44,12 +44,12 @@ int64_t typeBytes(InputType t) { return t == InputType::F32 ? 4 : 2; }
 /// Replaces every `$KEY` of `vars` in `text` (longest keys first).
 std::string substituteVars(llvm::StringRef text,
                            const std::map<std::string, std::string> &vars);
-std::string withoutLibdevice(const std::string &text);
 
-/// `$KEY` substitution, then the libdevice-free rewrite.
+/// `$KEY` substitution (the libdevice-free rewrite of math.absf and
+/// arith.maxnumf is an IR pattern applied to every kernel: LibdeviceFree.h).
 std::string substitute(llvm::StringRef text,
                        const std::map<std::string, std::string> &vars) {
-  return withoutLibdevice(substituteVars(text, vars));
+  return substituteVars(text, vars);
 }
 
 std::string substituteVars(llvm::StringRef text,
@@ -77,42 +77,6 @@ std::string substituteVars(llvm::StringRef text,
   return out;
 }
 
-/// `math.absf` and `arith.maxnumf` become libdevice calls (`__nv_fabsf`,
-/// `__nv_fmaxf`) in convert-gpu-to-nvvm, which then need the CUDA toolkit's
-/// libdevice at compile time. TEQ's kernels need no toolkit: the absolute
-/// value clears the sign bit, and fmaxf is a compare and select (the NaN-
-/// ignoring maximum: a > b, or b is NaN, picks a). Both are exact.
-std::string withoutLibdevice(const std::string &text) {
-  static const std::regex op(
-      R"(( *)(%[A-Za-z0-9_]+) = (math\.absf|arith\.maxnumf) (%[A-Za-z0-9_]+)(?:, (%[A-Za-z0-9_]+))? : (f32|vector<([0-9]+)xf32>))");
-  std::string out;
-  size_t last = 0;
-  for (std::sregex_iterator it(text.begin(), text.end(), op), end; it != end;
-       ++it) {
-    const std::smatch &m = *it;
-    out.append(text, last, m.position() - last);
-    last = m.position() + m.length();
-    std::string ind = m[1], res = m[2], a = m[4], type = m[6];
-    bool vec = m[7].matched;
-    std::string i32 = vec ? "vector<" + m[7].str() + "xi32>" : "i32";
-    std::string i1 = vec ? "vector<" + m[7].str() + "xi1>" : "i1";
-    if (m[3] == "math.absf") {
-      std::string mask = vec ? "dense<2147483647> : " + i32 : "2147483647 : i32";
-      out += ind + res + "_b = arith.bitcast " + a + " : " + type + " to " + i32 + "\n" +
-             ind + res + "_k = arith.constant " + mask + "\n" +
-             ind + res + "_m = arith.andi " + res + "_b, " + res + "_k : " + i32 + "\n" +
-             ind + res + " = arith.bitcast " + res + "_m : " + i32 + " to " + type;
-      continue;
-    }
-    std::string b = m[5];
-    out += ind + res + "_g = arith.cmpf ogt, " + a + ", " + b + " : " + type + "\n" +
-           ind + res + "_n = arith.cmpf uno, " + b + ", " + b + " : " + type + "\n" +
-           ind + res + "_c = arith.ori " + res + "_g, " + res + "_n : " + i1 + "\n" +
-           ind + res + " = arith.select " + res + "_c, " + a + ", " + b + " : " + i1 + ", " + type;
-  }
-  out.append(text, last, std::string::npos);
-  return out;
-}
 
 /// Whether `c` continues an SSA name (`%name`).
 bool isNameChar(char c) {

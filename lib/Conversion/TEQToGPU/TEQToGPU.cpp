@@ -2,6 +2,7 @@
 
 #include "GemmDescriptor.h"
 #include "Kernels/Auxiliary.h"
+#include "Kernels/LibdeviceFree.h"
 #include "MemoryPlan.h"
 #include "QuantizeKernels.h"
 #include "teq/Conversion/Passes.h"
@@ -1509,6 +1510,7 @@ struct ConvertTEQToGPUPass
         return signalPassFailure();
       entryList.push_back(std::move(*entry));
     }
+    kernels::makeLibdeviceFree(kernelModule);
     llvm::json::Object manifest{{"format", "teq-artifact"},
                                 {"version", 1},
                                 {"target", target.getChip()},

@@ -1,0 +1,76 @@
+//===- LibdeviceFree.cpp - Kernels that need no CUDA toolkit --------------===//
+
+#include "LibdeviceFree.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+
+using namespace mlir;
+
+namespace {
+
+/// f32 or vector<N x f32>: the types libdevice would be called for.
+bool isF32OrVector(Type type) {
+  return getElementTypeOrSelf(type).isF32();
+}
+
+/// The same shape with i32 / i1 elements.
+Type withElement(Type type, Type element) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    return vector.clone(element);
+  return element;
+}
+
+struct AbsFAsSignClear : OpRewritePattern<math::AbsFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::AbsFOp op,
+                                PatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (!isF32OrVector(type))
+      return failure();
+    Location loc = op.getLoc();
+    Type i32 = withElement(type, rewriter.getI32Type());
+    Value bits = arith::BitcastOp::create(rewriter, loc, i32, op.getOperand());
+    TypedAttr maskValue = rewriter.getI32IntegerAttr(0x7fffffff);
+    if (auto vector = dyn_cast<VectorType>(i32))
+      maskValue = DenseElementsAttr::get(vector, maskValue);
+    Value mask = arith::ConstantOp::create(rewriter, loc, maskValue);
+    Value cleared = arith::AndIOp::create(rewriter, loc, bits, mask);
+    rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, type, cleared);
+    return success();
+  }
+};
+
+struct MaxNumFAsSelect : OpRewritePattern<arith::MaxNumFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::MaxNumFOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isF32OrVector(op.getType()))
+      return failure();
+    Location loc = op.getLoc();
+    Value a = op.getLhs(), b = op.getRhs();
+    Value greater = arith::CmpFOp::create(rewriter, loc,
+                                          arith::CmpFPredicate::OGT, a, b);
+    Value bIsNaN = arith::CmpFOp::create(rewriter, loc,
+                                         arith::CmpFPredicate::UNO, b, b);
+    Value pickA = arith::OrIOp::create(rewriter, loc, greater, bIsNaN);
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, pickA, a, b);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::teq::kernels::populateLibdeviceFreePatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<AbsFAsSignClear, MaxNumFAsSelect>(patterns.getContext());
+}
+
+void mlir::teq::kernels::makeLibdeviceFree(Operation *root) {
+  RewritePatternSet patterns(root->getContext());
+  populateLibdeviceFreePatterns(patterns);
+  walkAndApplyPatterns(root, std::move(patterns));
+}
