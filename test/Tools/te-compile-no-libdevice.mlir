@@ -9,6 +9,14 @@
 // CHECK-DAG: .visible .entry q3_nvfp4(
 // CHECK-DAG: .visible .entry q4_mxfp8(
 // CHECK-DAG: .visible .entry q5_block(
+// Elementwise ops that convert-gpu-to-nvvm would make libdevice calls, in f32
+// and bf16 (the IR patterns of Kernels/LibdeviceFree rewrite them).
+// CHECK-DAG: .visible .entry e{{[0-9]+}}_absf(
+// CHECK-DAG: .visible .entry e{{[0-9]+}}_maxnumf(
+// CHECK-DAG: .visible .entry e{{[0-9]+}}_maximumf(
+// RUN: te-compile %s --emit=mlir | FileCheck %s --check-prefix=MLIR
+// MLIR-NOT: = math.absf
+// MLIR-NOT: = arith.maxnumf
 
 module attributes {teq.target = #teq.target<sm_90>} {
   func.func @current(%x: tensor<128x256xbf16>) -> !teq.proto<128x256xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise> {
@@ -34,5 +42,11 @@ module attributes {teq.target = #teq.target<sm_90>} {
   func.func @block(%x: tensor<128x128xbf16>) -> !teq.proto<128x128xbf16, #teq.float8_block_quantizer<f8E4M3FN, block_scaling_dim = 1>, rowwise|columnwise> {
     %q = teq.quantize %x : tensor<128x128xbf16> -> !teq.proto<128x128xbf16, #teq.float8_block_quantizer<f8E4M3FN, block_scaling_dim = 1>, rowwise|columnwise>
     return %q : !teq.proto<128x128xbf16, #teq.float8_block_quantizer<f8E4M3FN, block_scaling_dim = 1>, rowwise|columnwise>
+  }
+  func.func @elementwise(%a: tensor<64x64xf32>, %b: tensor<64x64xbf16>, %c: tensor<64x64xbf16>) -> (tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xbf16>) {
+    %0 = math.absf %a : tensor<64x64xf32>
+    %1 = arith.maxnumf %b, %c : tensor<64x64xbf16>
+    %2 = arith.maximumf %b, %c : tensor<64x64xbf16>
+    return %0, %1, %2 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xbf16>
   }
 }
