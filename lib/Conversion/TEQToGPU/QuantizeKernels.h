@@ -12,56 +12,13 @@
 #define TEQ_LIB_CONVERSION_TEQTOGPU_QUANTIZEKERNELS_H
 
 #include "Kernels/KernelBuilder.h"
+#include "Kernels/PerTensorFP8.h"
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace mlir::teq::kernels {
-
-/// Description of a per-tensor FP8 quantization (current or delayed).
-struct PerTensorFP8Spec {
-  std::string prefix;   ///< Kernel name prefix, unique in the module.
-  int64_t rows = 1;     ///< M: product of the leading dimensions.
-  int64_t cols = 1;     ///< K: the last dimension.
-  InputType input = InputType::BF16;
-  bool e5m2 = false;    ///< E5M2 instead of E4M3.
-  bool rowwise = true;  ///< Write `data` [M, K].
-  bool transpose = false; ///< Write `transpose` [K, M] (non-TN targets).
-  // Current scaling (te-semantics.md §5.1).
-  bool forcePow2 = false;
-  float epsilon = 0.0f;
-  /// Delayed scaling (§5.2): the cast takes the stored scale as an argument
-  /// and records max|x| in the same pass (one read of the input).
-  bool delayed = false;
-  int64_t historyLength = 1;
-  /// Current scaling of a small tensor: the cast reduces the amax partials
-  /// and computes the scale itself (every block, identically; block (0, 0)
-  /// writes scale_inv, an extra last argument), saving the one-block scale
-  /// kernel's launch where launches dominate.
-  bool fusedScale = false;
-  /// The amax pass lets the launch after it start early: each block
-  /// executes griddepcontrol.launch_dependents first (sm_90+), so the next
-  /// kernel, if launched as a programmatic dependent (NVFP4Spec::
-  /// dependentLaunch), fills the SMs this grid frees.
-  bool launchDependents = false;
-};
-
-/// Current-scaling tensors up to this many elements use fusedScale.
-constexpr int64_t kFusedScaleMaxElements = int64_t(1) << 22;
-
-/// Amax partials a quantization produces: one per amax block (current
-/// scaling) or per cast block (delayed scaling, fused into the cast).
-int64_t amaxPartialsCount(const PerTensorFP8Spec &spec);
-
-/// `gpu.func @<prefix>_record(%scale: memref<1xf32>, %history: memref<Lxf32>,
-/// %updated: memref<Lxf32>, %scale_inv: memref<1xf32>)`: one block; the
-/// delayed-scaling amax recorded into history[0] (fmaxf, like TE's atomic
-/// max) and scale_inv = 1/scale.
-std::string delayedScalingRecordKernel(const PerTensorFP8Spec &spec);
-
-/// Blocks of the amax kernel for `numElements` inputs (one partial each).
-int64_t amaxGridSize(int64_t numElements, InputType input);
 
 /// Device globals the kernels below share: `@<prefix>_partials` (one amax
 /// per amax block) and `@<prefix>_scale_value`. Entries run in order on one
@@ -86,21 +43,6 @@ std::string fusedAmaxGlobals(const std::string &prefix);
 /// each copy's S_enc, 1 / S_enc and encode multipliers per E4M3 scale
 /// code, written by the amax pass's last block, read by the data kernel.
 std::string nvfp4ConstsGlobal(const std::string &prefix);
-
-/// `gpu.func @<prefix>_scale(%scale_inv: memref<1xf32>)`: one block; the
-/// amax of the partials and compute_scale_from_amax into
-/// `@<prefix>_scale_value` and `%scale_inv`.
-std::string currentScalingScaleKernel(const PerTensorFP8Spec &spec);
-
-/// `gpu.func @<prefix>_cast(%x, [%scale], [%data], [%transpose])`
-/// (%scale: the stored scale, delayed scaling only):
-/// q = fp8_satfinite_rne(x * scale), rowwise and/or transposed in one pass
-/// (64x64 tiles through shared memory when transposing).
-std::string perTensorCastKernel(const PerTensorFP8Spec &spec);
-
-/// Grid of the cast kernel.
-void perTensorCastGrid(const PerTensorFP8Spec &spec, int64_t &gridX,
-                       int64_t &gridY);
 
 /// Description of an FP8 block-scaled quantization (te-semantics.md §5.3).
 struct BlockFP8Spec {

@@ -3,6 +3,7 @@
 #include "GemmDescriptor.h"
 #include "Kernels/Auxiliary.h"
 #include "Kernels/LibdeviceFree.h"
+#include "Kernels/PerTensorFP8.h"
 #include "MemoryPlan.h"
 #include "QuantizeKernels.h"
 #include "teq/Conversion/Passes.h"
@@ -751,52 +752,20 @@ LogicalResult EntryLowering::lowerQuantize(OpBuilder &b, QuantizeOp op,
   spec.rowwise = static_cast<bool>(data);
   spec.transpose = static_cast<bool>(transpose);
 
-  std::string text = kernels::perTensorGlobals(spec) +
-                     kernels::perTensorCastKernel(spec);
-  if (spec.delayed)
-    text += kernels::delayedScalingRecordKernel(spec);
-  else if (spec.fusedScale)
-    text += kernels::perTensorAmaxKernel(spec);
-  else
-    text += kernels::perTensorAmaxKernel(spec) +
-            kernels::currentScalingScaleKernel(spec);
-  if (failed(emitKernels(text, op.getLoc())))
-    return failure();
-
-  Value x = buffersOfValue.lookup(op.getInput()).front();
-  Location loc = op.getLoc();
-  auto launchKernel = [&](StringRef kernel, int64_t gx, int64_t gy,
-                          ValueRange args) {
-    launch(b, loc, kernel, gx, gy, /*sharedBytes=*/0, args, token);
-  };
-  int64_t gx, gy;
-  kernels::perTensorCastGrid(spec, gx, gy);
-  SmallVector<Value> castArgs{x};
-  Value scale;
+  kernels::PerTensorFP8Buffers buffers;
+  buffers.input = buffersOfValue.lookup(op.getInput()).front();
+  buffers.data = data;
+  buffers.transpose = transpose;
+  buffers.scaleInv = scaleInv;
   if (spec.delayed) {
-    scale = buffersOfValue.lookup(op.getScale()).front();
-    castArgs.push_back(scale);
+    buffers.scale = buffersOfValue.lookup(op.getScale()).front();
+    buffers.amaxHistory = buffersOfValue.lookup(op.getAmaxHistory()).front();
+    buffers.updatedAmaxHistory = updatedHistory;
   }
-  if (data)
-    castArgs.push_back(data);
-  if (transpose)
-    castArgs.push_back(transpose);
-  if (spec.delayed) {
-    // One read of x: the cast records max|x|; then history[0] and scale_inv.
-    launchKernel(spec.prefix + "_cast", gx, gy, castArgs);
-    Value history = buffersOfValue.lookup(op.getAmaxHistory()).front();
-    launchKernel(spec.prefix + "_record", 1, 1,
-           {scale, history, updatedHistory, scaleInv});
-    return success();
-  }
-  int64_t grid = kernels::amaxGridSize(flat.m * flat.k, spec.input);
-  launchKernel(spec.prefix + "_amax", grid, 1, {x});
-  if (spec.fusedScale) {
-    castArgs.push_back(scaleInv);
-  } else {
-    launchKernel(spec.prefix + "_scale", 1, 1, {scaleInv});
-  }
-  launchKernel(spec.prefix + "_cast", gx, gy, castArgs);
+  ImplicitLocOpBuilder kb(op.getLoc(), b);
+  for (const kernels::KernelLaunch &k :
+       kernels::emitPerTensorFP8(kb, kernelModule, spec, buffers))
+    launch(b, op.getLoc(), k, token);
   return success();
 }
 

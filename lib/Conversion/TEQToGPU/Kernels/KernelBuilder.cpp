@@ -169,6 +169,20 @@ void mlir::teq::kernels::ifThen(ImplicitLocOpBuilder &b, Value cond,
   });
 }
 
+void mlir::teq::kernels::ifThenElse(ImplicitLocOpBuilder &b, Value cond,
+                                    llvm::function_ref<void()> then,
+                                    llvm::function_ref<void()> otherwise) {
+  auto op = scf::IfOp::create(b, TypeRange{}, cond, /*withElseRegion=*/true);
+  buildYieldingBlock(b, op.thenBlock(), [&] {
+    then();
+    return SmallVector<Value>{};
+  });
+  buildYieldingBlock(b, op.elseBlock(), [&] {
+    otherwise();
+    return SmallVector<Value>{};
+  });
+}
+
 Value mlir::teq::kernels::ifThenElse(ImplicitLocOpBuilder &b, Type type,
                                      Value cond,
                                      llvm::function_ref<Value()> then,

@@ -100,6 +100,10 @@ void storeVector(ImplicitLocOpBuilder &b, Value vector, Value memref,
 /// `scf.if cond { then() }`, building at `b` and leaving `b` after it.
 void ifThen(ImplicitLocOpBuilder &b, Value cond,
             llvm::function_ref<void()> then);
+/// `scf.if cond { then() } else { otherwise() }`.
+void ifThenElse(ImplicitLocOpBuilder &b, Value cond,
+                llvm::function_ref<void()> then,
+                llvm::function_ref<void()> otherwise);
 /// `scf.if cond -> type`, yielding what `then` / `otherwise` return.
 Value ifThenElse(ImplicitLocOpBuilder &b, Type type, Value cond,
                  llvm::function_ref<Value()> then,

@@ -1,0 +1,531 @@
+//===- PerTensorFP8.cpp - Per-tensor FP8 quantization kernels -------------===//
+
+#include "PerTensorFP8.h"
+#include "Numerics.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::teq::kernels;
+
+namespace {
+/// Elements a cast thread converts at a time: 16 bytes of FP8 output.
+constexpr int64_t kChunk = 16;
+/// Side of the transposing cast's square tile.
+constexpr int64_t kTile = 64;
+/// Bytes between tile rows in shared memory: 16 more than a row, so that
+/// the column reads of the transpose spread over the banks.
+constexpr int64_t kTileRowStride = kTile + 16;
+/// Warps of a block: the slots of a block max reduction.
+constexpr int64_t kWarps = kBlockSize / 32;
+} // namespace
+
+int64_t mlir::teq::kernels::amaxGridSize(int64_t numElements, InputType input) {
+  int64_t vectors = numElements / (16 / bytesOf(input));
+  // Enough blocks to fill an H100 several times over, few enough partials
+  // for one block to reduce.
+  return blocksFor(vectors, kBlockSize, /*maxBlocks=*/1024);
+}
+
+void mlir::teq::kernels::perTensorCastGrid(const PerTensorFP8Spec &spec,
+                                           int64_t &gridX, int64_t &gridY) {
+  if (spec.transpose) {
+    gridX = (spec.cols + kTile - 1) / kTile;
+    gridY = (spec.rows + kTile - 1) / kTile;
+    return;
+  }
+  int64_t chunks = (spec.rows * spec.cols + kChunk - 1) / kChunk;
+  // 16 blocks per SM of an H100 (132 SMs); the loop strides over the rest.
+  gridX = blocksFor(chunks, kBlockSize, /*maxBlocks=*/132 * 16);
+  gridY = 1;
+}
+
+int64_t mlir::teq::kernels::amaxPartialsCount(const PerTensorFP8Spec &spec) {
+  if (!spec.delayed)
+    return amaxGridSize(spec.rows * spec.cols, spec.input);
+  int64_t gx, gy;
+  perTensorCastGrid(spec, gx, gy);
+  return gx * gy;
+}
+
+namespace {
+
+Value absMax(ImplicitLocOpBuilder &b, Value max, Value value) {
+  return arith::MaxNumFOp::create(b, max, math::AbsFOp::create(b, value));
+}
+
+/// max|lanes| of an f32 vector.
+Value vectorAbsMax(ImplicitLocOpBuilder &b, Value values) {
+  return vector::ReductionOp::create(b, vector::CombiningKind::MAXNUMF,
+                                     math::AbsFOp::create(b, values));
+}
+
+class PerTensorFP8Emitter {
+public:
+  PerTensorFP8Emitter(ImplicitLocOpBuilder &b, gpu::GPUModuleOp module,
+                      const PerTensorFP8Spec &spec,
+                      const PerTensorFP8Buffers &buffers)
+      : b(b), module(module), spec(spec), buffers(buffers),
+        inputType(elementTypeOf(b, spec.input)) {}
+
+  SmallVector<KernelLaunch> emit();
+
+private:
+  KernelLaunch emitCast();
+  KernelLaunch emitAmax();
+  KernelLaunch emitScale();
+  KernelLaunch emitRecord();
+
+  /// The cast's scale, each thread computing it from the partials
+  /// (PerTensorFP8Spec::fusedScale); block (0, 0) thread 0 stores scale_inv.
+  Value fusedScale(Value shared, Value scaleInv);
+  /// The cast's transposing body: one 64x64 tile a block.
+  Value castTile(Value x, Value data, Value transpose, Value scale,
+                 Value tile);
+  /// The cast's elementwise body: a grid-stride loop over 16-element chunks.
+  Value castElementwise(Value x, Value data, Value scale, int64_t gridX);
+  /// Delayed scaling: the block's max of `amax` into partials[index].
+  void recordBlockAmax(Value amax, Value tid, Value shared, Value index);
+  /// The max of the partials `tid`, `tid` + 256, ... (a thread's share).
+  Value threadPartialsMax(Value tid);
+  /// The max of the partials, handed to `onThread0` in thread 0.
+  void partialsMax(Value tid, Value shared,
+                   llvm::function_ref<void(Value)> onThread0);
+
+  gpu::GPUFuncOp newKernel(KernelLaunch &launch, StringRef suffix) {
+    launch.kernel = spec.prefix + suffix.str();
+    launch.blockX = kBlockSize;
+    gpu::GPUFuncOp kernel =
+        createKernel(b, module, launch.kernel, launch.args, kBlockSize);
+    return kernel;
+  }
+  Value sharedMaxSlots(gpu::GPUFuncOp kernel) {
+    return addWorkgroupBuffer(kernel, b.getF32Type(), kWarps);
+  }
+  Value c(int64_t value) { return constantIndex(b, value); }
+  VectorType vectorOf(int64_t n, Type element) {
+    return VectorType::get({n}, element);
+  }
+
+  ImplicitLocOpBuilder &b;
+  gpu::GPUModuleOp module;
+  const PerTensorFP8Spec &spec;
+  const PerTensorFP8Buffers &buffers;
+  Type inputType;
+  memref::GlobalOp partials, scaleValue;
+};
+
+SmallVector<KernelLaunch> PerTensorFP8Emitter::emit() {
+  OpBuilder::InsertionGuard guard(b);
+  partials = addDeviceGlobal(b, module, spec.prefix + "_partials",
+                             b.getF32Type(), amaxPartialsCount(spec));
+  bool scaleKernel = !spec.delayed && !spec.fusedScale;
+  if (scaleKernel)
+    scaleValue = addDeviceGlobal(b, module, spec.prefix + "_scale_value",
+                                 b.getF32Type(), 1);
+  KernelLaunch cast = emitCast();
+  if (spec.delayed)
+    return {cast, emitRecord()};
+  KernelLaunch amax = emitAmax();
+  if (!scaleKernel)
+    return {amax, cast};
+  return {amax, emitScale(), cast};
+}
+
+KernelLaunch PerTensorFP8Emitter::emitCast() {
+  assert((spec.rowwise || spec.transpose) && "a cast writes some copy");
+  assert((spec.transpose || spec.rowwise) && "elementwise casts write data");
+  KernelLaunch launch;
+  perTensorCastGrid(spec, launch.gridX, launch.gridY);
+  launch.args.push_back(buffers.input);
+  if (spec.delayed)
+    launch.args.push_back(buffers.scale);
+  if (spec.rowwise)
+    launch.args.push_back(buffers.data);
+  if (spec.transpose)
+    launch.args.push_back(buffers.transpose);
+  if (spec.fusedScale)
+    launch.args.push_back(buffers.scaleInv);
+  gpu::GPUFuncOp kernel = newKernel(launch, "_cast");
+  Value tile = spec.transpose
+                   ? addWorkgroupBuffer(kernel, b.getI8Type(),
+                                        kTile * kTileRowStride)
+                   : Value();
+  Value shared = sharedMaxSlots(kernel);
+
+  OpBuilder::InsertionGuard guard(b);
+  Block *body = &kernel.getBody().front();
+  b.setInsertionPointToStart(body);
+  unsigned next = 0;
+  auto arg = [&](bool present) {
+    return present ? body->getArgument(next++) : Value();
+  };
+  Value x = arg(true);
+  Value storedScale = arg(spec.delayed);
+  Value data = arg(spec.rowwise);
+  Value transpose = arg(spec.transpose);
+  Value scaleInv = arg(spec.fusedScale);
+
+  Value scale;
+  if (spec.delayed)
+    scale = memref::LoadOp::create(b, storedScale, ValueRange{c(0)});
+  else if (spec.fusedScale)
+    scale = fusedScale(shared, scaleInv);
+  else
+    scale = memref::LoadOp::create(b, getDeviceGlobal(b, scaleValue),
+                                   ValueRange{c(0)});
+
+  // max|x| rides along with the conversion; only delayed scaling records
+  // it (the rest is dead code, removed on the way to PTX).
+  Value amax = spec.transpose
+                   ? castTile(x, data, transpose, scale, tile)
+                   : castElementwise(x, data, scale, launch.gridX);
+  if (spec.delayed) {
+    Value tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
+    Value bx = gpu::BlockIdOp::create(b, gpu::Dimension::x);
+    Value index = bx;
+    if (spec.transpose) {
+      Value by = gpu::BlockIdOp::create(b, gpu::Dimension::y);
+      Value gridX = gpu::GridDimOp::create(b, gpu::Dimension::x);
+      index = arith::AddIOp::create(b, arith::MulIOp::create(b, by, gridX),
+                                    bx);
+    }
+    recordBlockAmax(amax, tid, shared, index);
+  }
+  gpu::ReturnOp::create(b);
+  return launch;
+}
+
+Value PerTensorFP8Emitter::fusedScale(Value shared, Value scaleInv) {
+  // The scale kernel's reduction tree, so the same amax in every block.
+  Value tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
+  warpMaxToShared(b, threadPartialsMax(tid), tid, shared);
+  Value amax = sharedMax(b, shared, kWarps);
+  ScaleFromAmax scale = computeScaleFromAmax(
+      b, amax, fp8MaxOf(spec.e5m2), spec.epsilon, spec.forcePow2,
+      std::numeric_limits<float>::max());
+  Value bx = gpu::BlockIdOp::create(b, gpu::Dimension::x);
+  Value by = gpu::BlockIdOp::create(b, gpu::Dimension::y);
+  Value sum = arith::AddIOp::create(b, arith::AddIOp::create(b, bx, by), tid);
+  Value first =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, sum, c(0));
+  ifThen(b, first, [&] {
+    memref::StoreOp::create(b, scale.scaleInv, scaleInv, ValueRange{c(0)});
+  });
+  return scale.scale;
+}
+
+Value PerTensorFP8Emitter::castElementwise(Value x, Value data, Value scale,
+                                           int64_t gridX) {
+  const int64_t n = spec.rows * spec.cols;
+  VectorType chunkType = vectorOf(kChunk, b.getF32Type());
+  Value scales = vector::BroadcastOp::create(b, chunkType, scale);
+  GridStride stride = gridStride1D(b, kBlockSize);
+  Value chunksMax = forLoop(
+      b, stride.start, c(n / kChunk), c(gridX * kBlockSize),
+      constantF32(b, 0.0f), [&](Value i, Value max) -> Value {
+        Value offset = arith::MulIOp::create(b, i, c(kChunk));
+        Value values = extendToF32(
+            b, loadVector(b, vectorOf(kChunk, inputType), x, offset));
+        Value scaled = arith::MulFOp::create(b, values, scales);
+        storeVector(b, packFP8(b, scaled, spec.e5m2), data, offset);
+        return arith::MaxNumFOp::create(b, max, vectorAbsMax(b, values));
+      });
+  // The last n % 16 elements, one a thread.
+  Value at = arith::AddIOp::create(b, c(n / kChunk * kChunk), stride.start);
+  Value inTail =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ult, at, c(n));
+  return ifThenElse(
+      b, b.getF32Type(), inTail,
+      [&]() -> Value {
+        Value value = extendToF32(
+            b, memref::LoadOp::create(b, x, ValueRange{at}));
+        Value scaled = arith::MulFOp::create(b, value, scale);
+        memref::StoreOp::create(b, convertToFP8(b, scaled, spec.e5m2), data,
+                                ValueRange{at});
+        return absMax(b, chunksMax, value);
+      },
+      [&] { return chunksMax; });
+}
+
+Value PerTensorFP8Emitter::castTile(Value x, Value data, Value transpose,
+                                   Value scale, Value tile) {
+  // Phase 1: thread t converts 16 elements of tile row t / 4 (one 16-byte
+  // load where the row is aligned and complete), writes them rowwise and
+  // into shared memory. Phase 2: thread t gathers 16 bytes of tile column
+  // t / 4 and writes them as one row of the transposed copy.
+  const int64_t m = spec.rows, k = spec.cols;
+  const bool vectorIn = k % kChunk == 0;  // every chunk 16-byte aligned
+  const bool vectorOut = m % kChunk == 0; // every transposed run aligned
+  VectorType chunkType = vectorOf(kChunk, b.getF32Type());
+  Value scales = vector::BroadcastOp::create(b, chunkType, scale);
+  Value tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
+  Value bx = gpu::BlockIdOp::create(b, gpu::Dimension::x);
+  Value by = gpu::BlockIdOp::create(b, gpu::Dimension::y);
+  Value k0 = arith::MulIOp::create(b, bx, c(kTile));
+  Value m0 = arith::MulIOp::create(b, by, c(kTile));
+  const int64_t threadsPerRow = kTile / kChunk;
+  Value row = arith::DivUIOp::create(b, tid, c(threadsPerRow));
+  Value column = arith::MulIOp::create(
+      b, arith::RemUIOp::create(b, tid, c(threadsPerRow)), c(kChunk));
+  Value gm = arith::AddIOp::create(b, m0, row);
+  Value gk = arith::AddIOp::create(b, k0, column);
+  Value tileOffset = arith::AddIOp::create(
+      b, arith::MulIOp::create(b, row, c(kTileRowStride)), column);
+  using arith::CmpIPredicate;
+  Value rowInside = arith::CmpIOp::create(b, CmpIPredicate::ult, gm, c(m));
+  Value wholeChunk = arith::CmpIOp::create(
+      b, CmpIPredicate::ule, arith::AddIOp::create(b, gk, c(kChunk)), c(k));
+  Value vectorOk =
+      vectorIn ? arith::AndIOp::create(b, rowInside, wholeChunk).getResult()
+               : arith::ConstantOp::create(b, b.getBoolAttr(false)).getResult();
+  Value rowBase = arith::MulIOp::create(b, gm, c(k));
+  Value offset = arith::AddIOp::create(b, rowBase, gk);
+  Value amax = ifThenElse(
+      b, b.getF32Type(), vectorOk,
+      [&]() -> Value {
+        Value values = extendToF32(
+            b, loadVector(b, vectorOf(kChunk, inputType), x, offset));
+        Value scaled = arith::MulFOp::create(b, values, scales);
+        Value bytes = packFP8(b, scaled, spec.e5m2);
+        if (data)
+          storeVector(b, bytes, data, offset);
+        storeVector(b, bytes, tile, tileOffset);
+        return vectorAbsMax(b, values);
+      },
+      [&]() -> Value {
+        return forLoop(
+            b, c(0), c(kChunk), c(1), constantF32(b, 0.0f),
+            [&](Value e, Value max) -> Value {
+              Value kk = arith::AddIOp::create(b, gk, e);
+              Value inside = arith::AndIOp::create(
+                  b, rowInside,
+                  arith::CmpIOp::create(b, CmpIPredicate::ult, kk, c(k)));
+              return ifThenElse(
+                  b, b.getF32Type(), inside,
+                  [&]() -> Value {
+                    Value at = arith::AddIOp::create(b, rowBase, kk);
+                    Value value = extendToF32(
+                        b, memref::LoadOp::create(b, x, ValueRange{at}));
+                    Value scaled = arith::MulFOp::create(b, value, scale);
+                    Value byte = convertToFP8(b, scaled, spec.e5m2);
+                    if (data)
+                      memref::StoreOp::create(b, byte, data, ValueRange{at});
+                    memref::StoreOp::create(
+                        b, byte, tile,
+                        ValueRange{arith::AddIOp::create(b, tileOffset, e)});
+                    return absMax(b, max, value);
+                  },
+                  [&] { return max; });
+            });
+      });
+  gpu::BarrierOp::create(b);
+
+  // Phase 2: tile column `row` (global k), 16 rows from `column` (global m).
+  Value tk = arith::AddIOp::create(b, k0, row);
+  Value tm = arith::AddIOp::create(b, m0, column);
+  Value columnInside = arith::CmpIOp::create(b, CmpIPredicate::ult, tk, c(k));
+  Value wholeRun = arith::CmpIOp::create(
+      b, CmpIPredicate::ule, arith::AddIOp::create(b, tm, c(kChunk)), c(m));
+  Value vectorStore =
+      vectorOut
+          ? arith::AndIOp::create(b, columnInside, wholeRun).getResult()
+          : arith::ConstantOp::create(b, b.getBoolAttr(false)).getResult();
+  Value transposedRow = arith::MulIOp::create(b, tk, c(m));
+  Value transposedOffset = arith::AddIOp::create(b, transposedRow, tm);
+  SmallVector<Value> bytes;
+  for (int64_t j = 0; j < kChunk; ++j) {
+    Value tileRow = arith::AddIOp::create(b, column, c(j));
+    Value at = arith::AddIOp::create(
+        b, arith::MulIOp::create(b, tileRow, c(kTileRowStride)), row);
+    bytes.push_back(memref::LoadOp::create(b, tile, ValueRange{at}));
+  }
+  Value run = vector::FromElementsOp::create(
+      b, vectorOf(kChunk, b.getI8Type()), bytes);
+  ifThenElse(
+      b, vectorStore, [&] { storeVector(b, run, transpose, transposedOffset); },
+      [&] {
+        ifThen(b, columnInside, [&] {
+          forLoop(b, c(0), c(kChunk), c(1), [&](Value e) {
+            Value mm = arith::AddIOp::create(b, tm, e);
+            Value inside =
+                arith::CmpIOp::create(b, CmpIPredicate::ult, mm, c(m));
+            ifThen(b, inside, [&] {
+              Value at = arith::AddIOp::create(b, transposedRow, mm);
+              Value byte = vector::ExtractOp::create(b, run, OpFoldResult(e));
+              memref::StoreOp::create(b, byte, transpose, ValueRange{at});
+            });
+          });
+        });
+      });
+  return amax;
+}
+
+void PerTensorFP8Emitter::recordBlockAmax(Value amax, Value tid, Value shared,
+                                          Value index) {
+  blockMaxOnThread0(b, amax, tid, shared, kBlockSize, [&](Value max) {
+    memref::StoreOp::create(b, max, getDeviceGlobal(b, partials),
+                            ValueRange{index});
+  });
+}
+
+KernelLaunch PerTensorFP8Emitter::emitAmax() {
+  const int64_t n = spec.rows * spec.cols;
+  const int64_t perVector = 16 / bytesOf(spec.input);
+  const int64_t vectors = n / perVector;
+  KernelLaunch launch;
+  launch.gridX = amaxGridSize(n, spec.input);
+  launch.args = {buffers.input};
+  gpu::GPUFuncOp kernel = newKernel(launch, "_amax");
+  Value shared = sharedMaxSlots(kernel);
+
+  OpBuilder::InsertionGuard guard(b);
+  Block *body = &kernel.getBody().front();
+  b.setInsertionPointToStart(body);
+  Value x = body->getArgument(0);
+  if (spec.launchDependents)
+    NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::launch_dependents);
+  GridStride stride = gridStride1D(b, kBlockSize);
+  const int64_t step = launch.gridX * kBlockSize;
+  VectorType loadType = vectorOf(perVector, inputType);
+  // Four independent 16-byte loads in flight a thread (each coalesced
+  // across the warp), then the rest one at a time. The max is order free
+  // (NaN-ignoring), so the grouping does not change it.
+  const int64_t unrolled = vectors / (4 * step) * (4 * step);
+  Value unrolledMax = forLoop(
+      b, stride.start, c(unrolled), c(4 * step), constantF32(b, 0.0f),
+      [&](Value i, Value max) -> Value {
+        SmallVector<Value> indices{i};
+        for (int u = 1; u < 4; ++u)
+          indices.push_back(arith::AddIOp::create(b, indices.back(), c(step)));
+        SmallVector<Value> offsets, loads, maxima;
+        for (Value index : indices)
+          offsets.push_back(arith::MulIOp::create(b, index, c(perVector)));
+        for (Value offset : offsets)
+          loads.push_back(loadVector(b, loadType, x, offset));
+        for (Value &load : loads)
+          load = extendToF32(b, load);
+        for (Value &load : loads)
+          load = math::AbsFOp::create(b, load);
+        for (Value magnitudes : loads)
+          maxima.push_back(vector::ReductionOp::create(
+              b, vector::CombiningKind::MAXNUMF, magnitudes));
+        for (Value vectorMax : maxima)
+          max = arith::MaxNumFOp::create(b, max, vectorMax);
+        return max;
+      });
+  Value vectorsMax = forLoop(
+      b, arith::AddIOp::create(b, c(unrolled), stride.start), c(vectors),
+      c(step), unrolledMax, [&](Value i, Value max) -> Value {
+        Value offset = arith::MulIOp::create(b, i, c(perVector));
+        Value values = extendToF32(b, loadVector(b, loadType, x, offset));
+        return arith::MaxNumFOp::create(b, max, vectorAbsMax(b, values));
+      });
+  // The last n % perVector elements, one a thread of the first.
+  Value inTail = arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
+                                       stride.start, c(n % perVector));
+  Value amax = ifThenElse(
+      b, b.getF32Type(), inTail,
+      [&]() -> Value {
+        Value at = arith::AddIOp::create(b, c(vectors * perVector),
+                                         stride.start);
+        Value value =
+            extendToF32(b, memref::LoadOp::create(b, x, ValueRange{at}));
+        return absMax(b, vectorsMax, value);
+      },
+      [&] { return vectorsMax; });
+  Value tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
+  Value bid = gpu::BlockIdOp::create(b, gpu::Dimension::x);
+  recordBlockAmax(amax, tid, shared, bid);
+  gpu::ReturnOp::create(b);
+  return launch;
+}
+
+Value PerTensorFP8Emitter::threadPartialsMax(Value tid) {
+  Value all = getDeviceGlobal(b, partials);
+  return forLoop(b, tid, c(amaxPartialsCount(spec)), c(kBlockSize),
+                 constantF32(b, 0.0f), [&](Value i, Value max) -> Value {
+                   Value partial =
+                       memref::LoadOp::create(b, all, ValueRange{i});
+                   return arith::MaxNumFOp::create(b, max, partial);
+                 });
+}
+
+void PerTensorFP8Emitter::partialsMax(
+    Value tid, Value shared, llvm::function_ref<void(Value)> onThread0) {
+  blockMaxOnThread0(b, threadPartialsMax(tid), tid, shared, kBlockSize,
+                    onThread0);
+}
+
+KernelLaunch PerTensorFP8Emitter::emitScale() {
+  KernelLaunch launch;
+  launch.args = {buffers.scaleInv};
+  gpu::GPUFuncOp kernel = newKernel(launch, "_scale");
+  Value shared = sharedMaxSlots(kernel);
+
+  OpBuilder::InsertionGuard guard(b);
+  Block *body = &kernel.getBody().front();
+  b.setInsertionPointToStart(body);
+  Value scaleInv = body->getArgument(0);
+  Value tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
+  partialsMax(tid, shared, [&](Value amax) {
+    ScaleFromAmax scale = computeScaleFromAmax(
+        b, amax, fp8MaxOf(spec.e5m2), spec.epsilon, spec.forcePow2,
+        std::numeric_limits<float>::max());
+    memref::StoreOp::create(b, scale.scale, getDeviceGlobal(b, scaleValue),
+                            ValueRange{c(0)});
+    memref::StoreOp::create(b, scale.scaleInv, scaleInv, ValueRange{c(0)});
+  });
+  gpu::ReturnOp::create(b);
+  return launch;
+}
+
+KernelLaunch PerTensorFP8Emitter::emitRecord() {
+  KernelLaunch launch;
+  launch.args = {buffers.scale, buffers.amaxHistory, buffers.updatedAmaxHistory,
+                 buffers.scaleInv};
+  gpu::GPUFuncOp kernel = newKernel(launch, "_record");
+  Value shared = sharedMaxSlots(kernel);
+
+  OpBuilder::InsertionGuard guard(b);
+  Block *body = &kernel.getBody().front();
+  b.setInsertionPointToStart(body);
+  Value scale = body->getArgument(0), history = body->getArgument(1),
+        updated = body->getArgument(2), scaleInv = body->getArgument(3);
+  Value tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
+  // The rest of the history is copied unchanged.
+  forLoop(b, tid, c(spec.historyLength), c(kBlockSize), [&](Value i) {
+    Value notFirst =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ne, i, c(0));
+    ifThen(b, notFirst, [&] {
+      Value entry = memref::LoadOp::create(b, history, ValueRange{i});
+      memref::StoreOp::create(b, entry, updated, ValueRange{i});
+    });
+  });
+  partialsMax(tid, shared, [&](Value amax) {
+    // fmaxf, like TE's atomic max into history[0].
+    Value first = memref::LoadOp::create(b, history, ValueRange{c(0)});
+    memref::StoreOp::create(b, arith::MaxNumFOp::create(b, first, amax),
+                            updated, ValueRange{c(0)});
+    Value stored = memref::LoadOp::create(b, scale, ValueRange{c(0)});
+    memref::StoreOp::create(
+        b, arith::DivFOp::create(b, constantF32(b, 1.0f), stored), scaleInv,
+        ValueRange{c(0)});
+  });
+  gpu::ReturnOp::create(b);
+  return launch;
+}
+
+} // namespace
+
+SmallVector<KernelLaunch> mlir::teq::kernels::emitPerTensorFP8(
+    ImplicitLocOpBuilder &b, gpu::GPUModuleOp module,
+    const PerTensorFP8Spec &spec, const PerTensorFP8Buffers &buffers) {
+  return PerTensorFP8Emitter(b, module, spec, buffers).emit();
+}

@@ -1,0 +1,91 @@
+//===- PerTensorFP8.h - Per-tensor FP8 quantization kernels ----*- C++ -*-===//
+//
+// One scale for the whole tensor (te-semantics.md §5.1, §5.2). Current
+// scaling: an amax pass (per-block maxima into a partials global), the
+// scale from the amax (its own one-block kernel, or fused into the cast for
+// small tensors), then the cast. Delayed scaling: the cast with the stored
+// scale records per-block maxima in the same read of x, then a one-block
+// kernel records the amax into history[0] and writes scale_inv.
+// Kernels are specialised to the static shape: they know which accesses
+// are whole 16-byte vectors and which need bounds checks.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TEQ_LIB_CONVERSION_TEQTOGPU_KERNELS_PERTENSORFP8_H
+#define TEQ_LIB_CONVERSION_TEQTOGPU_KERNELS_PERTENSORFP8_H
+
+#include "KernelBuilder.h"
+
+#include <functional>
+
+namespace mlir::teq::kernels {
+
+/// Description of a per-tensor FP8 quantization (current or delayed).
+struct PerTensorFP8Spec {
+  std::string prefix;     ///< Kernel name prefix, unique in the module.
+  int64_t rows = 1;       ///< M: product of the leading dimensions.
+  int64_t cols = 1;       ///< K: the last dimension.
+  InputType input = InputType::BF16;
+  bool e5m2 = false;      ///< E5M2 instead of E4M3.
+  bool rowwise = true;    ///< Write `data` [M, K].
+  bool transpose = false; ///< Write `transpose` [K, M] (non-TN targets).
+  // Current scaling (te-semantics.md §5.1).
+  bool forcePow2 = false;
+  float epsilon = 0.0f;
+  /// Delayed scaling (§5.2): the cast takes the stored scale as an argument
+  /// and records max|x| in the same pass (one read of the input).
+  bool delayed = false;
+  int64_t historyLength = 1;
+  /// Current scaling of a small tensor: the cast reduces the amax partials
+  /// and computes the scale itself (every block, identically; block (0, 0)
+  /// writes scale_inv), saving the one-block scale kernel's launch where
+  /// launches dominate.
+  bool fusedScale = false;
+  /// The amax pass lets the launch after it start early: each block
+  /// executes griddepcontrol.launch_dependents first (sm_90+), so the next
+  /// kernel, if launched as a programmatic dependent, fills the SMs this
+  /// grid frees.
+  bool launchDependents = false;
+};
+
+/// Current-scaling tensors up to this many elements use fusedScale.
+constexpr int64_t kFusedScaleMaxElements = int64_t(1) << 22;
+
+/// Blocks of the amax pass over `numElements` inputs (one partial each).
+int64_t amaxGridSize(int64_t numElements, InputType input);
+
+/// Amax partials a quantization produces: one per amax block (current
+/// scaling) or per cast block (delayed scaling, fused into the cast).
+int64_t amaxPartialsCount(const PerTensorFP8Spec &spec);
+
+/// Grid of the cast kernel: 64x64 tiles when transposing, else a
+/// grid-stride loop over 16-element chunks.
+void perTensorCastGrid(const PerTensorFP8Spec &spec, int64_t &gridX,
+                       int64_t &gridY);
+
+/// The buffers of one quantization, the kernels' arguments (memref<N x T>
+/// input, memref<N x i8> data, memref<1 x f32> scales, memref<L x f32>
+/// histories).
+struct PerTensorFP8Buffers {
+  Value input;
+  Value data;      ///< [M, K], or null.
+  Value transpose; ///< [K, M], or null.
+  Value scaleInv;
+  // Delayed scaling.
+  Value scale; ///< The stored scale the cast multiplies by.
+  Value amaxHistory;
+  Value updatedAmaxHistory;
+};
+
+/// Emits the kernels of one quantization into `module` (device globals
+/// `<prefix>_partials` and, unfused, `<prefix>_scale_value`; kernels
+/// `<prefix>_cast` and `_record`, or `_amax` [and `_scale`]) and returns
+/// their launches in stream order.
+llvm::SmallVector<KernelLaunch>
+emitPerTensorFP8(ImplicitLocOpBuilder &b, gpu::GPUModuleOp module,
+                 const PerTensorFP8Spec &spec,
+                 const PerTensorFP8Buffers &buffers);
+
+} // namespace mlir::teq::kernels
+
+#endif // TEQ_LIB_CONVERSION_TEQTOGPU_KERNELS_PERTENSORFP8_H
