@@ -5,6 +5,7 @@
 #include "teq/Dialect/TEQ/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir::teq {
 #define GEN_PASS_DEF_CHECKRECIPESUPPORT
@@ -19,7 +20,8 @@ namespace {
 std::string dimsStr(ArrayRef<int64_t> shape) {
   std::string s = "[";
   for (auto [i, d] : llvm::enumerate(shape))
-    s += (i ? ", " : "") + std::to_string(d);
+    s += (i ? ", " : "") +
+         (ShapedType::isDynamic(d) ? std::string("?") : std::to_string(d));
   return s + "]";
 }
 
@@ -104,16 +106,26 @@ struct CheckRecipeSupportPass
     if (!quantizer)
       return;
     ArrayRef<int64_t> shape = shapeOf(tensor);
-    int64_t last = shape.empty() ? 1 : shape.back();
-    int64_t leading = 1;
-    for (int64_t d : shape.drop_back())
-      leading *= d;
     auto fail = [&]() -> InFlightDiagnostic {
       hadError = true;
       return op->emitError() << name << " under " << recipeName << ": "
                              << what << " with dims=" << dimsStr(shape)
                              << ": ";
     };
+    // TE's rules below (and the quantized buffers) need the element count:
+    // a dynamic dimension has none, and a product past 2^63 is no count.
+    if (llvm::any_of(shape, ShapedType::isDynamic)) {
+      fail() << "a quantized tensor needs a static shape; dynamic "
+                "dimensions are not supported";
+      return;
+    }
+    int64_t last = shape.empty() ? 1 : shape.back();
+    int64_t leading = 1;
+    for (int64_t d : shape.drop_back())
+      if (llvm::MulOverflow(leading, d, leading)) {
+        fail() << "the tensor has more than 2^63 elements";
+        return;
+      }
     if (fp8ExecRule && (leading % 8 != 0 || last % 16 != 0)) {
       fail() << "FP8 execution requires the product of all dimensions "
                 "except the last to be divisible by 8 and the last dimension "
