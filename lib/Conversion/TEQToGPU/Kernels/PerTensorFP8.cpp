@@ -101,9 +101,7 @@ private:
   gpu::GPUFuncOp newKernel(KernelLaunch &launch, StringRef suffix) {
     launch.kernel = spec.prefix + suffix.str();
     launch.blockX = kBlockSize;
-    gpu::GPUFuncOp kernel =
-        createKernel(b, module, launch.kernel, launch.args, kBlockSize);
-    return kernel;
+    return createKernel(b, module, launch.kernel, launch.args, kBlockSize);
   }
   Value sharedMaxSlots(gpu::GPUFuncOp kernel) {
     return addWorkgroupBuffer(kernel, b.getF32Type(), kWarps);
@@ -129,6 +127,8 @@ SmallVector<KernelLaunch> PerTensorFP8Emitter::emit() {
   if (scaleKernel)
     scaleValue = addDeviceGlobal(b, module, spec.prefix + "_scale_value",
                                  b.getF32Type(), 1);
+  // The kernels enter the module (and the PTX) cast first; the launches
+  // follow the data.
   KernelLaunch cast = emitCast();
   if (spec.delayed)
     return {cast, emitRecord()};
@@ -139,8 +139,7 @@ SmallVector<KernelLaunch> PerTensorFP8Emitter::emit() {
 }
 
 KernelLaunch PerTensorFP8Emitter::emitCast() {
-  assert((spec.rowwise || spec.transpose) && "a cast writes some copy");
-  assert((spec.transpose || spec.rowwise) && "elementwise casts write data");
+  assert((spec.transpose || spec.rowwise) && "an elementwise cast writes data");
   KernelLaunch launch;
   perTensorCastGrid(spec, launch.gridX, launch.gridY);
   launch.args.push_back(buffers.input);
