@@ -1,14 +1,12 @@
-// KNOWN CRASH, found by the fuzzer (test/Fuzz/teq-fuzz.py), not fixed yet:
-// te-compile dies with SIGFPE (integer division by zero in
-// kernels::biasGradKernels, lib/Conversion/TEQToGPU/QuantizeKernels.cpp:
-// std::clamp(chunks, 1, min(rows, 64)) with rows <= 0) on a teq.bias_grad
-// whose leading dimension is dynamic or 0. Under the sanitizers: "division by
-// zero" from UBSan. When it is fixed (a diagnostic, or a lowering), remove
-// the XFAIL line; the RUN lines only require that te-compile does not crash.
-// XFAIL: *
+// Found by the fuzzer (test/Fuzz/teq-fuzz.py): te-compile died with SIGFPE
+// (a division by zero sizing the bias-gradient kernels) on a teq.bias_grad
+// whose leading dimension is dynamic or 0. Entry values need static,
+// non-empty shapes: convert-teq-to-gpu says so before sizing anything.
 // RUN: split-file %s %t
-// RUN: te-compile %t/dynamic.mlir --emit=mlir -o /dev/null || not te-compile %t/dynamic.mlir --emit=mlir -o /dev/null
-// RUN: te-compile %t/zero.mlir --emit=mlir -o /dev/null || not te-compile %t/zero.mlir --emit=mlir -o /dev/null
+// RUN: not te-compile %t/dynamic.mlir --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=DYNAMIC
+// RUN: not te-compile %t/zero.mlir --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=ZERO
+// DYNAMIC: error: entry values need static shapes (buffers are planned at compile time), got 'tensor<?x64xbf16>'
+// ZERO: error: empty tensors have no GPU lowering, got 'tensor<0x64xbf16>'
 
 //--- dynamic.mlir
 module attributes {teq.target = #teq.target<sm_90>} {

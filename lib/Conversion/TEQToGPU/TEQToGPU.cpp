@@ -234,8 +234,56 @@ bool hasBlackwellConversions(TargetAttr target) {
   return target.getSm() >= 100 && target.getSuffix() == "a";
 }
 
+/// Entry values become buffers of a size fixed at compile time: static,
+/// non-empty shapes whose bytes fit the runtime's 2^48-byte limit
+/// (docs/Artifact.md), checked before any size is computed.
+LogicalResult checkBufferShape(Type type, Location loc) {
+  ArrayRef<int64_t> shape;
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    shape = tensor.getShape();
+  else if (auto proto = dyn_cast<TensorProtoType>(type))
+    shape = proto.getShape();
+  else
+    return success();
+  if (ShapedType::isDynamicShape(shape))
+    return emitError(loc) << "entry values need static shapes (buffers are "
+                             "planned at compile time), got "
+                          << type;
+  constexpr int64_t kMaxBytes = int64_t(1) << 48;
+  int64_t elements = 1;
+  for (int64_t d : shape) {
+    if (d == 0)
+      return emitError(loc) << "empty tensors have no GPU lowering, got "
+                            << type;
+    // 4 bytes an element at most: the f32 tensors and their copies.
+    if (llvm::MulOverflow(elements, d, elements) || elements > kMaxBytes / 4)
+      return emitError(loc) << type << " is too large: entry buffers are "
+                               "limited to 2^48 bytes";
+  }
+  return success();
+}
+
 /// The op's lowering, or an error naming what is not supported yet.
 LogicalResult checkLowerable(Operation &op) {
+  for (Type type : llvm::concat<Type>(op.getOperandTypes(), op.getResultTypes()))
+    if (failed(checkBufferShape(type, op.getLoc())))
+      return failure();
+  if (auto view = dyn_cast<UpdateUsageOp>(op)) {
+    // A view aliases its input's buffers; a usage that needs a buffer the
+    // input lacks (a transposed copy) would need a transpose kernel.
+    llvm::StringSet<> held;
+    TargetAttr target = TargetAttr::lookup(&op);
+    for (const layout::BufferDesc &d :
+         view.getInput().getType().getBuffers(target))
+      held.insert(d.name);
+    for (const layout::BufferDesc &d :
+         view.getResult().getType().getBuffers(target))
+      if (!held.contains(d.name))
+        return op.emitOpError("derives buffer '")
+               << d.name << "' its input does not hold (" << target.getChip()
+               << "); deriving a usage has no GPU lowering yet: quantize with "
+                  "every usage the program reads";
+  }
   if (isa<func::ReturnOp, DelayedScalingUpdateOp, UpdateUsageOp,
           SwizzleScalesOp, GemmOp, BiasGradOp>(op))
     return success();
@@ -635,7 +683,7 @@ LogicalResult EntryLowering::lowerNVFP4Quantize(OpBuilder &b, QuantizeOp op,
   TensorProtoType proto = op.getResult().getType();
   auto nv = cast<NVFP4QuantizerAttr>(proto.getQuantizer());
   kernels::NVFP4Spec spec;
-  layout::Flat2D flat = initSpec(spec, proto);
+  initSpec(spec, proto);
   spec.twoD = nv.getWith_2dQuantization();
   spec.swizzled = proto.getScaleLayout() == ScaleLayout::gemm_swizzled;
   spec.rht = nv.getWithRht();
@@ -856,6 +904,9 @@ FailureOr<llvm::json::Object> EntryLowering::run() {
   if (!func.getBody().hasOneBlock())
     return func.emitOpError("entry functions must be one block");
   Block &entryBlock = func.getBody().front();
+  for (BlockArgument arg : entryBlock.getArguments())
+    if (failed(checkBufferShape(arg.getType(), func.getLoc())))
+      return failure();
   for (Operation &op : entryBlock)
     if (failed(checkLowerable(op)))
       return failure();

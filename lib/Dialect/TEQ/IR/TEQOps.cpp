@@ -682,6 +682,12 @@ LogicalResult GemmOp::verify() {
   ArrayRef<int64_t> aShape = shapeOf(aType), b = shapeOf(bType);
   if (aShape.empty() || b.empty())
     return emitOpError("operands must have at least one dimension");
+  // cuBLASLt GEMMs are described with m, n and k at compile time.
+  if (ShapedType::isDynamicShape(aShape) || ShapedType::isDynamicShape(b) ||
+      ShapedType::isDynamicShape(shapeOf(getResult().getType())))
+    return emitOpError("needs static shapes (GEMMs are planned at compile "
+                       "time), got ")
+           << aType << " and " << bType;
   // Both operands are flattened to 2-D as TE does ([prod(leading), last]).
   ::mlir::teq::layout::Flat2D aFlat = ::mlir::teq::layout::flatten2D(
       std::vector<int64_t>(aShape.begin(), aShape.end()));
