@@ -20,30 +20,6 @@
 
 namespace mlir::teq::kernels {
 
-/// Device globals the kernels below share: `@<prefix>_partials` (one amax
-/// per amax block) and `@<prefix>_scale_value`. Entries run in order on one
-/// stream, so static device memory is the whole memory plan for them.
-std::string perTensorGlobals(const PerTensorFP8Spec &spec);
-
-/// `gpu.func @<prefix>_amax(%x: memref<N x T>)`: per-block max|x|
-/// (NaN-ignoring, like fmaxf) into `@<prefix>_partials`. With
-/// `finalBuffers` (NVFP4's amax pass) the kernel takes those amax buffers
-/// (memref<1xf32>) after %x and finishes the reduction itself
-/// (fusedAmaxGlobals): no partials; its last block also fills
-/// `@<prefix>_nvfp4_consts` (nvfp4ConstsGlobal).
-std::string perTensorAmaxKernel(const PerTensorFP8Spec &spec,
-                                const std::vector<std::string> &finalBuffers = {});
-
-/// The device globals of a fused amax reduction (`@<prefix>_amax_acc`,
-/// two running maxima as bit patterns, and `@<prefix>_amax_count`, blocks
-/// done), zero at load and reset by the last block.
-std::string fusedAmaxGlobals(const std::string &prefix);
-
-/// The device global `@<prefix>_nvfp4_consts` of an NVFP4 quantization:
-/// each copy's S_enc, 1 / S_enc and encode multipliers per E4M3 scale
-/// code, written by the amax pass's last block, read by the data kernel.
-std::string nvfp4ConstsGlobal(const std::string &prefix);
-
 /// Description of an FP8 block-scaled quantization (te-semantics.md §5.3).
 struct BlockFP8Spec {
   std::string prefix;
@@ -92,71 +68,6 @@ struct MXFP8Spec {
   /// later arch-specific targets) instead of TE's software emulation of it.
   bool hardwareConversions = false;
 };
-
-/// Description of an NVFP4 quantization (te-semantics.md §5.5, §4.4).
-struct NVFP4Spec {
-  std::string prefix;
-  int64_t rows = 1, cols = 1;
-  InputType input = InputType::BF16;
-  bool twoD = false;      ///< One block scale per 16x16 tile.
-  bool rowwise = true;    ///< rowwise_data [M, K/2], 1x16 blocks.
-  bool columnwise = true; ///< columnwise_data [K, M/2] (x^T), 16x1 blocks.
-  bool swizzled = false;  ///< GEMM-swizzled scales (§4.2), else compact.
-  /// Random Hadamard transform of the columnwise copy (bf16, M % 16 == 0);
-  /// its amax is the transformed tensor's (with_post_rht_amax).
-  bool rht = false;
-  /// Round-to-nearest E2M1 by the hardware's cvt.rn.satfinite.e2m1x2
-  /// (sm_100a and later arch-specific targets); stochastic rounding stays in
-  /// software everywhere (the reference's rule, not cvt.rs's bit use).
-  bool hardwareConversions = false;
-  /// Stochastic rounding of both copies: the row and column kernels take
-  /// the Philox state `%rng: memref<2xi64>` (seed, offset) as a last
-  /// argument and round element i of a copy (row-major in its stored
-  /// orientation) with philoxRandomWord(seed, offset [^ 2^63 columnwise],
-  /// i) by floatToE2M1Stochastic's rule, in software (Random.h,
-  /// Numerics.h; PTX cvt.rs consumes random bits its own way).
-  bool stochastic = false;
-  /// Programmatic dependent launch (sm_90+): the amax pass signals its
-  /// dependents at its start; the data kernel stages its tile, then waits
-  /// (griddepcontrol.wait) for the pass and its memory before it reads the
-  /// constants. The data kernel's launch must then carry CUDA's
-  /// programmatic stream serialization attribute (the manifest's
-  /// "dependent_launch_kernels"); without it the wait returns at once,
-  /// the pass having finished.
-  bool dependentLaunch = false;
-  /// Shapes of the scale buffers (te-semantics.md §4.4), row-major.
-  int64_t rowScaleRows = 0, rowScaleCols = 0;
-  int64_t colScaleRows = 0, colScaleCols = 0;
-};
-
-/// NVFP4 kernels of one quantization, all 256 threads a block:
-/// `@<prefix>_amax(%x, [%amax_rowwise], [%amax_columnwise])` (the global
-/// amax into the amax buffers, the last block finishing the reduction;
-/// with RHT `@<prefix>_rht_amax(%x, %amax_c[, %amax_r])` instead: the
-/// transformed copy's amax and, for a rowwise copy, the plain one; the last
-/// block also fills `@<prefix>_nvfp4_consts`: each copy's S_enc and encode
-/// multiplier per E4M3 scale code), then the data kernel, one 64x64
-/// tile of x a block staged in workgroup memory (grid nvfp4TileGrid),
-/// which reads those constants:
-/// `@<prefix>_nvfp4(%x, %rdata, %rscale, %cdata, %cscale[, %rng])` with
-/// both usages (x read once for both copies), else
-/// `@<prefix>_nvfp4_row(%x, %data, %scale[, %rng])` or
-/// `@<prefix>_nvfp4_col(...)` with the same arguments. Scales are
-/// e4m3(block_amax * (S_enc / 6)) with S_enc = 2688 / global_amax; elements
-/// are rounded to E2M1 in software (sm_90 has no cvt to e2m1x2), to
-/// nearest or stochastically.
-std::string nvfp4Kernels(const NVFP4Spec &spec);
-/// Grid (x over K, y over M) of the NVFP4 data kernel: 64x64 tiles.
-void nvfp4TileGrid(const NVFP4Spec &spec, int64_t &gridX, int64_t &gridY);
-/// Blocks of the `_rht_amax` launch.
-int64_t nvfp4RhtAmaxGrid(const NVFP4Spec &spec);
-
-/// `gpu.func @<prefix>_zero(%scales: memref<S x i8>)`: zero-fills a scale
-/// buffer (its padding must read as zero, te-semantics.md §4.2).
-std::string zeroBytesKernel(const std::string &name, int64_t bytes);
-/// `name(amax_a, amax_b, alpha)`: an NVFP4 GEMM's device alpha from the
-/// operands' global amaxes (one block).
-std::string nvfp4GemmAlphaKernel(const std::string &name);
 
 /// `name(full, part)` for a static tensor slice (tensor.extract_slice /
 /// insert_slice of delayed-scaling state): gather copies the slice of

@@ -3,6 +3,7 @@
 #include "GemmDescriptor.h"
 #include "Kernels/Auxiliary.h"
 #include "Kernels/LibdeviceFree.h"
+#include "Kernels/NVFP4.h"
 #include "Kernels/PerTensorFP8.h"
 #include "MemoryPlan.h"
 #include "QuantizeKernels.h"
@@ -46,8 +47,6 @@ namespace {
 constexpr llvm::StringLiteral kKernelModule = "teq_kernels";
 /// The runtime function running one GEMM of the manifest (docs/Artifact.md).
 constexpr llvm::StringLiteral kGemmFunction = "teqGemm";
-/// Elements of an NVFP4 scaling block (te-semantics.md §5.5).
-constexpr int64_t kNVFP4Block = 16;
 
 /// One device buffer of an entry argument.
 struct Buffer {
@@ -420,30 +419,6 @@ struct BlockScaledOutputs {
       args.append({cdata, cscale});
     return args;
   }
-
-  /// Whether the scales of an m x k tensor in 1x`block` blocks (rowwise;
-  /// columnwise: of its transpose) have padding the data kernel does not
-  /// write: rows or block columns beyond the tensor's.
-  bool rowScalesPadded(int64_t m, int64_t k, int64_t block) const {
-    return rscale &&
-           (rowScaleRows > m || rowScaleCols > (k + block - 1) / block);
-  }
-  bool colScalesPadded(int64_t m, int64_t k, int64_t block) const {
-    return cscale &&
-           (colScaleRows > k || colScaleCols > (m + block - 1) / block);
-  }
-
-  /// The kernels zero-filling the padded scale buffers (all of each),
-  /// named <prefix>_zero_rs/cs.
-  std::string zeroKernels(const std::string &prefix, int64_t m, int64_t k,
-                          int64_t block) const {
-    std::string text;
-    if (rowScalesPadded(m, k, block))
-      text += kernels::zeroBytesKernel(prefix + "_zero_rs", rowScaleBytes);
-    if (colScalesPadded(m, k, block))
-      text += kernels::zeroBytesKernel(prefix + "_zero_cs", colScaleBytes);
-    return text;
-  }
 };
 
 /// The shape and types of a bias gradient (prefix left empty).
@@ -529,10 +504,6 @@ private:
     spec.input = inputTypeOf(proto.getElementType());
     return flat;
   }
-  /// Launches the kernels of `BlockScaledOutputs::zeroKernels`.
-  void zeroScales(OpBuilder &b, Location loc, const std::string &prefix,
-                  const BlockScaledOutputs &outs, int64_t m, int64_t k,
-                  int64_t block, Value &token);
   /// Launches `kernel` of the kernel module asynchronously after `token`.
   void launch(OpBuilder &b, Location loc, StringRef kernel, int64_t gx,
               int64_t gy, int64_t sharedBytes, ValueRange args,
@@ -616,21 +587,6 @@ void EntryLowering::launch(OpBuilder &b, Location loc, StringRef kernel,
   launch(b, loc, k, token);
 }
 
-void EntryLowering::zeroScales(OpBuilder &b, Location loc,
-                               const std::string &prefix,
-                               const BlockScaledOutputs &outs, int64_t m,
-                               int64_t k, int64_t block, Value &token) {
-  auto grid = [](int64_t bytes) {
-    return std::clamp<int64_t>((bytes + 255) / 256, 1, 1024);
-  };
-  if (outs.rowScalesPadded(m, k, block))
-    launch(b, loc, prefix + "_zero_rs", grid(outs.rowScaleBytes), 1, 0,
-           {outs.rscale}, token);
-  if (outs.colScalesPadded(m, k, block))
-    launch(b, loc, prefix + "_zero_cs", grid(outs.colScaleBytes), 1, 0,
-           {outs.cscale}, token);
-}
-
 void EntryLowering::lowerUpdate(OpBuilder &b, DelayedScalingUpdateOp op,
                                 Value &token) {
   auto history = op.getAmaxHistory().getType();
@@ -704,61 +660,23 @@ LogicalResult EntryLowering::lowerNVFP4Quantize(OpBuilder &b, QuantizeOp op,
   llvm::StringMap<NamedBuffer> named = buffersByName(proto, target, outputs);
   BlockScaledOutputs outs(named);
   outs.describeInto(spec);
-  Value ramax = named.lookup("amax_rowwise").value;
-  Value camax = named.lookup("amax_columnwise").value;
-  if (failed(emitKernels(kernels::nvfp4Kernels(spec) +
-                             outs.zeroKernels(spec.prefix, flat.m, flat.k,
-                                              kNVFP4Block),
-                         op.getLoc())))
-    return failure();
-  Location loc = op.getLoc();
-  zeroScales(b, loc, spec.prefix, outs, flat.m, flat.k, kNVFP4Block, token);
-  Value x = buffersOfValue.lookup(op.getInput()).front();
-  // The plain amax (rowwise, and columnwise without RHT), then with RHT the
-  // transformed copy's amax for the columnwise one.
-  SmallVector<Value> amaxArgs;
-  if (ramax)
-    amaxArgs.push_back(ramax);
-  if (camax && !spec.rht)
-    amaxArgs.push_back(camax);
-  // One pass over x computes the amax(es), its last block writing them
-  // (with RHT the transformed copy's and, for a rowwise copy, the plain
-  // one in the same read of x).
-  if (!amaxArgs.empty() && !(camax && spec.rht)) {
-    SmallVector<Value> args{x};
-    args.append(amaxArgs.begin(), amaxArgs.end());
-    launch(b, loc, spec.prefix + "_amax",
-           kernels::amaxGridSize(flat.m * flat.k, spec.input), 1, 0, args,
-           token);
+  kernels::NVFP4Buffers buffers;
+  buffers.input = buffersOfValue.lookup(op.getInput()).front();
+  buffers.rowData = outs.rdata;
+  buffers.rowScale = outs.rscale;
+  buffers.columnData = outs.cdata;
+  buffers.columnScale = outs.cscale;
+  buffers.rowAmax = named.lookup("amax_rowwise").value;
+  buffers.columnAmax = named.lookup("amax_columnwise").value;
+  buffers.rngState = rng;
+  ImplicitLocOpBuilder kb(op.getLoc(), b);
+  for (const kernels::KernelLaunch &k :
+       kernels::emitNVFP4Quantize(kb, kernelModule, spec, buffers)) {
+    // The data kernel follows its amax pass directly on the stream.
+    if (k.dependentLaunch)
+      dependentLaunchKernels.push_back(k.kernel);
+    launch(b, op.getLoc(), k, token);
   }
-  if (camax && spec.rht) {
-    SmallVector<Value> args{x, camax};
-    args.append(amaxArgs.begin(), amaxArgs.end());
-    launch(b, loc, spec.prefix + "_rht_amax", kernels::nvfp4RhtAmaxGrid(spec),
-           1, 0, args, token);
-  }
-  // The data kernel: one 64x64 tile a block, both copies from one read of
-  // x where both usages are asked for. Its S_enc and encode multipliers are
-  // the amax pass's (@<prefix>_nvfp4_consts), not arguments.
-  SmallVector<Value> dataArgs{x};
-  if (outs.rdata)
-    dataArgs.append({outs.rdata, outs.rscale});
-  if (outs.cdata)
-    dataArgs.append({outs.cdata, outs.cscale});
-  if (rng)
-    dataArgs.push_back(rng);
-  int64_t gx, gy;
-  kernels::nvfp4TileGrid(spec, gx, gy);
-  if (!outs.rdata && !outs.cdata)
-    return success();
-  std::string dataKernel =
-      spec.prefix + (outs.rdata && outs.cdata ? "_nvfp4"
-                     : outs.rdata             ? "_nvfp4_row"
-                                              : "_nvfp4_col");
-  // It follows its amax pass directly on the stream.
-  if (spec.dependentLaunch)
-    dependentLaunchKernels.push_back(dataKernel);
-  launch(b, loc, dataKernel, gx, gy, 0, dataArgs, token);
   return success();
 }
 
@@ -1468,11 +1386,13 @@ Value EntryLowering::lowerNVFP4Alpha(OpBuilder &b, GemmOp op,
                                      const gemm::GemmDescriptor &desc,
                                      Value &token) {
   std::string name = "g" + std::to_string(kernelCounter++) + "_alpha";
-  (void)emitKernels(kernels::nvfp4GemmAlphaKernel(name), op.getLoc());
   Value alpha = scratchOf.lookup(op.getOperation());
-  launch(b, op.getLoc(), name, 1, 1, 0,
-         {namedBuffer(op.getA(), desc.a.amax), namedBuffer(op.getB(), desc.b.amax),
-          alpha},
+  ImplicitLocOpBuilder kb(op.getLoc(), b);
+  launch(b, op.getLoc(),
+         kernels::emitNVFP4GemmAlpha(kb, kernelModule, name,
+                                     namedBuffer(op.getA(), desc.a.amax),
+                                     namedBuffer(op.getB(), desc.b.amax),
+                                     alpha),
          token);
   return alpha;
 }

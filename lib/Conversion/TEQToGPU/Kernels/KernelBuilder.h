@@ -38,6 +38,11 @@ struct KernelLaunch {
   int64_t blockX = 256;
   int64_t sharedBytes = 0;
   llvm::SmallVector<Value> args;
+  /// Launched as a programmatic dependent of the launch before it (CUDA's
+  /// programmatic stream serialization; the manifest's
+  /// "dependent_launch_kernels"): the kernel waits for it with
+  /// griddepcontrol.wait.
+  bool dependentLaunch = false;
 };
 
 /// A new kernel `name` in `module` taking `args`' types, with the known
