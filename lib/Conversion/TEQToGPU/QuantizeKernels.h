@@ -12,7 +12,6 @@
 #define TEQ_LIB_CONVERSION_TEQTOGPU_QUANTIZEKERNELS_H
 
 #include "Kernels/KernelBuilder.h"
-#include "Kernels/PerTensorFP8.h"
 
 #include <cstdint>
 #include <string>

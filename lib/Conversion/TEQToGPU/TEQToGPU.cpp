@@ -692,13 +692,12 @@ LogicalResult EntryLowering::lowerQuantize(OpBuilder &b, QuantizeOp op,
   if (isa<NVFP4QuantizerAttr>(proto.getQuantizer()))
     return lowerNVFP4Quantize(b, op, outputs, token);
   kernels::PerTensorFP8Spec spec;
-  layout::Flat2D flat = initSpec(spec, proto);
+  initSpec(spec, proto);
   spec.e5m2 = isa<Float8E5M2Type>(proto.getQuantizer().getDataType());
   if (auto cs = dyn_cast<Float8CurrentScalingQuantizerAttr>(
           proto.getQuantizer())) {
     spec.forcePow2 = cs.getForcePow_2Scales();
     spec.epsilon = static_cast<float>(cs.getAmaxEpsilon().convertToDouble());
-    spec.fusedScale = flat.m * flat.k <= kernels::kFusedScaleMaxElements;
   } else {
     spec.delayed = true;
     spec.historyLength =

@@ -4,7 +4,6 @@
 #include "Numerics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -24,17 +23,27 @@ constexpr int64_t kTile = 64;
 constexpr int64_t kTileRowStride = kTile + 16;
 /// Warps of a block: the slots of a block max reduction.
 constexpr int64_t kWarps = kBlockSize / 32;
-} // namespace
+/// Current-scaling tensors up to this many elements have no scale kernel:
+/// every cast block reduces the partials and computes the scale itself
+/// (identically), saving a launch where launches dominate.
+constexpr int64_t kFusedScaleMaxElements = int64_t(1) << 22;
 
-int64_t mlir::teq::kernels::amaxGridSize(int64_t numElements, InputType input) {
+bool fusesScale(const PerTensorFP8Spec &spec) {
+  return !spec.delayed && spec.rows * spec.cols <= kFusedScaleMaxElements;
+}
+
+/// Blocks of the amax pass over `numElements` inputs (one partial each).
+int64_t amaxGridSize(int64_t numElements, InputType input) {
   int64_t vectors = numElements / (16 / bytesOf(input));
   // Enough blocks to fill an H100 several times over, few enough partials
   // for one block to reduce.
   return blocksFor(vectors, kBlockSize, /*maxBlocks=*/1024);
 }
 
-void mlir::teq::kernels::perTensorCastGrid(const PerTensorFP8Spec &spec,
-                                           int64_t &gridX, int64_t &gridY) {
+/// Grid of the cast kernel: 64x64 tiles when transposing, else a
+/// grid-stride loop over 16-element chunks.
+void perTensorCastGrid(const PerTensorFP8Spec &spec, int64_t &gridX,
+                       int64_t &gridY) {
   if (spec.transpose) {
     gridX = (spec.cols + kTile - 1) / kTile;
     gridY = (spec.rows + kTile - 1) / kTile;
@@ -46,15 +55,15 @@ void mlir::teq::kernels::perTensorCastGrid(const PerTensorFP8Spec &spec,
   gridY = 1;
 }
 
-int64_t mlir::teq::kernels::amaxPartialsCount(const PerTensorFP8Spec &spec) {
+/// Amax partials a quantization produces: one per amax block (current
+/// scaling) or per cast block (delayed scaling, recorded by the cast).
+int64_t amaxPartialsCount(const PerTensorFP8Spec &spec) {
   if (!spec.delayed)
     return amaxGridSize(spec.rows * spec.cols, spec.input);
   int64_t gx, gy;
   perTensorCastGrid(spec, gx, gy);
   return gx * gy;
 }
-
-namespace {
 
 Value absMax(ImplicitLocOpBuilder &b, Value max, Value value) {
   return arith::MaxNumFOp::create(b, max, math::AbsFOp::create(b, value));
@@ -83,7 +92,7 @@ private:
   KernelLaunch emitRecord();
 
   /// The cast's scale, each thread computing it from the partials
-  /// (PerTensorFP8Spec::fusedScale); block (0, 0) thread 0 stores scale_inv.
+  /// (fusesScale); block (0, 0) thread 0 stores scale_inv.
   Value fusedScale(Value shared, Value scaleInv);
   /// The cast's transposing body: one 64x64 tile a block.
   Value castTile(Value x, Value data, Value transpose, Value scale,
@@ -123,7 +132,7 @@ SmallVector<KernelLaunch> PerTensorFP8Emitter::emit() {
   OpBuilder::InsertionGuard guard(b);
   partials = addDeviceGlobal(b, module, spec.prefix + "_partials",
                              b.getF32Type(), amaxPartialsCount(spec));
-  bool scaleKernel = !spec.delayed && !spec.fusedScale;
+  bool scaleKernel = !spec.delayed && !fusesScale(spec);
   if (scaleKernel)
     scaleValue = addDeviceGlobal(b, module, spec.prefix + "_scale_value",
                                  b.getF32Type(), 1);
@@ -149,7 +158,7 @@ KernelLaunch PerTensorFP8Emitter::emitCast() {
     launch.args.push_back(buffers.data);
   if (spec.transpose)
     launch.args.push_back(buffers.transpose);
-  if (spec.fusedScale)
+  if (fusesScale(spec))
     launch.args.push_back(buffers.scaleInv);
   gpu::GPUFuncOp kernel = newKernel(launch, "_cast");
   Value tile = spec.transpose
@@ -169,12 +178,12 @@ KernelLaunch PerTensorFP8Emitter::emitCast() {
   Value storedScale = arg(spec.delayed);
   Value data = arg(spec.rowwise);
   Value transpose = arg(spec.transpose);
-  Value scaleInv = arg(spec.fusedScale);
+  Value scaleInv = arg(fusesScale(spec));
 
   Value scale;
   if (spec.delayed)
     scale = memref::LoadOp::create(b, storedScale, ValueRange{c(0)});
-  else if (spec.fusedScale)
+  else if (fusesScale(spec))
     scale = fusedScale(shared, scaleInv);
   else
     scale = memref::LoadOp::create(b, getDeviceGlobal(b, scaleValue),
@@ -388,8 +397,6 @@ KernelLaunch PerTensorFP8Emitter::emitAmax() {
   Block *body = &kernel.getBody().front();
   b.setInsertionPointToStart(body);
   Value x = body->getArgument(0);
-  if (spec.launchDependents)
-    NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::launch_dependents);
   GridStride stride = gridStride1D(b, kBlockSize);
   const int64_t step = launch.gridX * kBlockSize;
   VectorType loadType = vectorOf(perVector, inputType);

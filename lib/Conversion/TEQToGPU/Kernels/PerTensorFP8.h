@@ -2,8 +2,9 @@
 //
 // One scale for the whole tensor (te-semantics.md §5.1, §5.2). Current
 // scaling: an amax pass (per-block maxima into a partials global), the
-// scale from the amax (its own one-block kernel, or fused into the cast for
-// small tensors), then the cast. Delayed scaling: the cast with the stored
+// scale from the amax (its own one-block kernel, or, for tensors up to 4M
+// elements where launches dominate, computed by every cast block), then the
+// cast. Delayed scaling: the cast with the stored
 // scale records per-block maxima in the same read of x, then a one-block
 // kernel records the amax into history[0] and writes scale_inv.
 // Kernels are specialised to the static shape: they know which accesses
@@ -36,32 +37,7 @@ struct PerTensorFP8Spec {
   /// and records max|x| in the same pass (one read of the input).
   bool delayed = false;
   int64_t historyLength = 1;
-  /// Current scaling of a small tensor: the cast reduces the amax partials
-  /// and computes the scale itself (every block, identically; block (0, 0)
-  /// writes scale_inv), saving the one-block scale kernel's launch where
-  /// launches dominate.
-  bool fusedScale = false;
-  /// The amax pass lets the launch after it start early: each block
-  /// executes griddepcontrol.launch_dependents first (sm_90+), so the next
-  /// kernel, if launched as a programmatic dependent, fills the SMs this
-  /// grid frees.
-  bool launchDependents = false;
 };
-
-/// Current-scaling tensors up to this many elements use fusedScale.
-constexpr int64_t kFusedScaleMaxElements = int64_t(1) << 22;
-
-/// Blocks of the amax pass over `numElements` inputs (one partial each).
-int64_t amaxGridSize(int64_t numElements, InputType input);
-
-/// Amax partials a quantization produces: one per amax block (current
-/// scaling) or per cast block (delayed scaling, fused into the cast).
-int64_t amaxPartialsCount(const PerTensorFP8Spec &spec);
-
-/// Grid of the cast kernel: 64x64 tiles when transposing, else a
-/// grid-stride loop over 16-element chunks.
-void perTensorCastGrid(const PerTensorFP8Spec &spec, int64_t &gridX,
-                       int64_t &gridY);
 
 /// The buffers of one quantization, the kernels' arguments (memref<N x T>
 /// input, memref<N x i8> data, memref<1 x f32> scales, memref<L x f32>
