@@ -2,7 +2,9 @@
 
 #include "GemmDescriptor.h"
 #include "Kernels/Auxiliary.h"
+#include "Kernels/BlockFP8.h"
 #include "Kernels/LibdeviceFree.h"
+#include "Kernels/MXFP8.h"
 #include "Kernels/NVFP4.h"
 #include "Kernels/PerTensorFP8.h"
 #include "MemoryPlan.h"
@@ -410,14 +412,9 @@ struct BlockScaledOutputs {
     spec.colScaleCols = colScaleCols;
   }
 
-  /// `(%x, [%rdata, %rscale], [%cdata, %cscale])`: the tile kernels' args.
-  SmallVector<Value> tileKernelArgs(Value x) const {
-    SmallVector<Value> args{x};
-    if (rdata)
-      args.append({rdata, rscale});
-    if (cdata)
-      args.append({cdata, cscale});
-    return args;
+  /// The buffers of the tile kernels (block FP8, MXFP8) reading `x`.
+  kernels::TileBuffers tileBuffers(Value x) const {
+    return {x, rdata, rscale, cdata, cscale};
   }
 };
 
@@ -555,7 +552,7 @@ LogicalResult EntryLowering::lowerBlockQuantize(OpBuilder &b, QuantizeOp op,
   TensorProtoType proto = op.getResult().getType();
   auto bq = cast<Float8BlockQuantizerAttr>(proto.getQuantizer());
   kernels::BlockFP8Spec spec;
-  layout::Flat2D flat = initSpec(spec, proto);
+  initSpec(spec, proto);
   spec.e5m2 = isa<Float8E5M2Type>(bq.getFp8Dtype());
   spec.twoD = bq.getBlockScalingDim() == 2;
   spec.forcePow2 = bq.getForcePow_2Scales();
@@ -564,12 +561,11 @@ LogicalResult EntryLowering::lowerBlockQuantize(OpBuilder &b, QuantizeOp op,
   // The kernel writes the scale padding itself: no zero-fill.
   BlockScaledOutputs outs(named);
   outs.describeInto(spec);
-  if (failed(emitKernels(kernels::blockFP8Kernel(spec), op.getLoc())))
-    return failure();
-  SmallVector<Value> args =
-      outs.tileKernelArgs(buffersOfValue.lookup(op.getInput()).front());
-  launch(b, op.getLoc(), spec.prefix + "_block", (flat.k + 127) / 128,
-         (flat.m + 127) / 128, kernels::blockFP8SharedBytes(spec), args,
+  ImplicitLocOpBuilder kb(op.getLoc(), b);
+  launch(b, op.getLoc(),
+         kernels::emitBlockFP8(
+             kb, kernelModule, spec,
+             outs.tileBuffers(buffersOfValue.lookup(op.getInput()).front())),
          token);
   return success();
 }
@@ -613,7 +609,7 @@ LogicalResult EntryLowering::lowerMXFP8Quantize(OpBuilder &b, QuantizeOp op,
   TensorProtoType proto = op.getResult().getType();
   auto mx = cast<MXFP8QuantizerAttr>(proto.getQuantizer());
   kernels::MXFP8Spec spec;
-  layout::Flat2D flat = initSpec(spec, proto);
+  initSpec(spec, proto);
   spec.e5m2 = isa<Float8E5M2Type>(mx.getFp8Dtype());
   spec.twoD = mx.getWith_2dQuantization();
   spec.swizzled = proto.getScaleLayout() == ScaleLayout::gemm_swizzled;
@@ -622,14 +618,12 @@ LogicalResult EntryLowering::lowerMXFP8Quantize(OpBuilder &b, QuantizeOp op,
   BlockScaledOutputs outs(named);
   outs.describeInto(spec);
   // The kernel writes every scale byte, padding included: no zero-fill.
-  if (failed(emitKernels(kernels::mxfp8Kernel(spec), op.getLoc())))
-    return failure();
-  Location loc = op.getLoc();
-  SmallVector<Value> args =
-      outs.tileKernelArgs(buffersOfValue.lookup(op.getInput()).front());
-  launch(b, loc, spec.prefix + "_mxfp8", (flat.k + 127) / 128,
-         (flat.m + 127) / 128,
-         kernels::tileSharedBytes(spec.input), args, token);
+  ImplicitLocOpBuilder kb(op.getLoc(), b);
+  launch(b, op.getLoc(),
+         kernels::emitMXFP8(
+             kb, kernelModule, spec,
+             outs.tileBuffers(buffersOfValue.lookup(op.getInput()).front())),
+         token);
   return success();
 }
 
