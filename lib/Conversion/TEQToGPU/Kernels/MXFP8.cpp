@@ -38,9 +38,7 @@ constexpr int32_t kMantissaBits = 23;
 /// at most 2^-127 (which rounds to exponent 0).
 Value floatToE8M0(ImplicitLocOpBuilder &b, Value v, bool hardware) {
   using arith::CmpIPredicate;
-  Value shift = constantI32(b, kMantissaBits);
   Value byteMask = constantI32(b, 0xFF);
-  Value maxCode = constantI32(b, kE8M0Max);
   if (hardware) {
     Value pair = NVVM::ConvertF32x2ToF8x2Op::create(
         b, b.getI16Type(), v, v, NVVM::FPRoundingMode::RP,
@@ -49,6 +47,8 @@ Value floatToE8M0(ImplicitLocOpBuilder &b, Value v, bool hardware) {
     Value wide = arith::ExtUIOp::create(b, b.getI32Type(), pair);
     return arith::AndIOp::create(b, wide, byteMask);
   }
+  Value shift = constantI32(b, kMantissaBits);
+  Value maxCode = constantI32(b, kE8M0Max);
   Value bits = arith::BitcastOp::create(b, b.getI32Type(), v);
   Value zero = constantI32(b, 0), one = constantI32(b, 1);
   Value exponent = arith::AndIOp::create(
