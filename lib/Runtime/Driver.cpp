@@ -4,6 +4,9 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
+#include <string_view>
+
 namespace mlir::teq::runtime::detail {
 
 namespace {
@@ -46,12 +49,20 @@ LoadedDriver loadDriver() {
     return loaded;
   }
 
+  // The ABI an entry point is requested at. CUDA 13 gives cuCtxSynchronize
+  // a _v2 taking the context, which cuGetProcAddress returns for 13000 while
+  // cuda.h still declares the argument-less form the runtime calls: request
+  // that one (CUDA 12's, the current context) explicitly.
+  auto abiVersion = [](std::string_view name) {
+    return name == "cuCtxSynchronize" ? std::min(CUDA_VERSION, 12000)
+                                      : CUDA_VERSION;
+  };
   Driver &driver = loaded.driver;
 #define TEQ_LOAD_DRIVER_FUNCTION(name)                                         \
   {                                                                            \
     void *pfn = nullptr;                                                       \
     CUdriverProcAddressQueryResult found = CU_GET_PROC_ADDRESS_SUCCESS;        \
-    CUresult result = getProcAddress(#name, &pfn, CUDA_VERSION,                \
+    CUresult result = getProcAddress(#name, &pfn, abiVersion(#name),           \
                                      CU_GET_PROC_ADDRESS_DEFAULT, &found);     \
     if (result != CUDA_SUCCESS || found != CU_GET_PROC_ADDRESS_SUCCESS ||      \
         !pfn) {                                                                \
