@@ -1480,6 +1480,7 @@ class Runner:
         self.crashes = {}   # signature -> list of (seed, index, path)
         self.crash_count = 0
         self.harness_errors = 0
+        self.late_errors = []
         self.crash_dir = os.path.join(args.out, "crashes")
         os.makedirs(self.crash_dir, exist_ok=True)
 
@@ -1487,8 +1488,18 @@ class Runner:
         env = dict(os.environ)
         env.setdefault("LLVM_DISABLE_CRASH_REPORT", "1")
         try:
-            p = subprocess.run(cmd, input=stdin_text, capture_output=True, text=True,
-                               errors="replace", timeout=self.args.timeout, cwd=cwd, env=env)
+            for attempt in range(60):
+                try:
+                    p = subprocess.run(cmd, input=stdin_text, capture_output=True, text=True,
+                                       errors="replace", timeout=self.args.timeout, cwd=cwd,
+                                       env=env)
+                    break
+                except (PermissionError, FileNotFoundError, OSError) as e:
+                    # The tool is being relinked (a build in the same tree):
+                    # wait for it instead of counting a crash or skipping.
+                    if attempt == 59 or isinstance(e, subprocess.SubprocessError):
+                        raise
+                    time.sleep(2)
             return p.returncode, p.stdout, p.stderr, False
         except subprocess.TimeoutExpired as e:
             out = e.stdout if isinstance(e.stdout, str) else (e.stdout or b"").decode("utf-8", "replace")
@@ -1604,9 +1615,15 @@ class Runner:
                 emits.append("mlir" if first == "manifest" else "manifest")
             for e in emits:
                 out = os.path.join(tmp, "out." + e)
-                rc2, _, _, _ = self.check(index, text, [self.te_compile, path, "--emit=" + e,
-                                                        "-o", out] + flags, path, cwd=tmp)
+                rc2, _, err2, v2 = self.check(index, text, [self.te_compile, path, "--emit=" + e,
+                                                            "-o", out] + flags, path, cwd=tmp)
                 n_cc += 1
+                if rc2 == 1 and not v2:
+                    # The lowering took it but a later stage refused it: not
+                    # a crash, but worth a look (listed in the summary).
+                    m2 = re.search(r"error: (.*)", err2)
+                    with self.lock:
+                        self.late_errors.append((index, e, m2.group(1)[:160] if m2 else err2[:160]))
                 backend_ok = backend_ok or (rc2 == 0 and e in ("ptx", "llvm", "obj", "lib"))
         with self.lock:
             self.stats["programs"] += 1
@@ -1737,13 +1754,16 @@ def main():
     for gen in sorted(runner.by_gen):
         n, v, c = runner.by_gen[gen]
         print("  %-18s %5d programs, %5d verify, %5d compile" % (gen, n, v, c))
+    if runner.late_errors:
+        print("programs that lower but a later --emit refuses (%d; not crashes):" % len(runner.late_errors))
+        for i, e, msg in sorted(runner.late_errors)[:10]:
+            print("  program %d --emit=%s: %s" % (i, e, msg))
     if args.stats:
         print("most frequent diagnostics:")
         for msg, n in sorted(runner.errors.items(), key=lambda kv: -kv[1])[:args.stats_lines]:
             print("  %6d  %s" % (n, msg))
     if runner.harness_errors:
         print("teq-fuzz: %d programs could not be run (harness errors above)" % runner.harness_errors)
-        return 2
     if runner.crashes:
         print("teq-fuzz: %d crashes, %d distinct signatures:" % (runner.crash_count, len(runner.crashes)))
         for sig, hits in sorted(runner.crashes.items(), key=lambda kv: -len(kv[1])):
@@ -1751,6 +1771,8 @@ def main():
             print("  %4d x %s\n         e.g. seed %s program %d: %s" % (
                 len(hits), sig, hits[0][0], hits[0][1], saved[0] if saved else "-"))
         return 1
+    if runner.harness_errors:
+        return 2
     print("teq-fuzz: no crashes")
     if args.out and not os.listdir(runner.crash_dir) and not args.keep:
         shutil.rmtree(args.out, ignore_errors=True)
