@@ -116,6 +116,7 @@ def check_ptx(workdir, ptxas):
         chip = re.search(r"-(sm_\d+[af]?)\.ptx$", ptx).group(1)
         if not ptxas_arch_supported(ptxas, chip):
             skipped += 1
+            print(f"{os.path.basename(ptx)}: skipped, this ptxas has no {chip}")
             continue
         run = subprocess.run([ptxas, "-arch=" + chip, ptx, "-o", os.devnull],
                              capture_output=True, text=True)
