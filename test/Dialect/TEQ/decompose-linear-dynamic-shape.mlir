@@ -1,16 +1,10 @@
-// KNOWN BUG, found by the fuzzer under the sanitizers (test/Fuzz/teq-fuzz.py,
-// seed asan-20251126, program 1432), not fixed yet: teq-decompose-linear run
-// without teq-check-recipe-support (which refuses it) on a quantized Linear
-// with a dynamic dimension builds !teq.proto types with that dimension
-// (printed -9223372036854775808) and teq.quantize ops on them; the quantize
-// verifier's quantizableShapeError (lib/Dialect/TEQ/IR/TEQOps.cpp) then
-// multiplies the dimensions: signed overflow, an abort under UBSan; without
-// the sanitizers the invalid type reaches a teq.gemm diagnostic. When the
-// pass refuses such a Linear (or the shape check cannot overflow), remove
-// the XFAIL line.
-// XFAIL: *
+// Found by the fuzzer under the sanitizers (test/Fuzz/teq-fuzz.py, seed
+// asan-20251126, program 1432): teq-decompose-linear, run without
+// teq-check-recipe-support (which refuses it), built !teq.proto types with a
+// dynamic dimension and a shape check multiplied it (signed overflow). The
+// pass now refuses a Linear with a dynamic dimension.
 // RUN: not te-opt %s --teq-resolve-autocast --teq-decompose-linear -o /dev/null 2>&1 | FileCheck %s
-// CHECK: error:
+// CHECK: error: 'teq.linear_forward' op has a dynamic dimension; Linears are decomposed for static shapes only
 // CHECK-NOT: -9223372036854775808
 
 module attributes {teq.target = #teq.target<sm_100>} {

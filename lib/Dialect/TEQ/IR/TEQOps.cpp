@@ -167,6 +167,8 @@ mlir::teq::quantizableShapeError(QuantizerAttrInterface q,
          << "); use a bf16 tensor or disable_rht = true";
       return message;
     }
+  if (ShapedType::isDynamicShape(shape))
+    return std::string("quantized tensors need a static shape");
   ::mlir::teq::layout::Format format = q.getLayoutFormat();
   int64_t block = format == ::mlir::teq::layout::Format::MXFP8   ? 32
                   : format == ::mlir::teq::layout::Format::NVFP4 ? 16

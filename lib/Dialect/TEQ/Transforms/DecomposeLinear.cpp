@@ -463,6 +463,18 @@ struct DecomposeLinearPass
                            "first";
         return signalPassFailure();
       }
+      // Quantized tensors have static shapes (their buffers and scale
+      // blocks are laid out at compile time).
+      auto isDynamic = [](Type t) {
+        auto shaped = dyn_cast<ShapedType>(t);
+        return shaped && shaped.hasRank() && !shaped.hasStaticShape();
+      };
+      if (llvm::any_of(op->getOperandTypes(), isDynamic) ||
+          llvm::any_of(op->getResultTypes(), isDynamic)) {
+        op->emitOpError("has a dynamic dimension; Linears are decomposed "
+                        "for static shapes only");
+        return signalPassFailure();
+      }
       LogicalResult result =
           isa<LinearForwardOp>(op)
               ? decomposeForward(cast<LinearForwardOp>(op), target)
