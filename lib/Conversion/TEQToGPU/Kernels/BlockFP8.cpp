@@ -67,17 +67,8 @@ KernelLaunch mlir::teq::kernels::emitBlockFP8(ImplicitLocOpBuilder &b,
     stage = addTileWorkgroupBuffer(kernel.func, b.getI8Type(), 16384);
   Block *body = &kernel.func.getBody().front();
   b.setInsertionPointToStart(body);
-  unsigned arg = 0;
-  Value x = body->getArgument(arg++);
-  Value rowData, rowScale, colData, colScale;
-  if (spec.rowwise) {
-    rowData = body->getArgument(arg++);
-    rowScale = body->getArgument(arg++);
-  }
-  if (spec.columnwise) {
-    colData = body->getArgument(arg++);
-    colScale = body->getArgument(arg++);
-  }
+  auto [x, rowData, rowScale, colData, colScale] =
+      tileKernelArgs(body, spec.rowwise, spec.columnwise);
 
   // Layout: the input is read once into registers; rowwise data goes
   // straight from registers to global memory; the columnwise copy is

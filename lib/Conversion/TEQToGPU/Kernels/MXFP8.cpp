@@ -138,17 +138,8 @@ KernelLaunch mlir::teq::kernels::emitMXFP8(ImplicitLocOpBuilder &b,
   }
   Block *body = &kernel.func.getBody().front();
   b.setInsertionPointToStart(body);
-  unsigned arg = 0;
-  Value x = body->getArgument(arg++);
-  Value rowData, rowScale, colData, colScale;
-  if (spec.rowwise) {
-    rowData = body->getArgument(arg++);
-    rowScale = body->getArgument(arg++);
-  }
-  if (spec.columnwise) {
-    colData = body->getArgument(arg++);
-    colScale = body->getArgument(arg++);
-  }
+  auto [x, rowData, rowScale, colData, colScale] =
+      tileKernelArgs(body, spec.rowwise, spec.columnwise);
 
   // Layout: the input is read once into registers (warp w owns tile rows
   // 16w..16w+15, so its rows' 32-row group is w / 2); both copies ([M, K])

@@ -420,3 +420,19 @@ Value mlir::teq::kernels::scaleOffset(ImplicitLocOpBuilder &b, Value i, Value j,
   at = arith::AddIOp::create(b, at, quarterOffset);
   return arith::AddIOp::create(b, at, column);
 }
+
+TileKernelArgs mlir::teq::kernels::tileKernelArgs(Block *body, bool rowwise,
+                                                  bool columnwise) {
+  TileKernelArgs args;
+  unsigned next = 0;
+  args.x = body->getArgument(next++);
+  if (rowwise) {
+    args.rowData = body->getArgument(next++);
+    args.rowScale = body->getArgument(next++);
+  }
+  if (columnwise) {
+    args.colData = body->getArgument(next++);
+    args.colScale = body->getArgument(next++);
+  }
+  return args;
+}

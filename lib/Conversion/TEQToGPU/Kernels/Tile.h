@@ -52,6 +52,13 @@ TileKernel createTileKernel(ImplicitLocOpBuilder &b, gpu::GPUModuleOp module,
 /// A 16-byte-aligned workgroup buffer `memref<size x element>` of `kernel`.
 Value addTileWorkgroupBuffer(gpu::GPUFuncOp kernel, Type element, int64_t size);
 
+/// The tile kernels' arguments: (%x, [%rdata, %rscale], [%cdata, %cscale]),
+/// the copies present as the spec says.
+struct TileKernelArgs {
+  Value x, rowData, rowScale, colData, colScale;
+};
+TileKernelArgs tileKernelArgs(Block *body, bool rowwise, bool columnwise);
+
 /// The thread's view of its tile and the four rows it loaded.
 struct RegisterTile {
   InputType input = InputType::BF16;
