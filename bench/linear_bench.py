@@ -1,36 +1,45 @@
 #!/usr/bin/env python3
-"""Linear benchmark on the GPU: TEQ's FP8 Linear vs PyTorch bf16 and FP8.
+"""Linear benchmark on the GPU: TEQ's FP8 Linear vs PyTorch, timed fairly.
 
-  python3 bench/linear_bench.py --te-run build-gpu/bin/te-run \
+  PYTHONPATH=build-gpu/python-bindings python3 bench/linear_bench.py \\
       --artifact .artifacts/linear.so [--sizes 8192x8192x8192,4096] [--quick]
+      [--json out.json] [--plot-dir DIR] [--te-run build-gpu/bin/te-run]
 
-One TE Linear, x:[M,K], w:[N,K], dy:[M,N], bf16 activations. In one process
-and one run, on the same device, medians after warm-up (CUDA events):
+One TE Linear, x:[M,K], w:[N,K], dy:[M,N], bf16, N(0,1) inputs (the same
+tensors for every contender). TEQ runs through its Python runtime
+(teq.runtime: the artifact of bench/linear.mlir, entries called on PyTorch
+tensors, outputs allocated by PyTorch's allocator, work on PyTorch's
+current stream). Every contender is timed by bench/timing.py (queued
+calls, per-call CUDA events, no host sync in the queue, median):
 
-* TEQ (te-run --bench on the artifact of bench/linear.mlir):
-  fwd_<recipe>_M_K_N (quantize x, w + fprop GEMM) and fwdbwd_<recipe>_M_K_N
-  (+ quantize dy, w columnwise, dgrad, wgrad) for Float8CurrentScaling and
-  Float8BlockScaling; gemm_current_M_K_N, the FP8 fprop GEMM alone on
-  pre-quantized E4M3 operands.
-* PyTorch bf16: F.linear forward; forward + backward with autograd
-  (torch.autograd.grad of F.linear(x, w) for x and w with grad_outputs=dy).
-* torch.compile FP8 current scaling (te-semantics.md §5.1, §6): forward =
-  amax + scale + cast of x and w (E4M3), torch._scaled_mm with fast
-  accumulation; forward + backward = the same plus dy (E5M2), the
-  transposed copies Hopper's TN-only FP8 GEMM needs (.t().contiguous(), as
-  TE keeps them), dgrad dx = dy w and wgrad dw = dy^T x with split
-  accumulation (use_fast_accum=False), as TE's current-scaling recipe runs.
-* The FP8 GEMM ceiling: torch._scaled_mm on pre-quantized E4M3 operands with
-  fast accumulation (cuBLASLt, per-tensor scales).
+* TEQ: fwd/fwdbwd under Float8CurrentScaling, Float8BlockScaling and
+  DelayedScaling (its state update -- history roll, new scales -- in the
+  entry), called directly and replayed from a CUDA graph;
+* bf16: F.linear forward; forward + backward with autograd (eager, CUDA
+  graph, torch.compile);
+* torch.compile FP8 current scaling, TE-like (te-semantics.md 5.1, 6):
+  amax + scale + saturating cast of x, w (E4M3) and dy (E5M2), the
+  transposed copies Hopper's TN-only FP8 GEMM needs, torch._scaled_mm with
+  fast accumulation for fprop and split accumulation for dgrad/wgrad
+  (compiled, and compiled + CUDA graph);
+* torch.compile FP8 DelayedScaling, TE-like: casts with the given scales,
+  amaxes recorded into the history, TE's update (roll, scale = fp8_max /
+  max(history)) (compiled, and compiled + CUDA graph);
+* the FP8 fprop GEMM alone: TEQ's gemm_current entry and torch._scaled_mm
+  on the same pre-quantized bytes.
 
-Prints Markdown tables for bench/RESULTS.md. Speedups are time ratios
-(> 1: TEQ faster). A failing te-run entry shows its error in the table and
-the run goes on; the exit status is 1 if anything failed.
+Speed-ups are time ratios (peer / TEQ, > 1: TEQ faster), TEQ's best
+configuration against each peer's best. Memory of a forward + backward
+call: TEQ = its outputs (PyTorch's allocator, peak delta) + the entry's
+workspace (allocated by the runtime once per artifact, the largest entry's;
+the cuBLASLt workspace of 32 MiB, which PyTorch also keeps, is left out on
+both sides); PyTorch = the peak delta of torch.cuda.max_memory_allocated
+over one call. Exit status 1 if anything failed.
 """
 
 import argparse
-import datetime
 import json
+import os
 import shlex
 import subprocess
 import sys
@@ -38,96 +47,17 @@ import sys
 import torch
 import torch.nn.functional as F
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import timing  # noqa: E402
+from timing import fmt_ratio, measure, measure_graphed, best_of, ratio, mib  # noqa: E402
+
 E4M3_MAX = 448.0
 E5M2_MAX = 57344.0
 FLT_MAX = torch.finfo(torch.float32).max
+HISTORY = 1024
 
 DEFAULT_SIZES = [(8192, 8192, 8192), (16384, 4096, 4096),
                  (4096, 4096, 4096), (2048, 2048, 2048)]
-
-
-# ---------------------------------------------------------------------------
-# Timing
-# ---------------------------------------------------------------------------
-
-def time_ms(fn, warmup, iters):
-    """Median of `iters` CUDA-event timings after `warmup` calls."""
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(iters):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    times.sort()
-    n = len(times)
-    return times[n // 2] if n % 2 else 0.5 * (times[n // 2 - 1] + times[n // 2])
-
-
-def short(message, limit=90):
-    message = " ".join(str(message).split())
-    return message if len(message) <= limit else message[:limit - 3] + "..."
-
-
-class Result:
-    """A time in ms, or the error that prevented it."""
-
-    def __init__(self, ms=None, error=None):
-        self.ms = ms
-        self.error = error
-
-    def cell(self):
-        if self.ms is not None:
-            return f"{self.ms:.3f}"
-        return f"error: {short(self.error, 60)}"
-
-
-def measure(fn, warmup, iters, errors, label):
-    try:
-        return Result(time_ms(fn, warmup, iters))
-    except Exception as e:  # noqa: BLE001 - report and go on
-        errors.append(f"{label}: {e}")
-        return Result(error=str(e).strip().splitlines()[0] if str(e).strip()
-                      else type(e).__name__)
-
-
-def te_run(te_run_path, artifact, entry, warmup, iters, errors):
-    """Median ms of one entry (te-run --bench --json: entries[0].bench.
-    median_us), or the error te-run reported."""
-    cmd = [te_run_path, artifact, "--entry", entry, "--bench", "--json",
-           "--warmup", str(warmup), "--iters", str(iters)]
-    try:
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
-    except (OSError, subprocess.TimeoutExpired) as e:
-        errors.append(f"TEQ {entry}: {e}")
-        return Result(error=str(e))
-    report = None
-    try:
-        report = json.loads(out.stdout)
-    except (json.JSONDecodeError, ValueError):
-        pass
-    error = None
-    if isinstance(report, dict):
-        entries = report.get("entries") or []
-        if entries and isinstance(entries[0], dict):
-            e0 = entries[0]
-            bench = e0.get("bench")
-            if out.returncode == 0 and isinstance(bench, dict) \
-                    and "median_us" in bench:
-                return Result(float(bench["median_us"]) / 1000.0)
-            error = e0.get("error")
-        error = error or report.get("error")
-    if not error:
-        lines = [l for l in out.stderr.strip().splitlines() if l.strip()]
-        error = lines[-1] if lines else (
-            f"te-run exited {out.returncode} without a result")
-    errors.append(f"TEQ {entry}: {error}")
-    return Result(error=error)
 
 
 # ---------------------------------------------------------------------------
@@ -135,15 +65,13 @@ def te_run(te_run_path, artifact, entry, warmup, iters, errors):
 # ---------------------------------------------------------------------------
 
 def quantize(t, fp8_dtype, fmax):
-    """Per-tensor current scaling (te-semantics.md §5.1): amax, scale
+    """Per-tensor current scaling (te-semantics.md 5.1): amax, scale
     (FLT_MAX if it overflows, 1 for a zero or non-finite amax), saturating
     cast. Returns the FP8 data and scale_inv (fp32 scalar tensor)."""
     amax = t.abs().amax().float()
     scale = fmax / amax
-    scale = torch.where(torch.isinf(scale), torch.full_like(scale, FLT_MAX),
-                        scale)
-    scale = torch.where((amax == 0) | ~torch.isfinite(amax),
-                        torch.ones_like(scale), scale)
+    scale = torch.where(torch.isinf(scale), torch.full_like(scale, FLT_MAX), scale)
+    scale = torch.where((amax == 0) | ~torch.isfinite(amax), torch.ones_like(scale), scale)
     q = (t.float() * scale).clamp(-fmax, fmax).to(fp8_dtype)
     return q, scale.reciprocal()
 
@@ -151,88 +79,80 @@ def quantize(t, fp8_dtype, fmax):
 def fp8_forward(x, w):
     xq, sx = quantize(x, torch.float8_e4m3fn, E4M3_MAX)
     wq, sw = quantize(w, torch.float8_e4m3fn, E4M3_MAX)
-    # y = x w^T: a = x [M,K] row-major, b = w^T [K,N] column-major (TN).
     return torch._scaled_mm(xq, wq.t(), scale_a=sx, scale_b=sw,
                             out_dtype=torch.bfloat16, use_fast_accum=True)
 
 
 def fp8_forward_backward(x, w, dy):
-    # Forward: x rowwise + its transpose (kept for wgrad), w rowwise.
     xq, sx = quantize(x, torch.float8_e4m3fn, E4M3_MAX)
     x_t = xq.t().contiguous()
     wq, sw = quantize(w, torch.float8_e4m3fn, E4M3_MAX)
     y = torch._scaled_mm(xq, wq.t(), scale_a=sx, scale_b=sw,
                          out_dtype=torch.bfloat16, use_fast_accum=True)
-    # Backward: w's transpose (dgrad), dy E5M2 rowwise + transpose.
     w_t = wq.t().contiguous()
     dyq, sdy = quantize(dy, torch.float8_e5m2, E5M2_MAX)
     dy_t = dyq.t().contiguous()
-    # dx = dy w: a = dy [M,N], b = w as [N,K] column-major (= w_t^T).
     dx = torch._scaled_mm(dyq, w_t.t(), scale_a=sdy, scale_b=sw,
                           out_dtype=torch.bfloat16, use_fast_accum=False)
-    # dw = dy^T x: a = dy^T [N,M], b = x as [M,K] column-major (= x_t^T).
     dw = torch._scaled_mm(dy_t, x_t.t(), scale_a=sdy, scale_b=sx,
                           out_dtype=torch.bfloat16, use_fast_accum=False)
     return y, dx, dw
 
 
-def bf16_forward_backward(x, w, dy):
-    y = F.linear(x, w)
+def delayed_cast(t, scale, fp8_dtype, fmax):
+    """DelayedScaling's cast (te-semantics.md 5.2): the stored scale, a
+    saturating cast, and this tensor's amax for the history."""
+    q = (t.float() * scale).clamp(-fmax, fmax).to(fp8_dtype)
+    return q, scale.reciprocal(), t.abs().amax().float()
+
+
+def delayed_update(scale, history, newest, fmax):
+    """TE's update: the step's amaxes max-ed into row 0, then amax = max over
+    the history, the history rolled (row 0 reset), scale = fp8_max / amax
+    where amax is finite and positive (else the old scale)."""
+    row0 = torch.maximum(history[0], newest)
+    hist = torch.cat([row0[None], history[1:]], 0)
+    amax = hist.amax(0)
+    rolled = torch.roll(hist, -1, 0)
+    rolled = torch.cat([torch.zeros_like(rolled[:1]), rolled[1:]], 0)
+    new = fmax / amax
+    new = torch.where(torch.isinf(new), torch.full_like(new, FLT_MAX), new)
+    new = torch.where((amax > 0) & torch.isfinite(amax), new, scale)
+    return new, rolled
+
+
+def fp8_delayed_forward(x, w, s, h):
+    xq, sx, ax = delayed_cast(x, s[0], torch.float8_e4m3fn, E4M3_MAX)
+    wq, sw, aw = delayed_cast(w, s[1], torch.float8_e4m3fn, E4M3_MAX)
+    y = torch._scaled_mm(xq, wq.t(), scale_a=sx, scale_b=sw,
+                         out_dtype=torch.bfloat16, use_fast_accum=True)
+    s2, h2 = delayed_update(s, h, torch.stack([ax, aw, torch.zeros_like(ax)]), E4M3_MAX)
+    return y, s2, h2
+
+
+def fp8_delayed_forward_backward(x, w, dy, s, h, bs, bh):
+    xq, sx, ax = delayed_cast(x, s[0], torch.float8_e4m3fn, E4M3_MAX)
+    x_t = xq.t().contiguous()
+    wq, sw, aw = delayed_cast(w, s[1], torch.float8_e4m3fn, E4M3_MAX)
+    y = torch._scaled_mm(xq, wq.t(), scale_a=sx, scale_b=sw,
+                         out_dtype=torch.bfloat16, use_fast_accum=True)
+    w_t = wq.t().contiguous()
+    dyq, sdy, ady = delayed_cast(dy, bs[0], torch.float8_e5m2, E5M2_MAX)
+    dy_t = dyq.t().contiguous()
+    dx = torch._scaled_mm(dyq, w_t.t(), scale_a=sdy, scale_b=sw,
+                          out_dtype=torch.bfloat16, use_fast_accum=False)
+    dw = torch._scaled_mm(dy_t, x_t.t(), scale_a=sdy, scale_b=sx,
+                          out_dtype=torch.bfloat16, use_fast_accum=False)
+    zero = torch.zeros_like(ax)
+    s2, h2 = delayed_update(s, h, torch.stack([ax, aw, zero]), E4M3_MAX)
+    bs2, bh2 = delayed_update(bs, bh, torch.stack([ady, zero]), E5M2_MAX)
+    return y, dx, dw, s2, h2, bs2, bh2
+
+
+def bf16_forward_backward(x, w, dy, linear=F.linear):
+    y = linear(x, w)
     dx, dw = torch.autograd.grad(y, (x, w), grad_outputs=dy)
     return y, dx, dw
-
-
-# ---------------------------------------------------------------------------
-# Memory
-# ---------------------------------------------------------------------------
-
-DTYPE_BYTES = {"bf16": 2, "f16": 2, "f32": 4, "i64": 8}
-
-
-def teq_memory(te_run_path, artifact, cache):
-    """Per entry: (bytes of its outputs, bytes of its workspace), from the
-    manifest (`te-run --list --json`). The workspace holds every temporary
-    (quantized copies, intermediate results), planned by lifetime."""
-    if "entries" not in cache:
-        out = subprocess.run([te_run_path, artifact, "--list", "--json"],
-                             capture_output=True, text=True, timeout=120)
-        manifest = json.loads(out.stdout) if out.returncode == 0 else {}
-        cache["entries"] = {e["name"]: e for e in manifest.get("entries", [])}
-    return cache["entries"]
-
-
-def teq_extra_bytes(entry):
-    if entry is None:
-        return None
-    outputs = 0
-    for arg in entry.get("args", []):
-        if arg.get("kind") == "input":
-            continue
-        if "tensor" in arg:
-            n = 1
-            for d in arg["tensor"]["shape"]:
-                n *= d
-            outputs += n * DTYPE_BYTES.get(arg["tensor"]["dtype"], 0)
-        else:
-            outputs += sum(b.get("bytes", 0) for b in arg.get("buffers", []))
-    return outputs + entry.get("workspace_bytes", 0)
-
-
-def torch_extra_bytes(fn):
-    """Peak device memory one call allocates beyond what already exists
-    (its outputs and temporaries)."""
-    torch.cuda.synchronize()
-    torch.cuda.reset_peak_memory_stats()
-    base = torch.cuda.memory_allocated()
-    out = fn()
-    torch.cuda.synchronize()
-    peak = torch.cuda.max_memory_allocated() - base
-    del out
-    return peak
-
-
-def mib(b):
-    return "-" if b is None else f"{b / 2**20:.1f}"
 
 
 # ---------------------------------------------------------------------------
@@ -245,190 +165,283 @@ def parse_sizes(text):
         item = item.strip().lower()
         if not item:
             continue
-        parts = item.split("x")
-        try:
-            dims = [int(p) for p in parts]
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"bad size '{item}' (MxKxN or N)")
+        dims = [int(p) for p in item.split("x")]
         if len(dims) == 1:
             dims = dims * 3
         if len(dims) != 3 or min(dims) <= 0:
             raise argparse.ArgumentTypeError(f"bad size '{item}' (MxKxN or N)")
         sizes.append(tuple(dims))
-    if not sizes:
-        raise argparse.ArgumentTypeError("no sizes given")
     return sizes
 
 
-def speedup(base, teq):
-    if base.ms is None or teq.ms is None or teq.ms <= 0:
-        return "-"
-    return f"{base.ms / teq.ms:.2f}x"
-
-
-def tflops(flops, result):
-    if result.ms is None or result.ms <= 0:
-        return None
-    return flops / (result.ms * 1e-3) / 1e12
+def te_run_median(te_run, artifact, entry, warmup, iters):
+    """te-run --bench's median in ms (a cross-check only: te-run uses its
+    own random inputs)."""
+    try:
+        out = subprocess.run([te_run, artifact, "--entry", entry, "--bench", "--json",
+                              "--warmup", str(warmup), "--iters", str(iters)],
+                             capture_output=True, text=True, timeout=600)
+        return json.loads(out.stdout)["entries"][0]["bench"]["median_us"] / 1000.0
+    except Exception as e:  # noqa: BLE001
+        return f"error: {e}"
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--te-run", required=True)
-    parser.add_argument("--artifact", required=True)
-    parser.add_argument("--sizes", type=parse_sizes, default=DEFAULT_SIZES,
+    parser.add_argument("--artifact", default=".artifacts/linear.so")
+    parser.add_argument("--sizes", type=parse_sizes, default=None,
                         help="comma-separated MxKxN (or N for N^3); default "
                              "8192x8192x8192,16384x4096x4096,4096,2048")
     parser.add_argument("--quick", action="store_true",
-                        help="smoke run: 3 warm-up, 10 timed iterations")
+                        help="smoke run: 3 warm-up, 10 timed calls; 2048^3 only unless --sizes")
     parser.add_argument("--warmup", type=int, default=None)
     parser.add_argument("--iters", type=int, default=None)
+    parser.add_argument("--no-graph", action="store_true", help="skip CUDA-graph configurations")
+    parser.add_argument("--json", default=None)
+    parser.add_argument("--plot-dir", default=None)
+    parser.add_argument("--te-run", default=None,
+                        help="also time fwdbwd_current with te-run --bench (cross-check)")
     args = parser.parse_args()
     warmup = args.warmup if args.warmup is not None else (3 if args.quick else 10)
-    iters = args.iters if args.iters is not None else (10 if args.quick else 50)
-    if iters < 1 or warmup < 0:
-        parser.error("--iters must be >= 1 and --warmup >= 0")
+    iters = args.iters if args.iters is not None else (10 if args.quick else 100)
+    if args.sizes is None:
+        args.sizes = [(2048, 2048, 2048)] if args.quick else DEFAULT_SIZES
 
+    import teq.runtime
     torch.backends.cuda.matmul.allow_tf32 = False
-    dev = torch.cuda.get_device_name()
     command = "python3 " + " ".join(shlex.quote(a) for a in sys.argv)
-    print(f"device: {dev}; torch {torch.__version__} (CUDA "
-          f"{torch.version.cuda}); date "
-          f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC")
-    print(f"command: {command}")
-    print(f"method: {warmup} warm-up + {iters} timed iterations, median, CUDA "
-          f"events; inputs N(0,1) bf16 (dy too); TEQ via te-run --bench "
-          f"(its own buffers, same device, same process tree); operands of "
-          f"2048^3 fit in the 50 MB L2, the other sizes do not")
+    for line in timing.header(command, warmup, iters):
+        print(line)
+    print(f"commit: {timing.git_commit()}")
+
+    free0, _ = torch.cuda.mem_get_info()
+    art = teq.runtime.load(args.artifact)
+    free1, _ = torch.cuda.mem_get_info()
+    max_ws = max(e.workspace_bytes for e in art)
+    print(f"teq.runtime.load({args.artifact}): device memory taken {mib(free0 - free1)} MiB "
+          f"(largest entry workspace {mib(max_ws)} MiB + the cuBLASLt workspace and code)")
 
     fwd_comp = torch.compile(fp8_forward, dynamic=False)
     fwdbwd_comp = torch.compile(fp8_forward_backward, dynamic=False)
+    dfwd_comp = torch.compile(fp8_delayed_forward, dynamic=False)
+    dfwdbwd_comp = torch.compile(fp8_delayed_forward_backward, dynamic=False)
+    linear_comp = torch.compile(F.linear, dynamic=False)
 
-    rows = []
-    errors = []
-    manifest_cache = {}
+    rows, errors = [], []
     for (m, k, n) in args.sizes:
         sfx = f"{m}_{k}_{n}"
         label = f"{m}x{k}x{n}"
-        r = {"label": label, "mnk": (m, k, n)}
-        # TEQ first, before this size's PyTorch tensors exist.
-        torch.cuda.empty_cache()
-        for recipe in ("current", "block"):
-            r[f"teq_fwd_{recipe}"] = te_run(
-                args.te_run, args.artifact, f"fwd_{recipe}_{sfx}", warmup,
-                iters, errors)
-            r[f"teq_fwdbwd_{recipe}"] = te_run(
-                args.te_run, args.artifact, f"fwdbwd_{recipe}_{sfx}", warmup,
-                iters, errors)
-        r["teq_gemm"] = te_run(args.te_run, args.artifact,
-                               f"gemm_current_{sfx}", warmup, iters, errors)
-
-        x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
-        w = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
-        dy = torch.randn(m, n, device="cuda", dtype=torch.bfloat16)
+        print(f"== {label}", flush=True)
+        r = {"size": label, "mkn": [m, k, n], "t": {}}
+        gen = torch.Generator(device="cuda").manual_seed(1234)
+        x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16, generator=gen)
+        w = torch.randn(n, k, device="cuda", dtype=torch.bfloat16, generator=gen)
+        dy = torch.randn(m, n, device="cuda", dtype=torch.bfloat16, generator=gen)
         xg = x.detach().clone().requires_grad_(True)
         wg = w.detach().clone().requires_grad_(True)
+        s = torch.ones(3, device="cuda")
+        h = torch.zeros(HISTORY, 3, device="cuda")
+        bs = torch.ones(2, device="cuda")
+        bh = torch.zeros(HISTORY, 2, device="cuda")
 
-        r["bf16_fwd"] = measure(lambda: F.linear(x, w), warmup, iters, errors,
-                                f"{label} bf16 fwd")
-        r["bf16_fwdbwd"] = measure(lambda: bf16_forward_backward(xg, wg, dy),
-                                   warmup, iters, errors,
-                                   f"{label} bf16 fwd+bwd")
-        r["comp_fwd"] = measure(lambda: fwd_comp(x, w), warmup, iters, errors,
-                                f"{label} torch.compile FP8 fwd")
-        r["comp_fwdbwd"] = measure(lambda: fwdbwd_comp(x, w, dy), warmup,
-                                   iters, errors,
-                                   f"{label} torch.compile FP8 fwd+bwd")
-        manifest = teq_memory(args.te_run, args.artifact, manifest_cache)
-        for recipe in ("current", "block"):
-            r[f"mem_teq_{recipe}"] = teq_extra_bytes(
-                manifest.get(f"fwdbwd_{recipe}_{sfx}"))
-        try:
-            r["mem_bf16"] = torch_extra_bytes(
-                lambda: bf16_forward_backward(xg, wg, dy))
-            r["mem_comp"] = torch_extra_bytes(lambda: fwdbwd_comp(x, w, dy))
-        except Exception as e:  # noqa: BLE001
-            errors.append(f"{label} memory: {e}")
-            r["mem_bf16"] = r["mem_comp"] = None
+        def run(key, fn, graph=True):
+            r["t"][key] = measure(fn, warmup, iters, errors, f"{label} {key}")
+            if graph and not args.no_graph:
+                r["t"][key + "+graph"] = measure_graphed(fn, warmup, iters, errors,
+                                                         f"{label} {key}")
+
+        teq_calls = {
+            "teq_fwd_current": (art[f"fwd_current_{sfx}"], (x, w)),
+            "teq_fwdbwd_current": (art[f"fwdbwd_current_{sfx}"], (x, w, dy)),
+            "teq_fwd_block": (art[f"fwd_block_{sfx}"], (x, w)),
+            "teq_fwdbwd_block": (art[f"fwdbwd_block_{sfx}"], (x, w, dy)),
+            "teq_fwd_delayed": (art[f"fwd_delayed_{sfx}"], (x, w, s, h)),
+            "teq_fwdbwd_delayed": (art[f"fwdbwd_delayed_{sfx}"], (x, w, dy, s, h, bs, bh)),
+        }
+        for key, (entry, ins) in teq_calls.items():
+            run(key, lambda entry=entry, ins=ins: entry(*ins))
+        run("bf16_fwd", lambda: F.linear(x, w))
+        run("bf16_fwdbwd", lambda: bf16_forward_backward(xg, wg, dy))
+        run("bf16_fwdbwd_compile", lambda: bf16_forward_backward(xg, wg, dy, linear_comp),
+            graph=False)
+        run("fp8_fwd_compile", lambda: fwd_comp(x, w))
+        run("fp8_fwdbwd_compile", lambda: fwdbwd_comp(x, w, dy))
+        run("fp8d_fwd_compile", lambda: dfwd_comp(x, w, s, h))
+        run("fp8d_fwdbwd_compile", lambda: dfwdbwd_comp(x, w, dy, s, h, bs, bh))
+
+        # The FP8 GEMM alone, on the same quantized bytes for both.
         try:
             xq, sx = quantize(x, torch.float8_e4m3fn, E4M3_MAX)
             wq, sw = quantize(w, torch.float8_e4m3fn, E4M3_MAX)
-            r["ceiling"] = measure(
-                lambda: torch._scaled_mm(xq, wq.t(), scale_a=sx, scale_b=sw,
-                                         out_dtype=torch.bfloat16,
-                                         use_fast_accum=True),
-                warmup, iters, errors, f"{label} _scaled_mm ceiling")
-            del xq, wq
+            ge = art[f"gemm_current_{sfx}"]
+
+            def proto(q, si):
+                return {"data": q.view(torch.uint8), "scale_inv": si.reshape(1).float()}
+            pw, px = proto(wq, sw), proto(xq, sx)
+            run("teq_gemm", lambda: ge(pw, px), graph=False)
+            run("scaled_mm", lambda: torch._scaled_mm(xq, wq.t(), scale_a=sx, scale_b=sw,
+                                                      out_dtype=torch.bfloat16,
+                                                      use_fast_accum=True), graph=False)
+            del xq, wq, pw, px
         except Exception as e:  # noqa: BLE001
-            errors.append(f"{label} _scaled_mm ceiling: {e}")
-            r["ceiling"] = Result(error=str(e))
+            errors.append(f"{label} GEMM: {e}")
+
+        # Memory of one forward + backward call.
+        mem = {}
+        for recipe in ("current", "block", "delayed"):
+            entry, ins = teq_calls[f"teq_fwdbwd_{recipe}"]
+            try:
+                outs = timing.peak_extra_bytes(lambda: entry(*ins))
+                mem[f"teq_{recipe}"] = outs + entry.workspace_bytes
+                mem[f"teq_{recipe}_workspace"] = entry.workspace_bytes
+            except Exception as e:  # noqa: BLE001
+                errors.append(f"{label} memory TEQ {recipe}: {e}")
+        for key, fn in (("bf16", lambda: bf16_forward_backward(xg, wg, dy)),
+                        ("fp8_compile", lambda: fwdbwd_comp(x, w, dy)),
+                        ("fp8d_compile", lambda: dfwdbwd_comp(x, w, dy, s, h, bs, bh))):
+            try:
+                mem[key] = timing.peak_extra_bytes(fn)
+            except Exception as e:  # noqa: BLE001
+                errors.append(f"{label} memory {key}: {e}")
+        r["mem"] = mem
+        if args.te_run and (m, k, n) == args.sizes[0]:
+            r["te_run_fwdbwd_current"] = te_run_median(
+                args.te_run, args.artifact, f"fwdbwd_current_{sfx}", warmup, iters)
         rows.append(r)
         del x, w, dy, xg, wg
         torch.cuda.empty_cache()
 
+    return report(rows, errors, args)
+
+
+def best(r, key):
+    t = r["t"]
+    return best_of(t.get(key), t.get(key + "+graph"))[0]
+
+
+PEERS = {
+    "fwd": [("torch.compile FP8", "fp8_fwd_compile"), ("bf16", "bf16_fwd")],
+    "fwdbwd": [("torch.compile FP8", "fp8_fwdbwd_compile"), ("bf16", "bf16_fwdbwd")],
+}
+
+
+def report(rows, errors, args):
+    def cell(t):
+        return t.cell() if t is not None else "-"
+
     print()
-    print("Times (ms, median):")
+    print("Times (ms, median; '+g' = replayed from a CUDA graph):")
     print()
-    print("| M x K x N | TEQ cur fwd | TEQ cur fwd+bwd | TEQ block fwd "
-          "| TEQ block fwd+bwd | bf16 fwd | bf16 fwd+bwd "
-          "| torch.compile FP8 fwd | torch.compile FP8 fwd+bwd |")
+    keys = ["teq_fwd_current", "teq_fwdbwd_current", "teq_fwd_delayed", "teq_fwdbwd_delayed",
+            "teq_fwd_block", "teq_fwdbwd_block", "bf16_fwd", "bf16_fwdbwd",
+            "bf16_fwdbwd_compile", "fp8_fwd_compile", "fp8_fwdbwd_compile",
+            "fp8d_fwd_compile", "fp8d_fwdbwd_compile"]
+    for r in rows:
+        print(f"{r['size']}:")
+        print("| contender | direct | +g |")
+        print("|---|---|---|")
+        for key in keys:
+            t = r["t"]
+            print(f"| {key} | {cell(t.get(key))} | {cell(t.get(key + '+graph'))} |")
+        print()
+
+    def bbf16(r):
+        return best_of(best(r, "bf16_fwdbwd"), best(r, "bf16_fwdbwd_compile"))[0]
+
+    print("Speed-ups, TEQ's best configuration over each peer's best (peer ms / TEQ ms):")
+    print()
+    print("| M x K x N | TEQ cur fwd ms | vs torch.compile FP8 | vs bf16 | TEQ cur fwd+bwd ms "
+          "| vs torch.compile FP8 | vs bf16 | TEQ delayed fwd ms | vs compile FP8 delayed "
+          "| vs compile FP8 current | TEQ delayed fwd+bwd ms | vs compile FP8 delayed "
+          "| vs compile FP8 current | vs bf16 | TEQ block fwd+bwd ms | vs bf16 |")
+    print("|" + "---|" * 17)
+    summary = []
+    for r in rows:
+        cf, cb = best(r, "teq_fwd_current"), best(r, "teq_fwdbwd_current")
+        df, db = best(r, "teq_fwd_delayed"), best(r, "teq_fwdbwd_delayed")
+        bb = best(r, "teq_fwdbwd_block")
+        pf, pb = best(r, "fp8_fwd_compile"), best(r, "fp8_fwdbwd_compile")
+        pdf, pdb = best(r, "fp8d_fwd_compile"), best(r, "fp8d_fwdbwd_compile")
+        bf, bfb = best(r, "bf16_fwd"), bbf16(r)
+        s = {
+            "size": r["size"],
+            "cur_fwd_vs_fp8": ratio(pf, cf), "cur_fwd_vs_bf16": ratio(bf, cf),
+            "cur_fwdbwd_vs_fp8": ratio(pb, cb), "cur_fwdbwd_vs_bf16": ratio(bfb, cb),
+            "del_fwd_vs_fp8d": ratio(pdf, df), "del_fwd_vs_fp8": ratio(pf, df),
+            "del_fwdbwd_vs_fp8d": ratio(pdb, db), "del_fwdbwd_vs_fp8": ratio(pb, db),
+            "del_fwdbwd_vs_bf16": ratio(bfb, db),
+            "block_fwdbwd_vs_bf16": ratio(bfb, bb),
+        }
+        summary.append(s)
+        cells = [cell(cf), fmt_ratio(s["cur_fwd_vs_fp8"]), fmt_ratio(s["cur_fwd_vs_bf16"]),
+                 cell(cb), fmt_ratio(s["cur_fwdbwd_vs_fp8"]), fmt_ratio(s["cur_fwdbwd_vs_bf16"]),
+                 cell(df), fmt_ratio(s["del_fwd_vs_fp8d"]), fmt_ratio(s["del_fwd_vs_fp8"]),
+                 cell(db), fmt_ratio(s["del_fwdbwd_vs_fp8d"]), fmt_ratio(s["del_fwdbwd_vs_fp8"]),
+                 fmt_ratio(s["del_fwdbwd_vs_bf16"]), cell(bb),
+                 fmt_ratio(s["block_fwdbwd_vs_bf16"])]
+        print(f"| {r['size']} | " + " | ".join(cells) + " |")
+
+    print()
+    print("The FP8 fprop GEMM alone, same quantized operands (TFLOP/s = 2MNK / time):")
+    print()
+    print("| M x K x N | TEQ gemm ms | TEQ TFLOP/s | torch._scaled_mm ms | TFLOP/s | TEQ / torch |")
+    print("|---|---|---|---|---|---|")
+    for r in rows:
+        m, k, n = r["mkn"]
+        tg, sm = r["t"].get("teq_gemm"), r["t"].get("scaled_mm")
+
+        def tf(t):
+            return f"{2.0 * m * n * k / (t.median * 1e-3) / 1e12:.0f}" if t and t.ok else "-"
+        print(f"| {r['size']} | {cell(tg)} | {tf(tg)} | {cell(sm)} | {tf(sm)} | "
+              f"{fmt_ratio(ratio(sm, tg))} |")
+
+    print()
+    print("Device memory of one forward+backward call beyond its inputs (MiB): TEQ = outputs "
+          "+ the entry's workspace; PyTorch = peak allocated during the call:")
+    print()
+    print("| M x K x N | TEQ current (workspace) | TEQ delayed | TEQ block "
+          "| torch.compile FP8 current | torch.compile FP8 delayed | bf16 autograd "
+          "| TEQ current / compile FP8 | TEQ current / bf16 |")
     print("|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        cells = [r[key].cell() for key in (
-            "teq_fwd_current", "teq_fwdbwd_current", "teq_fwd_block",
-            "teq_fwdbwd_block", "bf16_fwd", "bf16_fwdbwd", "comp_fwd",
-            "comp_fwdbwd")]
-        print(f"| {r['label']} | " + " | ".join(cells) + " |")
+        mm = r["mem"]
 
-    print()
-    print("Speedups (time ratio, > 1: TEQ faster) and the GEMM alone "
-          "(TFLOP/s = 2MNK / time):")
-    print()
-    print("| M x K x N | cur fwd vs bf16 | cur fwd+bwd vs bf16 "
-          "| block fwd vs bf16 | block fwd+bwd vs bf16 "
-          "| cur fwd vs torch.compile | cur fwd+bwd vs torch.compile "
-          "| TEQ GEMM ms | TEQ GEMM TFLOP/s | _scaled_mm TFLOP/s | % of ceiling |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+        def rr(a, b):
+            return f"{mm[a] / mm[b]:.2f}" if mm.get(a) and mm.get(b) else "-"
+        print(f"| {r['size']} | {mib(mm.get('teq_current'))} "
+              f"({mib(mm.get('teq_current_workspace'))}) | {mib(mm.get('teq_delayed'))} | "
+              f"{mib(mm.get('teq_block'))} | {mib(mm.get('fp8_compile'))} | "
+              f"{mib(mm.get('fp8d_compile'))} | {mib(mm.get('bf16'))} | "
+              f"{rr('teq_current', 'fp8_compile')} | {rr('teq_current', 'bf16')} |")
     for r in rows:
-        m, k, n = r["mnk"]
-        flops = 2.0 * m * n * k
-        teq_tf = tflops(flops, r["teq_gemm"])
-        ceil_tf = tflops(flops, r["ceiling"])
-        pct = (f"{100.0 * teq_tf / ceil_tf:.1f}%"
-               if teq_tf is not None and ceil_tf else "-")
-        cells = [
-            speedup(r["bf16_fwd"], r["teq_fwd_current"]),
-            speedup(r["bf16_fwdbwd"], r["teq_fwdbwd_current"]),
-            speedup(r["bf16_fwd"], r["teq_fwd_block"]),
-            speedup(r["bf16_fwdbwd"], r["teq_fwdbwd_block"]),
-            speedup(r["comp_fwd"], r["teq_fwd_current"]),
-            speedup(r["comp_fwdbwd"], r["teq_fwdbwd_current"]),
-            r["teq_gemm"].cell(),
-            f"{teq_tf:.0f}" if teq_tf is not None else "-",
-            f"{ceil_tf:.0f}" if ceil_tf is not None else r["ceiling"].cell(),
-            pct,
-        ]
-        print(f"| {r['label']} | " + " | ".join(cells) + " |")
+        if "te_run_fwdbwd_current" in r:
+            print()
+            print(f"cross-check: te-run --bench fwdbwd_current {r['size']}: "
+                  f"{r['te_run_fwdbwd_current']} ms (its own random inputs)")
 
-    print()
-    print("Device memory one forward+backward call allocates beyond its inputs "
-          "(MiB): TEQ = outputs + the entry's planned workspace (all "
-          "temporaries; the runtime allocates it once per artifact), PyTorch "
-          "= peak allocated during the call (outputs + temporaries):")
-    print()
-    print("| M x K x N | TEQ current | TEQ block | bf16 autograd "
-          "| torch.compile FP8 |")
-    print("|---|---|---|---|---|")
-    for r in rows:
-        print(f"| {r['label']} | {mib(r.get('mem_teq_current'))} | "
-              f"{mib(r.get('mem_teq_block'))} | {mib(r.get('mem_bf16'))} | "
-              f"{mib(r.get('mem_comp'))} |")
-
+    if args.plot_dir:
+        import plots
+        labels = [r["size"] for r in rows]
+        plots.speedup_bars(
+            os.path.join(args.plot_dir, "linear_speedup.png"),
+            "TEQ Linear (FP8) speed-up over each peer's best configuration",
+            labels,
+            {"cur fwd vs compile FP8": [s["cur_fwd_vs_fp8"] for s in summary],
+             "cur fwd+bwd vs compile FP8": [s["cur_fwdbwd_vs_fp8"] for s in summary],
+             "delayed fwd+bwd vs compile FP8 delayed": [s["del_fwdbwd_vs_fp8d"] for s in summary],
+             "cur fwd+bwd vs bf16": [s["cur_fwdbwd_vs_bf16"] for s in summary],
+             "block fwd+bwd vs bf16": [s["block_fwdbwd_vs_bf16"] for s in summary]},
+            target={"FP8 target": 1.2, "block vs bf16 target": 1.4})
+    if args.json:
+        out = {"rows": [{**r, "t": {k: v.to_json() for k, v in r["t"].items()}} for r in rows],
+               "summary": summary, "errors": errors}
+        with open(args.json, "w") as f:
+            json.dump(out, f, indent=1)
     if errors:
         print()
         print("Errors:")
         for e in errors:
-            print(f"- {short(e, 400)}")
+            print(f"- {e[:400]}")
         return 1
     return 0
 

@@ -1,55 +1,50 @@
 #!/usr/bin/env python3
 """Quantize benchmark on the GPU: TEQ's kernels vs the copy ceiling and PyTorch.
 
-Run by scripts/gpu-check on the GPU machine. In one process and one run, on
-the same device, bf16 inputs larger than L2, medians after warm-up:
+  PYTHONPATH=build-gpu/python-bindings python3 bench/quantize_bench.py \\
+      --artifact .artifacts/quantize.so [--quick] [--json out.json] [--plot-dir DIR]
 
-* device copy bandwidth (torch clone: bytes read + written);
-* TEQ per-tensor FP8 current scaling (te-run --bench on .artifacts/quantize.so):
-  rowwise only, and rowwise + the transposed copy Hopper keeps;
-* PyTorch eager and torch.compile current scaling (amax, scale, cast [and
-  transpose]) on the same shapes;
-* block FP8, MXFP8 and NVFP4 (1D, 2D, RHT; both usages) against the copy
-  ceiling only: PyTorch has no kernels for them (no NVFP4 peer exists).
+bf16 inputs larger than L2 (8192x8192, 16384x4096), N(0,1), the same tensor
+for every contender; everything timed by bench/timing.py (queued calls,
+per-call CUDA events, no host sync in the queue, median), in one run:
 
-"Bytes moved" for current scaling counts what the algorithm must move: the
-input read twice (amax pass, cast pass) and every output written once.
-Prints a Markdown table for bench/RESULTS.md.
+* the copy ceiling: the best of `copy_` into a preallocated tensor and a
+  device-to-device cudaMemcpyAsync of the same bytes (read + written);
+* TEQ (teq.runtime on the artifact of bench/quantize.mlir, direct and CUDA
+  graph): per-tensor FP8 current scaling, rowwise and rowwise + the
+  transposed copy; block FP8 1D/2D, MXFP8, NVFP4 1D/2D/RHT with both
+  usages;
+* PyTorch current scaling (amax, scale, cast [+ transpose]) in eager mode,
+  compiled, and compiled + CUDA graph. PyTorch has no kernels for the other
+  formats: they compare with the copy ceiling only.
+
+"Bytes moved" counts what each algorithm must move: current scaling and
+NVFP4 read the input twice (the amax must be known before any element is
+cast), block FP8 and MXFP8 once; every output is written once.
+"% of copy" = (bytes moved / time) / the copy ceiling's GB/s.
 """
 
 import argparse
-import datetime
 import json
-import subprocess
+import os
+import shlex
 import sys
 
 import torch
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import timing  # noqa: E402
+from timing import best_of, measure, measure_graphed  # noqa: E402
+
 FP8_MAX = 448.0
-
-
-def time_ms(fn, warmup=10, iters=50):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(iters):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    times.sort()
-    return times[len(times) // 2]
+SHAPES = [(8192, 8192), (16384, 4096)]
 
 
 def current_scaling(x, transpose):
     """TE's current scaling in PyTorch: amax, scale (5.1), cast (+ transpose)."""
     amax = x.abs().amax().float()
-    scale = torch.where((amax == 0) | ~torch.isfinite(amax),
-                        torch.ones_like(amax), FP8_MAX / amax)
+    scale = torch.where((amax == 0) | ~torch.isfinite(amax), torch.ones_like(amax),
+                        FP8_MAX / amax)
     q = (x.float() * scale).clamp(-FP8_MAX, FP8_MAX).to(torch.float8_e4m3fn)
     scale_inv = 1.0 / scale
     if transpose:
@@ -57,103 +52,147 @@ def current_scaling(x, transpose):
     return q, scale_inv
 
 
-def te_run(te_run_path, artifact, entry):
-    out = subprocess.run(
-        [te_run_path, artifact, "--entry", entry, "--bench", "--warmup", "10",
-         "--iters", "50", "--json"],
-        capture_output=True, text=True)
-    if out.returncode != 0:
-        raise RuntimeError(f"te-run {entry} failed: {out.stderr.strip()}")
-    report = json.loads(out.stdout)
-    bench = report["entries"][0]["bench"]
-    return bench["median_us"] / 1000.0
-
-
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--te-run", required=True)
-    parser.add_argument("--artifact", required=True)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--artifact", default=".artifacts/quantize.so")
+    parser.add_argument("--quick", action="store_true",
+                        help="smoke run: 3 warm-up, 10 timed calls, 8192x8192 only")
+    parser.add_argument("--warmup", type=int, default=None)
+    parser.add_argument("--iters", type=int, default=None)
+    parser.add_argument("--json", default=None)
+    parser.add_argument("--plot-dir", default=None)
     args = parser.parse_args()
+    warmup = args.warmup if args.warmup is not None else (3 if args.quick else 10)
+    iters = args.iters if args.iters is not None else (10 if args.quick else 100)
 
-    dev = torch.cuda.get_device_name()
-    print(f"device: {dev}; torch {torch.__version__}; "
-          f"date {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC")
-    rows = []
-    other = []
-    ok = True
-    for m, k in [(8192, 8192), (16384, 4096)]:
-        x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    import teq.runtime
+    command = "python3 " + " ".join(shlex.quote(a) for a in sys.argv)
+    for line in timing.header(command, warmup, iters):
+        print(line)
+    print(f"commit: {timing.git_commit()}")
+    art = teq.runtime.load(args.artifact)
+    comp_r = torch.compile(lambda t: current_scaling(t, False), dynamic=False)
+    comp_t = torch.compile(lambda t: current_scaling(t, True), dynamic=False)
+
+    errors, rows, other, ceilings = [], [], [], {}
+    for m, k in (SHAPES[:1] if args.quick else SHAPES):
+        shape = f"{m}x{k}"
+        print(f"== {shape}", flush=True)
+        gen = torch.Generator(device="cuda").manual_seed(99)
+        x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16, generator=gen)
         n = m * k
-        copy_ms = time_ms(lambda: x.clone())
-        copy_gbps = 2 * n * 2 / copy_ms / 1e6
-        eager_r = lambda: current_scaling(x, False)
-        eager_t = lambda: current_scaling(x, True)
-        comp_r = torch.compile(lambda t: current_scaling(t, False))
-        comp_t = torch.compile(lambda t: current_scaling(t, True))
-        for variant, transpose in [("rowwise", False), ("both", True)]:
-            out_bytes = n * (2 if transpose else 1) + 4
-            moved = 2 * n * 2 + out_bytes
-            try:
-                teq_ms = te_run(args.te_run, args.artifact,
-                                f"current_{variant}_{m}x{k}")
-            except RuntimeError as e:
-                print(e, file=sys.stderr)
-                ok = False
-                continue
-            eager_ms = time_ms(eager_t if transpose else eager_r)
+        ceil = timing.copy_ceiling(x, warmup, iters)
+        ceilings[shape] = ceil
+        copy_gbps = ceil["best_gbps"]
+
+        def teq_time(entry_name, label):
+            entry = art[entry_name]
+            direct = measure(lambda: entry(x), warmup, iters, errors, label)
+            graph = measure_graphed(lambda: entry(x), warmup, iters, errors, label)
+            return direct, graph
+
+        for variant, transpose in (("rowwise", False), ("both", True)):
+            moved = 2 * n * 2 + n * (2 if transpose else 1) + 4
+            d, g = teq_time(f"current_{variant}_{shape}", f"{shape} TEQ current {variant}")
+            eager = measure(lambda: current_scaling(x, transpose), warmup, iters, errors,
+                            f"{shape} eager {variant}")
             fn = comp_t if transpose else comp_r
-            compiled_ms = time_ms(lambda: fn(x))
-            teq_gbps = moved / teq_ms / 1e6
-            rows.append((f"{m}x{k}", variant, teq_ms * 1e3, teq_gbps,
-                         100 * teq_gbps / copy_gbps, eager_ms * 1e3,
-                         compiled_ms * 1e3, copy_gbps))
-        # Formats PyTorch has no kernel for: TEQ against the copy ceiling. A
-        # block-scaled cast reads the input once and writes both copies and
-        # their scales.
-        for name, entry in [("block 1D, both", f"block1d_both_{m}x{k}"),
-                            ("block 2D, both", f"block2d_both_{m}x{k}"),
-                            ("MXFP8, both", f"mxfp8_both_{m}x{k}")]:
-            try:
-                ms = te_run(args.te_run, args.artifact, entry)
-            except RuntimeError as e:
-                print(e, file=sys.stderr)
-                ok = False
-                continue
-            moved = 2 * n + 2 * n  # input read once, two FP8 copies
-            other.append((f"{m}x{k}", name, ms * 1e3,
-                          moved / ms / 1e6, 100 * moved / ms / 1e6 / copy_gbps))
-        # NVFP4 (no PyTorch kernel to compare with): the global amax must be
-        # known before any block is encoded, so the input is read twice (amax
-        # pass, quantize pass; with RHT one pass computes both the plain and
-        # the post-RHT amax), and both E2M1 copies (n/2 bytes each) and their
-        # E4M3 scales (n/16 each) are written once.
-        for name, entry in [("NVFP4 1D, both", f"nvfp4_1d_both_{m}x{k}"),
-                            ("NVFP4 2D, both", f"nvfp4_2d_both_{m}x{k}"),
-                            ("NVFP4 RHT, both", f"nvfp4_rht_both_{m}x{k}")]:
-            try:
-                ms = te_run(args.te_run, args.artifact, entry)
-            except RuntimeError as e:
-                print(e, file=sys.stderr)
-                ok = False
-                continue
-            moved = 2 * (2 * n) + n + n // 8
-            other.append((f"{m}x{k}", name, ms * 1e3,
-                          moved / ms / 1e6, 100 * moved / ms / 1e6 / copy_gbps))
+            comp = measure(lambda: fn(x), warmup, iters, errors, f"{shape} compile {variant}")
+            compg = measure_graphed(lambda: fn(x), warmup, iters, errors,
+                                    f"{shape} compile {variant}")
+            rows.append({"shape": shape, "what": f"current, {variant}", "moved": moved,
+                         "teq": d, "teq_graph": g, "eager": eager, "compile": comp,
+                         "compile_graph": compg, "copy_gbps": copy_gbps})
+        for name, entry, moved in (
+                ("block 1D, both", f"block1d_both_{shape}", 2 * n + 2 * n),
+                ("block 2D, both", f"block2d_both_{shape}", 2 * n + 2 * n),
+                ("MXFP8, both", f"mxfp8_both_{shape}", 2 * n + 2 * n),
+                ("NVFP4 1D, both", f"nvfp4_1d_both_{shape}", 2 * (2 * n) + n + n // 8),
+                ("NVFP4 2D, both", f"nvfp4_2d_both_{shape}", 2 * (2 * n) + n + n // 8),
+                ("NVFP4 RHT, both", f"nvfp4_rht_both_{shape}", 2 * (2 * n) + n + n // 8)):
+            d, g = teq_time(entry, f"{shape} TEQ {name}")
+            other.append({"shape": shape, "what": name, "moved": moved, "teq": d,
+                          "teq_graph": g, "copy_gbps": copy_gbps})
+        del x
+        torch.cuda.empty_cache()
+
     print()
-    print("| shape | outputs | TEQ us | TEQ GB/s | % of copy | torch eager us "
-          "| torch.compile us | copy GB/s |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("Copy ceiling (GB/s, bytes read + written, queued):")
+    print()
+    print("| shape | copy_ into preallocated | cudaMemcpyAsync D2D | ceiling used |")
+    print("|---|---|---|---|")
+    for shape, c in ceilings.items():
+        def g(key):
+            v = c.get(key, {})
+            return f"{v['gbps']:.0f}" if "gbps" in v else v.get("error", "-")
+        print(f"| {shape} | {g('copy_')} | {g('memcpy')} | {c['best_gbps']:.0f} ({c['best']}) |")
+
+    def teq_best(r):
+        return best_of(r["teq"], r["teq_graph"])[0]
+
+    def pct(r):
+        t = teq_best(r)
+        if t is None:
+            return None
+        return r["moved"] / t.median / 1e6 / r["copy_gbps"]
+
+    def us(t):
+        return f"{t.median * 1e3:.1f}" if t is not None and t.ok else "n/a"
+
+    print()
+    print("Current scaling (us, median; TEQ = best of direct and CUDA graph):")
+    print()
+    print("| shape | outputs | TEQ us (direct / graph) | TEQ GB/s | % of copy | torch eager us "
+          "| torch.compile us | torch.compile +graph us | TEQ vs best torch |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    fractions = []
     for r in rows:
-        print(f"| {r[0]} | {r[1]} | {r[2]:.1f} | {r[3]:.0f} | {r[4]:.1f}% | "
-              f"{r[5]:.1f} | {r[6]:.1f} | {r[7]:.0f} |")
+        t = teq_best(r)
+        p = pct(r)
+        peer = best_of(r["eager"], r["compile"], r["compile_graph"])[0]
+        fractions.append((f"{r['shape']} current {r['what'].split(', ')[1]}", p))
+        print(f"| {r['shape']} | {r['what']} | {us(r['teq'])} / {us(r['teq_graph'])} | "
+              f"{r['moved'] / t.median / 1e6:.0f} | {100 * p:.1f}% | {us(r['eager'])} | "
+              f"{us(r['compile'])} | {us(r['compile_graph'])} | "
+              f"{timing.fmt_ratio(timing.ratio(peer, t))} |" if t else
+              f"| {r['shape']} | {r['what']} | n/a | | | | | | |")
     print()
-    print("NVFP4 has no PyTorch peer (no NVFP4 quantize kernel in PyTorch): "
-          "its rows compare with the copy ceiling only.")
-    print("| shape | quantization | TEQ us | TEQ GB/s | % of copy |")
+    print("Formats with no PyTorch kernel, against the copy ceiling only:")
+    print()
+    print("| shape | quantization | TEQ us (direct / graph) | TEQ GB/s | % of copy |")
     print("|---|---|---|---|---|")
     for r in other:
-        print(f"| {r[0]} | {r[1]} | {r[2]:.1f} | {r[3]:.0f} | {r[4]:.1f}% |")
-    return 0 if ok else 1
+        t = teq_best(r)
+        p = pct(r)
+        fractions.append((f"{r['shape']} {r['what']}", p))
+        if t is None:
+            print(f"| {r['shape']} | {r['what']} | n/a | | |")
+            continue
+        print(f"| {r['shape']} | {r['what']} | {us(r['teq'])} / {us(r['teq_graph'])} | "
+              f"{r['moved'] / t.median / 1e6:.0f} | {100 * p:.1f}% |")
+    below = [(k, v) for k, v in fractions if v is not None and v < 0.9]
+    print()
+    print("Under the 90% target: " + (", ".join(f"{k} {100 * v:.1f}%" for k, v in below)
+                                       if below else "none"))
+
+    if args.plot_dir:
+        import plots
+        plots.fraction_bars(os.path.join(args.plot_dir, "quantize_vs_copy.png"),
+                            "TEQ quantize kernels: bandwidth / copy ceiling (same run)",
+                            [k for k, _ in fractions], [v for _, v in fractions], target=0.9)
+    if args.json:
+        def js(r):
+            return {k: (v.to_json() if isinstance(v, timing.Timing) else v) for k, v in r.items()}
+        with open(args.json, "w") as f:
+            json.dump({"ceilings": ceilings, "current": [js(r) for r in rows],
+                       "other": [js(r) for r in other], "errors": errors}, f, indent=1)
+    if errors:
+        print()
+        print("Errors:")
+        for e in errors:
+            print(f"- {e[:400]}")
+        return 1
+    return 0
 
 
 if __name__ == "__main__":

@@ -1,0 +1,242 @@
+#!/usr/bin/env python3
+"""MLP block benchmark on the GPU: TEQ vs bf16 autograd and torch.compile FP8.
+
+  PYTHONPATH=build-gpu/python-bindings python3 bench/mlp_bench.py \\
+      --artifact .artifacts/mlp.so [--tokens 8192,16384] [--quick]
+      [--json out.json] [--plot-dir DIR]
+
+A TE-like MLP block at TE's 5B shapes (hidden 4096, ffn 16384): x:[T,4096],
+fc1 w1:[16384,4096], tanh, fc2 w2:[4096,16384], forward + backward (dx, dw1,
+dw2 from dy), bf16, N(0,1) inputs shared by every contender. The activation
+is tanh for all of them: TEQ's GPU lowering cannot express GELU (it has no
+tensor constants; bench/programs.py), so the peers compute the same
+function TEQ does.
+
+* TEQ: the entry mlp_current_T_4096_16384 of bench/mlp.mlir
+  (Float8CurrentScaling), through teq.runtime, direct and CUDA graph;
+* bf16 autograd: F.linear, torch.tanh, F.linear, torch.autograd.grad
+  (eager, CUDA graph, torch.compile of the forward with its compiled
+  backward);
+* torch.compile FP8: the same block with the TE-like current-scaling
+  Linear of bench/linear_bench.py (quantize x, w1, tanh output, w2, E5M2
+  gradients, transposed copies, torch._scaled_mm), forward and explicit
+  backward in one compiled function (compiled, compiled + CUDA graph).
+
+Timed by bench/timing.py (queued, per-call events, median). Speed-ups are
+peer / TEQ, TEQ's best configuration against each peer's best. Memory as in
+linear_bench.py.
+"""
+
+import argparse
+import json
+import os
+import shlex
+import sys
+
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import timing  # noqa: E402
+from timing import best_of, fmt_ratio, measure, measure_graphed, mib, ratio  # noqa: E402
+from linear_bench import quantize, E4M3_MAX, E5M2_MAX  # noqa: E402
+
+HIDDEN, FFN = 4096, 16384
+
+
+def _mm(a, sa, b_t, sb, fast):
+    """a [M,K] rowwise FP8 x b_t^T, with b_t [N,K] rowwise FP8 (TN)."""
+    return torch._scaled_mm(a, b_t.t(), scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16,
+                            use_fast_accum=fast)
+
+
+def fp8_mlp(x, w1, w2, dy):
+    """TE-like FP8 current-scaling MLP block, forward then backward."""
+    e4, e5 = torch.float8_e4m3fn, torch.float8_e5m2
+    xq, sx = quantize(x, e4, E4M3_MAX)
+    w1q, sw1 = quantize(w1, e4, E4M3_MAX)
+    h = _mm(xq, sx, w1q, sw1, True)                    # [T, F]
+    a = torch.tanh(h)
+    aq, sa = quantize(a, e4, E4M3_MAX)
+    w2q, sw2 = quantize(w2, e4, E4M3_MAX)
+    y = _mm(aq, sa, w2q, sw2, True)                    # [T, H]
+    # fc2 backward: da = dy w2, dw2 = dy^T a.
+    dyq, sdy = quantize(dy, e5, E5M2_MAX)
+    da = _mm(dyq, sdy, w2q.t().contiguous(), sw2, False)          # [T, F]
+    dw2 = _mm(dyq.t().contiguous(), sdy, aq.t().contiguous(), sa, False)  # [H, F]
+    dh = da * (1 - a.float() * a.float())
+    dh = dh.to(torch.bfloat16)
+    # fc1 backward: dx = dh w1, dw1 = dh^T x.
+    dhq, sdh = quantize(dh, e5, E5M2_MAX)
+    dx = _mm(dhq, sdh, w1q.t().contiguous(), sw1, False)          # [T, H]
+    dw1 = _mm(dhq.t().contiguous(), sdh, xq.t().contiguous(), sx, False)  # [F, H]
+    return y, dx, dw1, dw2
+
+
+def bf16_block(x, w1, w2):
+    return F.linear(torch.tanh(F.linear(x, w1)), w2)
+
+
+def bf16_mlp(x, w1, w2, dy, block=bf16_block):
+    y = block(x, w1, w2)
+    dx, dw1, dw2 = torch.autograd.grad(y, (x, w1, w2), grad_outputs=dy)
+    return y, dx, dw1, dw2
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--artifact", default=".artifacts/mlp.so")
+    parser.add_argument("--tokens", default=None, help="default 8192,16384")
+    parser.add_argument("--quick", action="store_true",
+                        help="smoke run: 3 warm-up, 10 timed calls; 8192 tokens only unless --tokens")
+    parser.add_argument("--warmup", type=int, default=None)
+    parser.add_argument("--iters", type=int, default=None)
+    parser.add_argument("--no-graph", action="store_true")
+    parser.add_argument("--json", default=None)
+    parser.add_argument("--plot-dir", default=None)
+    args = parser.parse_args()
+    warmup = args.warmup if args.warmup is not None else (3 if args.quick else 10)
+    iters = args.iters if args.iters is not None else (10 if args.quick else 50)
+    if args.tokens is None:
+        args.tokens = "8192" if args.quick else "8192,16384"
+
+    import teq.runtime
+    torch.backends.cuda.matmul.allow_tf32 = False
+    command = "python3 " + " ".join(shlex.quote(a) for a in sys.argv)
+    for line in timing.header(command, warmup, iters):
+        print(line)
+    print(f"commit: {timing.git_commit()}")
+    art = teq.runtime.load(args.artifact)
+    fp8_comp = torch.compile(fp8_mlp, dynamic=False)
+    bf16_comp = torch.compile(bf16_block, dynamic=False)
+
+    rows, errors = [], []
+    for tokens in [int(v) for v in args.tokens.split(",") if v.strip()]:
+        label = f"{tokens}x{HIDDEN}x{FFN}"
+        print(f"== {label}", flush=True)
+        gen = torch.Generator(device="cuda").manual_seed(4321)
+        x = torch.randn(tokens, HIDDEN, device="cuda", dtype=torch.bfloat16, generator=gen)
+        # Weights scaled as nn.Linear initialises them (U(+-1/sqrt(in))
+        # has std 1/sqrt(3 in)), so tanh sees a spread of values, not just +-1.
+        w1 = (torch.randn(FFN, HIDDEN, device="cuda", generator=gen) / (3 * HIDDEN) ** 0.5
+              ).to(torch.bfloat16)
+        w2 = (torch.randn(HIDDEN, FFN, device="cuda", generator=gen) / (3 * FFN) ** 0.5
+              ).to(torch.bfloat16)
+        dy = torch.randn(tokens, HIDDEN, device="cuda", dtype=torch.bfloat16, generator=gen)
+        xg, w1g, w2g = (t.detach().clone().requires_grad_(True) for t in (x, w1, w2))
+        r = {"size": label, "tokens": tokens, "t": {}}
+
+        def run(key, fn, graph=True):
+            r["t"][key] = measure(fn, warmup, iters, errors, f"{label} {key}")
+            if graph and not args.no_graph:
+                r["t"][key + "+graph"] = measure_graphed(fn, warmup, iters, errors,
+                                                         f"{label} {key}")
+
+        entry = art[f"mlp_current_{tokens}_{HIDDEN}_{FFN}"]
+        run("teq", lambda: entry(x, w1, w2, dy))
+        run("bf16", lambda: bf16_mlp(xg, w1g, w2g, dy))
+        run("bf16_compile", lambda: bf16_mlp(xg, w1g, w2g, dy, bf16_comp))
+        run("fp8_compile", lambda: fp8_comp(x, w1, w2, dy))
+
+        # Agreement with bf16 (a sanity check that every side computes the
+        # same block): relative error of y and dx against bf16 autograd.
+        try:
+            ref = bf16_mlp(xg, w1g, w2g, dy)
+            got = entry(x, w1, w2, dy)
+            p8 = fp8_comp(x, w1, w2, dy)
+            torch.cuda.synchronize()
+
+            def rel(a, b):
+                return float((a.float() - b.float()).norm() / b.float().norm())
+            r["rel_err"] = {"teq_y": rel(got[0], ref[0]), "teq_dx": rel(got[1], ref[1]),
+                            "teq_dw1": rel(got[2], ref[2]),
+                            "fp8_y": rel(p8[0], ref[0]), "fp8_dx": rel(p8[1], ref[1]),
+                            "fp8_dw1": rel(p8[2], ref[2])}
+            del ref, got, p8
+        except Exception as e:  # noqa: BLE001
+            errors.append(f"{label} agreement: {e}")
+
+        mem = {}
+        try:
+            mem["teq"] = timing.peak_extra_bytes(lambda: entry(x, w1, w2, dy)) \
+                + entry.workspace_bytes
+            mem["teq_workspace"] = entry.workspace_bytes
+            mem["bf16"] = timing.peak_extra_bytes(lambda: bf16_mlp(xg, w1g, w2g, dy))
+            mem["fp8_compile"] = timing.peak_extra_bytes(lambda: fp8_comp(x, w1, w2, dy))
+        except Exception as e:  # noqa: BLE001
+            errors.append(f"{label} memory: {e}")
+        r["mem"] = mem
+        rows.append(r)
+        del x, w1, w2, dy, xg, w1g, w2g
+        torch.cuda.empty_cache()
+
+    def best(r, key):
+        return best_of(r["t"].get(key), r["t"].get(key + "+graph"))[0]
+
+    def cell(t):
+        return t.cell() if t is not None else "-"
+
+    print()
+    print("Times (ms, median; +g = CUDA graph replay):")
+    print()
+    print("| tokens x hidden x ffn | TEQ | TEQ +g | bf16 | bf16 +g | bf16 compile "
+          "| bf16 compile +g | compile FP8 | compile FP8 +g |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        t = r["t"]
+        cells = [cell(t.get(k)) for k in ("teq", "teq+graph", "bf16", "bf16+graph",
+                                          "bf16_compile", "bf16_compile+graph",
+                                          "fp8_compile", "fp8_compile+graph")]
+        print(f"| {r['size']} | " + " | ".join(cells) + " |")
+    print()
+    print("Speed-ups (best vs best; targets: >= 1.6x bf16, >= 1.25x torch.compile FP8) and "
+          "memory of the call (MiB beyond inputs):")
+    print()
+    print("| tokens | TEQ ms | vs bf16 autograd | vs torch.compile FP8 | TFLOP/s TEQ "
+          "| mem TEQ (workspace) | mem bf16 | mem compile FP8 | rel err y/dx/dw1 TEQ "
+          "| rel err y/dx/dw1 compile FP8 |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    summary = []
+    for r in rows:
+        tq = best(r, "teq")
+        tb = best_of(best(r, "bf16"), best(r, "bf16_compile"))[0]
+        tf = best(r, "fp8_compile")
+        s = {"size": r["size"], "vs_bf16": ratio(tb, tq), "vs_fp8": ratio(tf, tq)}
+        summary.append(s)
+        flops = 6 * 2.0 * r["tokens"] * HIDDEN * FFN
+        tflops = f"{flops / (tq.median * 1e-3) / 1e12:.0f}" if tq else "-"
+        mm, e = r["mem"], r.get("rel_err", {})
+
+        def errs(p):
+            v = [e.get(f"{p}_{k}") for k in ("y", "dx", "dw1")]
+            return "/".join(f"{x:.3f}" if x is not None else "-" for x in v)
+        print(f"| {r['tokens']} | {cell(tq)} | {fmt_ratio(s['vs_bf16'])} | "
+              f"{fmt_ratio(s['vs_fp8'])} | {tflops} | {mib(mm.get('teq'))} "
+              f"({mib(mm.get('teq_workspace'))}) | {mib(mm.get('bf16'))} | "
+              f"{mib(mm.get('fp8_compile'))} | {errs('teq')} | {errs('fp8')} |")
+
+    if args.plot_dir:
+        import plots
+        plots.speedup_bars(
+            os.path.join(args.plot_dir, "mlp_speedup.png"),
+            "TEQ MLP block (fc1 -> tanh -> fc2, fwd+bwd, FP8 current) speed-up",
+            [str(r["tokens"]) + " tokens" for r in rows],
+            {"vs bf16 autograd": [s["vs_bf16"] for s in summary],
+             "vs torch.compile FP8": [s["vs_fp8"] for s in summary]},
+            target={"bf16 target": 1.6, "FP8 target": 1.25})
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"rows": [{**r, "t": {k: v.to_json() for k, v in r["t"].items()}}
+                                for r in rows], "summary": summary, "errors": errors}, f,
+                      indent=1)
+    if errors:
+        print()
+        print("Errors:")
+        for e in errors:
+            print(f"- {e[:400]}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,266 @@
+"""The one timing method of every benchmark in bench/ (issue 16).
+
+Every timed thing -- a TEQ entry called through teq.runtime, a PyTorch peer
+in eager mode, under torch.compile, or replayed from a CUDA graph -- is a
+Python callable that enqueues its work on PyTorch's current stream, and is
+timed here the same way, the way te-run --bench times an entry:
+
+* `warmup` untimed calls, then one device synchronisation;
+* `iters` calls queued back to back, each between its own pair of CUDA
+  events (start recorded, call, stop recorded), with no host
+  synchronisation anywhere in the queue: host launch latency is hidden
+  wherever the device is the slower side, for every contender alike;
+* one synchronisation at the end; the median of the per-call event times
+  is the figure (the mean over the whole queue, first start to last stop
+  divided by `iters`, is kept too).
+
+Best configurations of a peer: `graphed(fn)` captures one call of `fn` in
+a CUDA graph (torch.cuda.graph) and returns a callable that replays it, to
+be timed by the same `queued`; torch.compile is the caller's (the compiled
+function is just another callable). `best_of` picks the fastest measured
+configuration.
+
+The copy ceiling (`copy_ceiling`) is the best of `dst.copy_(src)` into a
+preallocated tensor and a device-to-device cudaMemcpyAsync of the same
+bytes (through CuPy's runtime bindings, on PyTorch's current stream), both
+timed queued by `queued`, in the caller's run.
+"""
+
+import math
+import statistics
+
+import torch
+
+
+class Timing:
+    """A measured time (ms) or the error that prevented it."""
+
+    def __init__(self, median=None, mean=None, lo=None, hi=None, error=None, iters=0):
+        self.median = median
+        self.mean = mean
+        self.min = lo
+        self.max = hi
+        self.error = error
+        self.iters = iters
+
+    @property
+    def ok(self):
+        return self.median is not None
+
+    def cell(self, digits=3):
+        if self.ok:
+            return f"{self.median:.{digits}f}"
+        return "n/a"
+
+    def to_json(self):
+        return {"median_ms": self.median, "mean_ms": self.mean, "min_ms": self.min,
+                "max_ms": self.max, "iters": self.iters, "error": self.error}
+
+    def __repr__(self):
+        if self.ok:
+            return f"Timing(median={self.median:.4f} ms, mean={self.mean:.4f} ms)"
+        return f"Timing(error={self.error!r})"
+
+
+def queued(fn, warmup=10, iters=100):
+    """Times `fn` as te-run --bench times an entry (see the module's
+    docstring). Returns a Timing; exceptions propagate."""
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(iters)]
+    stops = [torch.cuda.Event(enable_timing=True) for _ in range(iters)]
+    # Each call's results are dropped at once, as in a training loop: the
+    # caching allocator reuses their memory, stream-ordered.
+    for i in range(iters):
+        starts[i].record()
+        fn()
+        stops[i].record()
+    torch.cuda.synchronize()
+    times = [s.elapsed_time(e) for s, e in zip(starts, stops)]
+    whole = starts[0].elapsed_time(stops[-1]) / iters
+    return Timing(statistics.median(times), whole, min(times), max(times), iters=iters)
+
+
+def graphed(fn, warmup=3):
+    """A callable that replays one call of `fn` captured in a CUDA graph
+    (torch.cuda.graph, on a side stream after `warmup` eager calls there,
+    as PyTorch documents). The graph's outputs are reused by every replay.
+    Raises whatever the capture raises."""
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(warmup):
+            fn()
+    torch.cuda.current_stream().wait_stream(side)
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph, capture_error_mode="thread_local"):
+        out = fn()
+    torch.cuda.synchronize()
+
+    def replay():
+        graph.replay()
+        return out
+
+    replay.graph = graph
+    replay.outputs = out
+    return replay
+
+
+def measure(fn, warmup, iters, errors=None, label=""):
+    """`queued(fn)`, with an exception recorded as the Timing's error (and
+    appended to `errors` with `label`) instead of raised."""
+    try:
+        return queued(fn, warmup, iters)
+    except Exception as e:  # noqa: BLE001 - report and go on
+        msg = " ".join(str(e).split()) or type(e).__name__
+        if errors is not None:
+            errors.append(f"{label}: {msg}")
+        torch.cuda.synchronize()
+        return Timing(error=msg)
+
+
+def measure_graphed(fn, warmup, iters, errors=None, label=""):
+    """`queued(graphed(fn))`, errors recorded as by `measure`."""
+    try:
+        replay = graphed(fn)
+    except Exception as e:  # noqa: BLE001
+        msg = " ".join(str(e).split()) or type(e).__name__
+        if errors is not None:
+            errors.append(f"{label} (CUDA graph capture): {msg}")
+        try:
+            torch.cuda.synchronize()
+        except Exception:  # noqa: BLE001
+            pass
+        return Timing(error="capture failed: " + msg)
+    result = measure(replay, warmup, iters, errors, label + " (CUDA graph)")
+    del replay
+    return result
+
+
+def best_of(*timings):
+    """(timing, index) of the fastest measured timing, or (None, None)."""
+    best, where = None, None
+    for i, t in enumerate(timings):
+        if t is not None and t.ok and (best is None or t.median < best.median):
+            best, where = t, i
+    return best, where
+
+
+def ratio(peer, teq):
+    """Speed-up of TEQ over a peer (peer time / TEQ time), or None."""
+    if peer is None or teq is None or not peer.ok or not teq.ok or teq.median <= 0:
+        return None
+    return peer.median / teq.median
+
+
+def fmt_ratio(r):
+    return "-" if r is None else f"{r:.2f}x"
+
+
+# ---------------------------------------------------------------------------
+# The copy ceiling
+# ---------------------------------------------------------------------------
+
+def _memcpy_d2d():
+    """A function (dst, src, nbytes) enqueueing cudaMemcpyAsync
+    device-to-device on PyTorch's current stream, or None without CuPy."""
+    try:
+        import cupy
+    except Exception:  # noqa: BLE001
+        return None
+    runtime = cupy.cuda.runtime
+    kind = runtime.memcpyDeviceToDevice
+
+    def copy(dst, src, nbytes):
+        stream = torch.cuda.current_stream().cuda_stream
+        runtime.memcpyAsync(dst.data_ptr(), src.data_ptr(), nbytes, kind, stream)
+        return dst
+
+    return copy
+
+
+def copy_ceiling(src, warmup=10, iters=100):
+    """The device copy bandwidth for `src`'s bytes (read once + written
+    once), best of `copy_` into a preallocated tensor and a device-to-device
+    cudaMemcpyAsync, both queued. Returns a dict: GB/s of each, the best,
+    and which won."""
+    dst = torch.empty_like(src)
+    nbytes = src.numel() * src.element_size()
+    moved = 2 * nbytes
+    result = {"bytes_moved": moved}
+    t = queued(lambda: dst.copy_(src), warmup, iters)
+    result["copy_"] = {"ms": t.median, "gbps": moved / t.median / 1e6}
+    memcpy = _memcpy_d2d()
+    if memcpy is not None:
+        try:
+            t = queued(lambda: memcpy(dst, src, nbytes), warmup, iters)
+            result["memcpy"] = {"ms": t.median, "gbps": moved / t.median / 1e6}
+        except Exception as e:  # noqa: BLE001
+            result["memcpy"] = {"error": " ".join(str(e).split())}
+    else:
+        result["memcpy"] = {"error": "CuPy is not importable"}
+    best = max((v["gbps"], k) for k, v in result.items()
+               if isinstance(v, dict) and "gbps" in v)
+    result["best_gbps"], result["best"] = best
+    del dst
+    return result
+
+
+# ---------------------------------------------------------------------------
+# Device memory
+# ---------------------------------------------------------------------------
+
+def peak_extra_bytes(fn):
+    """Peak device memory PyTorch's allocator holds during one call of `fn`
+    beyond what was allocated before it (its outputs and temporaries), from
+    torch.cuda.max_memory_allocated deltas."""
+    torch.cuda.synchronize()
+    torch.cuda.reset_peak_memory_stats()
+    base = torch.cuda.memory_allocated()
+    out = fn()
+    torch.cuda.synchronize()
+    peak = torch.cuda.max_memory_allocated() - base
+    del out
+    return peak
+
+
+def mib(b):
+    return "-" if b is None else f"{b / 2**20:.0f}"
+
+
+# ---------------------------------------------------------------------------
+# Reporting helpers
+# ---------------------------------------------------------------------------
+
+def header(command, warmup, iters):
+    """The lines every benchmark prints first."""
+    import datetime
+    props = torch.cuda.get_device_properties(0)
+    lines = [
+        f"device: {torch.cuda.get_device_name()} ({props.multi_processor_count} SMs); "
+        f"torch {torch.__version__} (CUDA {torch.version.cuda}); date "
+        f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC",
+        f"command: {command}",
+        f"method (bench/timing.py): {warmup} warm-up calls, then {iters} calls queued "
+        f"back to back, each between its own CUDA events, no host sync in the queue; "
+        f"median of the per-call times; every contender (TEQ through teq.runtime, "
+        f"PyTorch eager, torch.compile, CUDA-graph replay) timed by this same code "
+        f"on the same input tensors",
+    ]
+    return lines
+
+
+def git_commit():
+    import subprocess
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                             text=True, timeout=10)
+        return out.stdout.strip() or "unknown"
+    except Exception:  # noqa: BLE001
+        return "unknown"
+
+
+def nan_to_none(x):
+    return None if x is None or (isinstance(x, float) and math.isnan(x)) else x
