@@ -2,35 +2,31 @@
 
 #include "GemmDescriptor.h"
 #include "Kernels/Auxiliary.h"
+#include "Kernels/BiasGrad.h"
 #include "Kernels/BlockFP8.h"
+#include "Kernels/DelayedScalingUpdate.h"
+#include "Kernels/Elementwise.h"
 #include "Kernels/LibdeviceFree.h"
 #include "Kernels/MXFP8.h"
 #include "Kernels/NVFP4.h"
 #include "Kernels/PerTensorFP8.h"
 #include "MemoryPlan.h"
-#include "QuantizeKernels.h"
 #include "teq/Conversion/Passes.h"
 #include "teq/Conversion/TEQToGPU/Targets.h"
 #include "teq/Dialect/TEQ/IR/TEQDialect.h"
 #include "teq/Dialect/TEQ/IR/TEQOps.h"
 
-#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
 
 #include <algorithm>
 #include <functional>
@@ -418,7 +414,7 @@ struct BlockScaledOutputs {
   }
 };
 
-/// The shape and types of a bias gradient (prefix left empty).
+/// The shape and types of a bias gradient.
 kernels::BiasGradSpec biasGradSpec(BiasGradOp op) {
   auto input = cast<RankedTensorType>(op.getInput().getType());
   kernels::BiasGradSpec spec;
@@ -442,7 +438,6 @@ public:
   FailureOr<llvm::json::Object> run();
 
 private:
-  LogicalResult emitKernels(StringRef text, Location loc);
   LogicalResult lowerQuantize(OpBuilder &b, QuantizeOp op,
                               ArrayRef<Value> outputs, Value updatedHistory,
                               Value &token);
@@ -501,10 +496,6 @@ private:
     spec.input = inputTypeOf(proto.getElementType());
     return flat;
   }
-  /// Launches `kernel` of the kernel module asynchronously after `token`.
-  void launch(OpBuilder &b, Location loc, StringRef kernel, int64_t gx,
-              int64_t gy, int64_t sharedBytes, ValueRange args,
-              Value &token);
 
   func::FuncOp func;
   TargetAttr target;
@@ -520,31 +511,6 @@ private:
   DenseMap<Operation *, Value> scratchOf;
   DenseMap<Value, SmallVector<Value>> buffersOfValue;
 };
-
-LogicalResult EntryLowering::emitKernels(StringRef text, Location loc) {
-  MLIRContext *ctx = func.getContext();
-  std::string source = "gpu.module @fragment {\n" + text.str() + "}\n";
-  ParserConfig config(ctx);
-  // A parse error of the generated text is a bug of the kernel generator;
-  // the handler shows the offending generated line with its caret.
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(source, "<generated kernels>"),
-      llvm::SMLoc());
-  OwningOpRef<ModuleOp> parsed;
-  {
-    SourceMgrDiagnosticHandler handler(sourceMgr, ctx);
-    parsed = parseSourceFile<ModuleOp>(sourceMgr, config);
-  }
-  if (!parsed)
-    return emitError(loc) << "internal error: generated kernel text does not "
-                             "parse (see the diagnostics above)";
-  auto fragment = cast<gpu::GPUModuleOp>(parsed->getBody()->front());
-  Block &dest = kernelModule.getBodyRegion().front();
-  for (Operation &op : llvm::make_early_inc_range(fragment.getBody()->getOperations()))
-    op.moveBefore(&dest, dest.end());
-  return success();
-}
 
 LogicalResult EntryLowering::lowerBlockQuantize(OpBuilder &b, QuantizeOp op,
                                                 ArrayRef<Value> outputs,
@@ -570,36 +536,23 @@ LogicalResult EntryLowering::lowerBlockQuantize(OpBuilder &b, QuantizeOp op,
   return success();
 }
 
-void EntryLowering::launch(OpBuilder &b, Location loc, StringRef kernel,
-                           int64_t gx, int64_t gy, int64_t sharedBytes,
-                           ValueRange args, Value &token) {
-  kernels::KernelLaunch k;
-  k.kernel = kernel.str();
-  k.gridX = gx;
-  k.gridY = gy;
-  k.blockX = kernels::kBlockSize;
-  k.sharedBytes = sharedBytes;
-  k.args.assign(args.begin(), args.end());
-  launch(b, loc, k, token);
-}
-
 void EntryLowering::lowerUpdate(OpBuilder &b, DelayedScalingUpdateOp op,
                                 Value &token) {
-  auto history = op.getAmaxHistory().getType();
-  int64_t slots = op.getScale().getType().getDimSize(0);
-  int64_t length = history.getDimSize(0);
+  kernels::DelayedScalingUpdateSpec spec;
+  spec.slots = op.getScale().getType().getDimSize(0);
+  spec.length = op.getAmaxHistory().getType().getDimSize(0);
+  spec.fp8Max = static_cast<float>(getFormatMax(op.getFp8Dtype()));
+  spec.margin = op.getMarginAttr().getValue().getSExtValue();
+  spec.mostRecent = op.getAmaxComputeAlgo() == AmaxComputeAlgo::most_recent;
   std::string name = "u" + std::to_string(kernelCounter++) + "_update";
-  (void)emitKernels(kernels::delayedScalingUpdateKernel(
-                        name, slots, length,
-                        static_cast<float>(getFormatMax(op.getFp8Dtype())),
-                        op.getMarginAttr().getValue().getSExtValue(),
-                        op.getAmaxComputeAlgo() == AmaxComputeAlgo::most_recent),
-                    op.getLoc());
-  launch(b, op.getLoc(), name, 1, 1, 0,
-         {buffersOfValue.lookup(op.getScale()).front(),
-          buffersOfValue.lookup(op.getAmaxHistory()).front(),
-          buffersOfValue.lookup(op.getUpdatedScale()).front(),
-          buffersOfValue.lookup(op.getUpdatedAmaxHistory()).front()},
+  ImplicitLocOpBuilder kb(op.getLoc(), b);
+  launch(b, op.getLoc(),
+         kernels::emitDelayedScalingUpdate(
+             kb, kernelModule, name, spec,
+             buffersOfValue.lookup(op.getScale()).front(),
+             buffersOfValue.lookup(op.getAmaxHistory()).front(),
+             buffersOfValue.lookup(op.getUpdatedScale()).front(),
+             buffersOfValue.lookup(op.getUpdatedAmaxHistory()).front()),
          token);
 }
 
@@ -1253,126 +1206,52 @@ void EntryLowering::lowerSlice(OpBuilder &b, Operation &op, Value &token) {
   auto slice = cast<OffsetSizeAndStrideOpInterface>(op);
   auto insert = dyn_cast<tensor::InsertSliceOp>(op);
   Value full = insert ? insert.getDest() : op.getOperand(0);
-  auto fullType = cast<RankedTensorType>(full.getType());
   kernels::SliceSpec spec;
-  spec.name = "s" + std::to_string(kernelCounter++) +
-              (insert ? "_insert_slice" : "_extract_slice");
-  llvm::raw_string_ostream os(spec.elementType);
-  os << fullType.getElementType();
-  spec.fullShape.assign(fullType.getShape().begin(), fullType.getShape().end());
-  spec.offsets.assign(slice.getStaticOffsets().begin(),
-                      slice.getStaticOffsets().end());
-  spec.sizes.assign(slice.getStaticSizes().begin(),
-                    slice.getStaticSizes().end());
-  spec.strides.assign(slice.getStaticStrides().begin(),
-                      slice.getStaticStrides().end());
+  spec.fullShape.assign(cast<RankedTensorType>(full.getType()).getShape());
+  spec.offsets.assign(slice.getStaticOffsets());
+  spec.sizes.assign(slice.getStaticSizes());
+  spec.strides.assign(slice.getStaticStrides());
   spec.scatter = static_cast<bool>(insert);
-  int64_t elements = 1;
-  for (int64_t s : spec.sizes)
-    elements *= s;
-  auto grid = [](int64_t n) {
-    return std::clamp<int64_t>((n + 255) / 256, 1, 1024);
-  };
+  std::string name = "s" + std::to_string(kernelCounter++) +
+                     (insert ? "_insert_slice" : "_extract_slice");
   Value result = buffersOfValue.lookup(op.getResult(0)).front();
   if (insert)
     copyInto(b, full, {result}, token);
-  (void)emitKernels(kernels::sliceKernel(spec), op.getLoc());
   Value part = insert ? buffersOfValue.lookup(insert.getSource()).front()
                       : result;
   Value fullBuffer = insert ? result : buffersOfValue.lookup(full).front();
-  launch(b, op.getLoc(), spec.name, grid(elements), 1, 0, {fullBuffer, part},
+  ImplicitLocOpBuilder kb(op.getLoc(), b);
+  launch(b, op.getLoc(),
+         kernels::emitSlice(kb, kernelModule, name, spec, fullBuffer, part),
          token);
 }
 
 void EntryLowering::lowerElementwise(OpBuilder &b, Operation &op,
                                      Value &token) {
-  MLIRContext *ctx = func.getContext();
-  Location loc = op.getLoc();
-  auto resultType = cast<RankedTensorType>(op.getResult(0).getType());
-  int64_t elements = resultType.getNumElements();
-  SmallVector<Type> argTypes;
-  for (Value operand : op.getOperands())
-    argTypes.push_back(MemRefType::get(
-        {elements}, cast<RankedTensorType>(operand.getType()).getElementType()));
-  argTypes.push_back(MemRefType::get({elements}, resultType.getElementType()));
   std::string name = "e" + std::to_string(kernelCounter++) + "_" +
                      op.getName().stripDialect().str();
   std::replace(name.begin(), name.end(), '.', '_');
-
-  OpBuilder kb(ctx);
-  kb.setInsertionPointToEnd(&kernelModule.getBodyRegion().front());
-  auto kernel = gpu::GPUFuncOp::create(kb, loc, name,
-                                       kb.getFunctionType(argTypes, {}));
-  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), kb.getUnitAttr());
-  kernel.setKnownBlockSizeAttr(
-      kb.getDenseI32ArrayAttr({static_cast<int32_t>(kernels::kBlockSize), 1, 1}));
-  Block &body = kernel.getBody().front();
-  kb.setInsertionPointToStart(&body);
-  auto index = [&](int64_t v) {
-    return arith::ConstantIndexOp::create(kb, loc, v).getResult();
-  };
-  Value block = arith::MulIOp::create(
-      kb, loc, gpu::BlockIdOp::create(kb, loc, gpu::Dimension::x),
-      index(kernels::kBlockSize));
-  Value start = arith::AddIOp::create(
-      kb, loc, block, gpu::ThreadIdOp::create(kb, loc, gpu::Dimension::x));
-  Value stride = arith::MulIOp::create(
-      kb, loc, gpu::GridDimOp::create(kb, loc, gpu::Dimension::x),
-      index(kernels::kBlockSize));
-  auto loop = scf::ForOp::create(kb, loc, start, index(elements), stride);
-  kb.setInsertionPointToStart(loop.getBody());
-  Value i = loop.getInductionVar();
-  Type f32 = kb.getF32Type();
-  SmallVector<Value> scalars;
-  for (unsigned k = 0; k < op.getNumOperands(); ++k) {
-    Value v = memref::LoadOp::create(kb, loc, body.getArgument(k), i);
-    if (v.getType() != f32)
-      v = arith::ExtFOp::create(kb, loc, f32, v);
-    scalars.push_back(v);
-  }
-  OperationState state(loc, op.getName());
-  state.addOperands(scalars);
-  state.addTypes(f32);
-  state.addAttributes(op.getAttrs());
-  Operation *scalarOp = kb.create(state);
-  Value r = scalarOp->getResult(0);
-  if (resultType.getElementType() != f32)
-    r = arith::TruncFOp::create(kb, loc, resultType.getElementType(), r);
-  memref::StoreOp::create(kb, loc, r, body.getArguments().back(), i);
-  kb.setInsertionPointToEnd(&body);
-  gpu::ReturnOp::create(kb, loc);
-  // tanh/erf have no NVVM instruction: expand them to polynomials here
-  // rather than calling libdevice (kernels need no CUDA toolkit).
-  RewritePatternSet patterns(ctx);
-  populatePolynomialApproximateTanhPattern(patterns);
-  populatePolynomialApproximateErfPattern(patterns);
-  (void)applyOpPatternsGreedily(ArrayRef<Operation *>{scalarOp},
-                                std::move(patterns));
-
-  SmallVector<Value> args;
+  SmallVector<Value> operands;
   for (Value operand : op.getOperands())
-    args.push_back(buffersOfValue.lookup(operand).front());
-  args.push_back(buffersOfValue.lookup(op.getResult(0)).front());
-  launch(b, loc, name,
-         std::clamp<int64_t>((elements + kernels::kBlockSize - 1) /
-                                 kernels::kBlockSize,
-                             1, 4 * 132),
-         1, 0, args, token);
+    operands.push_back(buffersOfValue.lookup(operand).front());
+  ImplicitLocOpBuilder kb(op.getLoc(), b);
+  launch(b, op.getLoc(),
+         kernels::emitElementwise(
+             kb, kernelModule, name, op, operands,
+             buffersOfValue.lookup(op.getResult(0)).front()),
+         token);
 }
 
 void EntryLowering::lowerBiasGrad(OpBuilder &b, BiasGradOp op,
                                   Value &token) {
-  kernels::BiasGradSpec spec = biasGradSpec(op);
-  spec.prefix = "b" + std::to_string(kernelCounter++);
-  (void)emitKernels(kernels::biasGradKernels(spec), op.getLoc());
-  int64_t columnBlocks =
-      (spec.cols + kernels::kBlockSize - 1) / kernels::kBlockSize;
-  Value partials = scratchOf.lookup(op.getOperation());
-  launch(b, op.getLoc(), spec.prefix + "_bgrad_partial", columnBlocks,
-         kernels::biasGradChunks(spec), 0,
-         {buffersOfValue.lookup(op.getInput()).front(), partials}, token);
-  launch(b, op.getLoc(), spec.prefix + "_bgrad_final", columnBlocks, 1, 0,
-         {partials, buffersOfValue.lookup(op.getResult()).front()}, token);
+  std::string prefix = "b" + std::to_string(kernelCounter++);
+  ImplicitLocOpBuilder kb(op.getLoc(), b);
+  for (const kernels::KernelLaunch &k : kernels::emitBiasGrad(
+           kb, kernelModule, prefix, biasGradSpec(op),
+           buffersOfValue.lookup(op.getInput()).front(),
+           scratchOf.lookup(op.getOperation()),
+           buffersOfValue.lookup(op.getResult()).front()))
+    launch(b, op.getLoc(), k, token);
 }
 
 Value EntryLowering::lowerNVFP4Alpha(OpBuilder &b, GemmOp op,

@@ -1,4 +1,4 @@
-//===- Auxiliary.cpp - Kernels that move bytes: copies, scale swizzles ----===//
+//===- Auxiliary.cpp - Kernels that move bytes: copies, slices, swizzles -===//
 
 #include "Auxiliary.h"
 
@@ -44,6 +44,57 @@ KernelLaunch mlir::teq::kernels::emitScaleSwizzle(
   Value scale = memref::LoadOp::create(b, src, ValueRange{at});
   memref::StoreOp::create(b, scale, dst, ValueRange{to});
   b.setInsertionPointToEnd(body);
+  gpu::ReturnOp::create(b);
+  return launch;
+}
+
+KernelLaunch mlir::teq::kernels::emitSlice(ImplicitLocOpBuilder &b,
+                                           gpu::GPUModuleOp module,
+                                           StringRef name,
+                                           const SliceSpec &spec, Value full,
+                                           Value part) {
+  const int64_t elements = cast<MemRefType>(part.getType()).getNumElements();
+  KernelLaunch launch;
+  launch.kernel = name.str();
+  launch.blockX = kBlock;
+  launch.gridX = blocksFor(elements, kBlock, /*maxBlocks=*/1024);
+  launch.args = {full, part};
+
+  OpBuilder::InsertionGuard guard(b);
+  gpu::GPUFuncOp kernel = createKernel(b, module, name, launch.args, kBlock);
+  Block *body = &kernel.getBody().front();
+  b.setInsertionPointToStart(body);
+  Value fullArg = body->getArgument(0), partArg = body->getArgument(1);
+  GridStride stride = gridStride1D(b, kBlock);
+  Value end = constantIndex(b, elements);
+  forLoop(b, stride.start, end, stride.step, [&](Value i) {
+    // Element i of the slice (row-major over `sizes`) is element
+    //   sum_d (offsets[d] + idx_d * strides[d]) * fullStride[d]
+    // of the full tensor; dimensions peel off from the innermost.
+    Value rest = i;
+    Value at = constantIndex(b, 0);
+    int64_t fullStride = 1;
+    for (size_t d = spec.sizes.size(); d-- > 0;) {
+      Value size = constantIndex(b, spec.sizes[d]);
+      Value idx = arith::RemUIOp::create(b, rest, size);
+      rest = arith::DivUIOp::create(b, rest, size);
+      Value strided =
+          arith::MulIOp::create(b, idx, constantIndex(b, spec.strides[d]));
+      Value coordinate =
+          arith::AddIOp::create(b, strided, constantIndex(b, spec.offsets[d]));
+      Value term =
+          arith::MulIOp::create(b, coordinate, constantIndex(b, fullStride));
+      at = arith::AddIOp::create(b, at, term);
+      fullStride *= spec.fullShape[d];
+    }
+    if (spec.scatter) {
+      Value v = memref::LoadOp::create(b, partArg, ValueRange{i});
+      memref::StoreOp::create(b, v, fullArg, ValueRange{at});
+    } else {
+      Value v = memref::LoadOp::create(b, fullArg, ValueRange{at});
+      memref::StoreOp::create(b, v, partArg, ValueRange{i});
+    }
+  });
   gpu::ReturnOp::create(b);
   return launch;
 }

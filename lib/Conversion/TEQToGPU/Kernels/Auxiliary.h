@@ -1,7 +1,8 @@
-//===- Auxiliary.h - Kernels that move bytes: copies, scale swizzles -*- C++ -*-===//
+//===- Auxiliary.h - Kernels that move bytes: copies, slices, swizzles -*- C++ -*-===//
 //
 // Data movement around the quantize kernels and GEMMs: buffer copies (entry
-// results that are arguments or views) and teq.swizzle_scales, where every
+// results that are arguments or views), tensor slices (delayed-scaling
+// state of one quantizer among many) and teq.swizzle_scales, where every
 // byte of a compact MXFP8/NVFP4 scale buffer moves to its place in cuBLAS's
 // 128x4 tiles (te-semantics.md §4.2). Padding moves too, so the result is
 // the buffer a quantization with swizzled scales writes.
@@ -31,6 +32,21 @@ KernelLaunch emitScaleSwizzle(ImplicitLocOpBuilder &b, gpu::GPUModuleOp module,
                               llvm::StringRef name,
                               const ScaleSwizzleSpec &spec, Value compact,
                               Value swizzled);
+
+/// A static strided slice of a row-major tensor of `fullShape` (the
+/// offsets, sizes and strides of tensor.extract_slice / insert_slice).
+struct SliceSpec {
+  llvm::SmallVector<int64_t> fullShape, offsets, sizes, strides;
+  /// insert_slice: write `part` into `full` (else read it from `full`).
+  bool scatter = false;
+};
+
+/// Emits kernel `name` moving the slice between `full` (memref<prod(full
+/// shape) x T>) and the contiguous `part` (memref<prod(sizes) x T>), one
+/// element per thread of a grid-stride loop, and returns its launch.
+KernelLaunch emitSlice(ImplicitLocOpBuilder &b, gpu::GPUModuleOp module,
+                       llvm::StringRef name, const SliceSpec &spec, Value full,
+                       Value part);
 
 /// Emits kernel `name` copying `source` into `dest` (1-D memrefs of one
 /// type and size) and returns its launch.

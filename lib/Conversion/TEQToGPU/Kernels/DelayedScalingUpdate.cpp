@@ -1,0 +1,97 @@
+//===- DelayedScalingUpdate.cpp - TE's fused delayed-scaling update -------===//
+
+#include "DelayedScalingUpdate.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::teq::kernels;
+
+KernelLaunch mlir::teq::kernels::emitDelayedScalingUpdate(
+    ImplicitLocOpBuilder &b, gpu::GPUModuleOp module, StringRef name,
+    const DelayedScalingUpdateSpec &spec, Value scale, Value history,
+    Value newScale, Value newHistory) {
+  KernelLaunch launch;
+  launch.kernel = name.str();
+  launch.blockX = kBlockSize;
+  launch.args = {scale, history, newScale, newHistory};
+
+  OpBuilder::InsertionGuard guard(b);
+  gpu::GPUFuncOp kernel =
+      createKernel(b, module, name, launch.args, kBlockSize);
+  Block *body = &kernel.getBody().front();
+  b.setInsertionPointToStart(body);
+  Value scaleIn = body->getArgument(0), hist = body->getArgument(1);
+  Value scaleOut = body->getArgument(2), histOut = body->getArgument(3);
+
+  Value c0 = constantIndex(b, 0);
+  Value c1 = constantIndex(b, 1);
+  Value block = constantIndex(b, kBlockSize);
+  Value slots = constantIndex(b, spec.slots);
+  Value length = constantIndex(b, spec.length);
+  Value zero = constantF32(b, 0.0f);
+  Value inf = constantF32(b, std::numeric_limits<float>::infinity());
+  Value fltMax = constantF32(b, std::numeric_limits<float>::max());
+  Value scaledMax = constantF32(
+      b, std::ldexp(spec.fp8Max, -static_cast<int>(spec.margin)));
+  Value tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
+
+  forLoop(b, tid, slots, block, [&](Value s) {
+    Value last = memref::LoadOp::create(b, hist, ValueRange{s});
+    // NaN counts as non-zero, as in the C++ `last != 0`.
+    Value lastNonZero =
+        arith::CmpFOp::create(b, arith::CmpFPredicate::UNE, last, zero);
+    // When `last` (row 0, the amaxes just recorded) is non-zero the history
+    // rolls: row l takes row l+1, the last row takes row 0, row 0 restarts
+    // at zero (TE's roll(-1) then [0] = 0).
+    Value windowMax = forLoop(
+        b, c0, length, c1, zero, [&](Value l, Value max) -> Value {
+          Value next = arith::AddIOp::create(b, l, c1);
+          Value inRange =
+              arith::CmpIOp::create(b, arith::CmpIPredicate::ult, next, length);
+          Value incoming = ifThenElse(
+              b, b.getF32Type(), inRange,
+              [&]() -> Value {
+                Value row = arith::MulIOp::create(b, next, slots);
+                Value at = arith::AddIOp::create(b, row, s);
+                return memref::LoadOp::create(b, hist, ValueRange{at});
+              },
+              [&]() -> Value { return last; });
+          Value nextMax = arith::MaxNumFOp::create(b, max, incoming);
+          Value row = arith::MulIOp::create(b, l, slots);
+          Value at = arith::AddIOp::create(b, row, s);
+          Value old = memref::LoadOp::create(b, hist, ValueRange{at});
+          Value notFirst =
+              arith::CmpIOp::create(b, arith::CmpIPredicate::ugt, l, c0);
+          Value rolled = arith::SelectOp::create(b, notFirst, incoming, zero);
+          Value updated = arith::SelectOp::create(b, lastNonZero, rolled, old);
+          memref::StoreOp::create(b, updated, histOut, ValueRange{at});
+          return nextMax;
+        });
+    Value windowMaxOrZero =
+        arith::SelectOp::create(b, lastNonZero, windowMax, zero);
+    // + 0 makes -0 +0, as TE's float arithmetic does.
+    Value amax = arith::AddFOp::create(
+        b, spec.mostRecent ? last : windowMaxOrZero, zero);
+    Value absAmax = math::AbsFOp::create(b, amax);
+    Value finite =
+        arith::CmpFOp::create(b, arith::CmpFPredicate::OLT, absAmax, inf);
+    Value positive =
+        arith::CmpFOp::create(b, arith::CmpFPredicate::OGT, amax, zero);
+    Value use = arith::AndIOp::create(b, finite, positive);
+    Value oldScale = memref::LoadOp::create(b, scaleIn, ValueRange{s});
+    Value quotient = arith::DivFOp::create(b, scaledMax, amax);
+    Value candidate = arith::SelectOp::create(b, use, quotient, oldScale);
+    Value absCandidate = math::AbsFOp::create(b, candidate);
+    Value isInf = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ,
+                                        absCandidate, inf);
+    Value next = arith::SelectOp::create(b, isInf, fltMax, candidate);
+    memref::StoreOp::create(b, next, scaleOut, ValueRange{s});
+  });
+  gpu::ReturnOp::create(b);
+  return launch;
+}
