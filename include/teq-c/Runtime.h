@@ -342,6 +342,79 @@ TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus
 teqRtEntryGetWorkspaceBytes(TeqRtEntry entry, int64_t *bytes);
 
 /*===----------------------------------------------------------------------===*
+ * Parallel groups: NCCL communicators (teq/Runtime/Communicator.h)
+ *===----------------------------------------------------------------------===*/
+
+/// NCCL's ncclUniqueId: created on one rank (teqRtUniqueIdCreate) and passed
+/// by the caller to every rank of the group (threads, processes or hosts).
+#define TEQ_RT_UNIQUE_ID_BYTES 128
+typedef struct TeqRtUniqueId {
+  char internal[TEQ_RT_UNIQUE_ID_BYTES];
+} TeqRtUniqueId;
+
+/// One rank's NCCL communicator of one parallel group, on a context's GPU.
+typedef struct TeqRtCommunicator {
+  void *ptr;
+} TeqRtCommunicator;
+
+static inline bool teqRtCommunicatorIsNull(TeqRtCommunicator communicator) {
+  return !communicator.ptr;
+}
+
+/// ncclGetUniqueId. NCCL (libnccl.so.2) is loaded on first use: from
+/// $TEQ_NCCL_LIBRARY (the library or its directory) if set, else the library
+/// search path (a copy already loaded, e.g. PyTorch's, included), else the
+/// CUDA toolkit's directories. Errors: "NCCL not available: ...".
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus teqRtUniqueIdCreate(TeqRtUniqueId *id);
+
+/// ncclCommInitRank on the context's device: rank `rank` of `size`, from
+/// `id`. Blocks until every rank of the group has called it (ranks of one
+/// process call it from threads of their own). `name` (may be NULL) labels
+/// the group in messages, e.g. "tp". On success `*communicator` owns it
+/// (teqRtCommunicatorDestroy). Errors, e.g. "communicator 'tp' (rank 2 of
+/// 2): rank 2 is out of range for a group of 2 ranks", "...: the unique id
+/// is empty (...)", "...: ncclCommInitRank failed: ncclUnhandledCudaError
+/// (...); NCCL: ...".
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus teqRtCommunicatorCreate(
+    TeqRtContext context, const TeqRtUniqueId *id, int size, int rank,
+    const char *name, TeqRtCommunicator *communicator);
+
+/// ncclCommDestroy (ncclCommAbort after an NCCL error); a null handle is
+/// ignored. Work that uses it must be finished first.
+TEQ_RUNTIME_CAPI_EXPORTED void
+teqRtCommunicatorDestroy(TeqRtCommunicator communicator);
+
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus
+teqRtCommunicatorGetSize(TeqRtCommunicator communicator, int *size);
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus
+teqRtCommunicatorGetRank(TeqRtCommunicator communicator, int *rank);
+/// The ncclComm_t, for callers that include nccl.h themselves.
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus
+teqRtCommunicatorGetNcclComm(TeqRtCommunicator communicator, void **comm);
+
+/// Fails with the error NCCL found while the communicator's collectives ran
+/// (ncclCommGetAsyncError), if any.
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus
+teqRtCommunicatorCheckAsyncError(TeqRtCommunicator communicator);
+
+/// One parallel group an entry communicates over (the manifest's "groups").
+/// The name is owned by the artifact.
+typedef struct TeqRtGroupInfo {
+  /// e.g. "tp".
+  const char *name;
+  /// Ranks in the group: the size its communicator must have.
+  int64_t size;
+} TeqRtGroupInfo;
+
+/// How many groups the entry communicates over (0 for a one-GPU entry).
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus teqRtEntryGetNumGroups(TeqRtEntry entry,
+                                                             size_t *numGroups);
+
+/// Group `index`. TEQ_RT_OUT_OF_RANGE past the end.
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus
+teqRtEntryGetGroupInfo(TeqRtEntry entry, size_t index, TeqRtGroupInfo *info);
+
+/*===----------------------------------------------------------------------===*
  * Running an entry
  *===----------------------------------------------------------------------===*/
 
@@ -383,6 +456,23 @@ TEQ_RUNTIME_CAPI_EXPORTED TeqRtRunOptions teqRtRunOptionsGetDefault(void);
 TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus
 teqRtEntryRun(TeqRtEntry entry, const uint64_t *buffers, size_t numBuffers,
               void *stream, const TeqRtRunOptions *options);
+
+/// teqRtEntryRun for an entry that communicates: `communicators` holds one
+/// communicator per group of the entry (teqRtEntryGetGroupInfo's order),
+/// `numCommunicators` of them (may be NULL when 0). They are checked against
+/// the groups (count, size, device) before anything runs, e.g.
+///   "entry 'mlp' needs 1 communicator (group 'tp' of 2 ranks), got 0: ..."
+///   "entry 'mlp': group 0 ('tp') has 2 ranks, but its communicator has 4
+///   (it is rank 1 of 4)"
+/// A failed collective names the group and NCCL's message:
+///   "entry 'mlp': group 0 ('tp'): all-reduce (sum) on communicator 'tp'
+///   (rank 0 of 2): ncclAllReduce failed: ..."
+/// With options->synchronize, errors NCCL found asynchronously are reported
+/// too. Every rank must run the same entries in the same order.
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus teqRtEntryRunWithCommunicators(
+    TeqRtEntry entry, const uint64_t *buffers, size_t numBuffers,
+    const TeqRtCommunicator *communicators, size_t numCommunicators,
+    void *stream, const TeqRtRunOptions *options);
 
 /// The pointer checks of teqRtEntryRun (count, device memory, sizes) without
 /// running the entry.

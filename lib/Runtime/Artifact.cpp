@@ -98,6 +98,10 @@ StatusOr<Manifest> readArtifact(const std::string &path, bool forLoading) {
       return Status::error(prefix + ": entry '" + entry.name +
                            "': the library does not export its symbol '" +
                            entry.symbol + "'");
+  // The entries' parallel groups (not modeled by the manifest's types).
+  for (size_t i = 0; i < manifest->entries.size(); ++i)
+    if (auto groups = parseEntryGroups(manifest->json, i); !groups.ok())
+      return groups.status().withPrefix(prefix);
   return manifest;
 }
 
@@ -187,7 +191,8 @@ Artifact::open(const std::string &path, std::shared_ptr<Context> context) {
   // The symbols were found in the file's dynamic symbol table; dlsym is
   // what the loader itself resolves.
   artifact->entries_.reserve(loaded.entries.size());
-  for (const EntrySpec &spec : loaded.entries) {
+  for (size_t index = 0; index < loaded.entries.size(); ++index) {
+    const EntrySpec &spec = loaded.entries[index];
     (void)dlerror();
     void *symbol = dlsym(opened.handle, spec.symbol.c_str());
     if (!symbol)
@@ -197,7 +202,13 @@ Artifact::open(const std::string &path, std::shared_ptr<Context> context) {
     entry.artifact_ = artifact.get();
     entry.spec_ = &spec;
     entry.function_ = reinterpret_cast<Entry::EntryFunction>(symbol);
-    artifact->entries_.push_back(entry);
+    // The manifest's "groups" (read here until the manifest library models
+    // them).
+    auto groups = parseEntryGroups(loaded.json, index);
+    if (!groups.ok())
+      return groups.status().withPrefix(prefix);
+    entry.groups_ = std::move(*groups);
+    artifact->entries_.push_back(std::move(entry));
   }
   return artifact;
 }
@@ -323,9 +334,16 @@ Status Entry::run(const std::vector<DevicePtr> &buffers,
     return Status::error(prefix + ": expected " +
                          std::to_string(spec_->numBuffers()) + " buffers, got " +
                          std::to_string(buffers.size()));
+  const std::shared_ptr<Context> &context = artifact_->context();
+  // A missing or mismatched communicator is an error before anything runs
+  // (a collective with the wrong group would hang or corrupt every rank).
+  std::vector<const CommunicatorInfo *> infos;
+  for (const Communicator *comm : options.communicators)
+    infos.push_back(comm ? &comm->info() : nullptr);
+  TEQ_RETURN_IF_ERROR(checkCommunicators(spec_->name, groups_, infos,
+                                         context->device().ordinal));
   if (options.validate)
     TEQ_RETURN_IF_ERROR(validate(buffers));
-  const std::shared_ptr<Context> &context = artifact_->context();
   TEQ_RETURN_IF_ERROR(context->makeCurrent().withPrefix(prefix));
 
   // The caller's stream, or the context's: the artifact's kernels get it
@@ -349,6 +367,7 @@ Status Entry::run(const std::vector<DevicePtr> &buffers,
     MgpuScope scope(stream, /*inspectOnly=*/false,
                     &artifact_->manifest().dependentLaunchKernels, slot->key());
     detail::GemmScope gemmScope(&artifact_->gemmPlans());
+    detail::CollectiveScope collectiveScope(&groups_, &options.communicators);
     function_(pointers.data());
   }
   Status released = slot->release(); // after the call's work, on `stream`
@@ -363,6 +382,13 @@ Status Entry::run(const std::vector<DevicePtr> &buffers,
                           static_cast<CUstream>(options.stream)),
                       "stream synchronization failed")
             : context->synchronize();
+    // A collective that failed on the device (a peer gone, the network)
+    // says so through its communicator.
+    for (const Communicator *comm : options.communicators)
+      if (Status nccl = comm->asyncError(); !nccl.ok())
+        status = status.ok() ? nccl
+                             : Status::error(status.message() + "; " +
+                                             nccl.message());
     if (!status.ok())
       return Status::error(prefix + ": execution failed: " + status.message() +
                            (lastKernel.empty()

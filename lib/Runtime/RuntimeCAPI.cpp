@@ -10,10 +10,12 @@
 #include "teq-c/Runtime.h"
 
 #include "teq/Runtime/Artifact.h"
+#include "teq/Runtime/Communicator.h"
 #include "teq/Runtime/Context.h"
 #include "teq/Runtime/Manifest.h"
 #include "teq/Runtime/Status.h"
 
+#include <algorithm>
 #include <exception>
 #include <memory>
 #include <string>
@@ -47,6 +49,8 @@ struct CEntry {
   /// The runnable entry; null for an inspected artifact.
   const Entry *entry = nullptr;
   std::vector<CArg> args;
+  /// The parallel groups (the loaded entry's, or read from the manifest).
+  std::vector<GroupSpec> groups;
 };
 
 struct CArtifact {
@@ -76,6 +80,12 @@ void buildEntries(CArtifact &artifact) {
     entry.spec = &spec;
     if (artifact.loaded)
       entry.entry = artifact.loaded->findEntry(spec.name);
+    if (entry.entry) {
+      entry.groups = entry.entry->groups();
+    } else if (auto groups = parseEntryGroups(manifest.json, i); groups.ok()) {
+      // Checked already by Artifact::inspect.
+      entry.groups = std::move(*groups);
+    }
     entry.args.resize(spec.args.size());
     size_t next = 0;
     for (size_t a = 0; a < spec.args.size(); ++a) {
@@ -95,6 +105,9 @@ CArtifact *unwrap(TeqRtArtifact artifact) {
 }
 const CEntry *unwrap(TeqRtEntry entry) {
   return static_cast<const CEntry *>(entry.ptr);
+}
+Communicator *unwrap(TeqRtCommunicator communicator) {
+  return static_cast<Communicator *>(communicator.ptr);
 }
 TeqRtContext wrap(CContext *context) { return TeqRtContext{context}; }
 TeqRtArtifact wrap(CArtifact *artifact) { return TeqRtArtifact{artifact}; }
@@ -571,6 +584,111 @@ TeqRtStatus teqRtEntryGetWorkspaceBytes(TeqRtEntry entry, int64_t *bytes) {
 }
 
 //===----------------------------------------------------------------------===//
+// Parallel groups
+//===----------------------------------------------------------------------===//
+
+TeqRtStatus teqRtUniqueIdCreate(TeqRtUniqueId *id) {
+  return guarded(__func__, [&](const char *function) {
+    TEQ_CHECK_OUT(id);
+    auto created = Communicator::createUniqueId();
+    if (!created.ok())
+      return fail(created.status());
+    static_assert(sizeof(id->internal) == UniqueId::kBytes,
+                  "TeqRtUniqueId must hold a UniqueId");
+    std::copy(created->bytes.begin(), created->bytes.end(), id->internal);
+    return succeed();
+  });
+}
+
+TeqRtStatus teqRtCommunicatorCreate(TeqRtContext context,
+                                    const TeqRtUniqueId *id, int size,
+                                    int rank, const char *name,
+                                    TeqRtCommunicator *communicator) {
+  return guarded(__func__, [&](const char *function) {
+    TEQ_CHECK_HANDLE(context, "context");
+    TEQ_CHECK_OUT(id);
+    TEQ_CHECK_OUT(communicator);
+    UniqueId uniqueId;
+    std::copy(id->internal, id->internal + UniqueId::kBytes,
+              uniqueId.bytes.begin());
+    auto created = Communicator::create(unwrap(context)->context, uniqueId,
+                                        size, rank, name ? name : "");
+    if (!created.ok())
+      return fail(created.status());
+    *communicator = TeqRtCommunicator{created->release()};
+    return succeed();
+  });
+}
+
+void teqRtCommunicatorDestroy(TeqRtCommunicator communicator) {
+  delete unwrap(communicator);
+}
+
+TeqRtStatus teqRtCommunicatorGetSize(TeqRtCommunicator communicator,
+                                     int *size) {
+  return guarded(__func__, [&](const char *function) {
+    TEQ_CHECK_HANDLE(communicator, "communicator");
+    TEQ_CHECK_OUT(size);
+    *size = unwrap(communicator)->size();
+    return succeed();
+  });
+}
+
+TeqRtStatus teqRtCommunicatorGetRank(TeqRtCommunicator communicator,
+                                     int *rank) {
+  return guarded(__func__, [&](const char *function) {
+    TEQ_CHECK_HANDLE(communicator, "communicator");
+    TEQ_CHECK_OUT(rank);
+    *rank = unwrap(communicator)->rank();
+    return succeed();
+  });
+}
+
+TeqRtStatus teqRtCommunicatorGetNcclComm(TeqRtCommunicator communicator,
+                                         void **comm) {
+  return guarded(__func__, [&](const char *function) {
+    TEQ_CHECK_HANDLE(communicator, "communicator");
+    TEQ_CHECK_OUT(comm);
+    *comm = unwrap(communicator)->ncclComm();
+    return succeed();
+  });
+}
+
+TeqRtStatus teqRtCommunicatorCheckAsyncError(TeqRtCommunicator communicator) {
+  return guarded(__func__, [&](const char *function) {
+    TEQ_CHECK_HANDLE(communicator, "communicator");
+    Status status = unwrap(communicator)->asyncError();
+    if (!status.ok())
+      return fail(status);
+    return succeed();
+  });
+}
+
+TeqRtStatus teqRtEntryGetNumGroups(TeqRtEntry entry, size_t *numGroups) {
+  return guarded(__func__, [&](const char *function) {
+    TEQ_CHECK_HANDLE(entry, "entry");
+    TEQ_CHECK_OUT(numGroups);
+    *numGroups = unwrap(entry)->groups.size();
+    return succeed();
+  });
+}
+
+TeqRtStatus teqRtEntryGetGroupInfo(TeqRtEntry entry, size_t index,
+                                   TeqRtGroupInfo *info) {
+  return guarded(__func__, [&](const char *function) {
+    TEQ_CHECK_HANDLE(entry, "entry");
+    TEQ_CHECK_OUT(info);
+    const CEntry &e = *unwrap(entry);
+    if (index >= e.groups.size())
+      return outOfRange(entryName(e), "group", index, e.groups.size(),
+                        "groups");
+    info->name = e.groups[index].name.c_str();
+    info->size = e.groups[index].size;
+    return succeed();
+  });
+}
+
+//===----------------------------------------------------------------------===//
 // Running an entry
 //===----------------------------------------------------------------------===//
 
@@ -581,24 +699,54 @@ TeqRtRunOptions teqRtRunOptionsGetDefault(void) {
   return options;
 }
 
+namespace {
+/// teqRtEntryRun and teqRtEntryRunWithCommunicators.
+TeqRtStatus runEntry(const char *function, TeqRtEntry entry,
+                     const uint64_t *buffers, size_t numBuffers,
+                     const TeqRtCommunicator *communicators,
+                     size_t numCommunicators, void *stream,
+                     const TeqRtRunOptions *options) {
+  TeqRtStatus check = checkCall(function, entry, buffers, numBuffers);
+  if (check != TEQ_RT_SUCCESS)
+    return check;
+  if (!communicators && numCommunicators > 0)
+    return fail(TEQ_RT_INVALID_ARGUMENT,
+                std::string(function) + ": " + entryName(*unwrap(entry)) +
+                    ": 'communicators' is null but " +
+                    std::to_string(numCommunicators) +
+                    " communicators were announced");
+  const TeqRtRunOptions given =
+      options ? *options : teqRtRunOptionsGetDefault();
+  RunOptions runOptions;
+  runOptions.validate = given.validate;
+  runOptions.synchronize = given.synchronize;
+  runOptions.stream = stream;
+  for (size_t i = 0; i < numCommunicators; ++i)
+    runOptions.communicators.push_back(unwrap(communicators[i]));
+  std::vector<DevicePtr> pointers(buffers, buffers + numBuffers);
+  Status status = unwrap(entry)->entry->run(pointers, runOptions);
+  if (!status.ok())
+    return fail(status);
+  return succeed();
+}
+} // namespace
+
 TeqRtStatus teqRtEntryRun(TeqRtEntry entry, const uint64_t *buffers,
                           size_t numBuffers, void *stream,
                           const TeqRtRunOptions *options) {
   return guarded(__func__, [&](const char *function) {
-    TeqRtStatus check = checkCall(function, entry, buffers, numBuffers);
-    if (check != TEQ_RT_SUCCESS)
-      return check;
-    const TeqRtRunOptions given =
-        options ? *options : teqRtRunOptionsGetDefault();
-    RunOptions runOptions;
-    runOptions.validate = given.validate;
-    runOptions.synchronize = given.synchronize;
-    runOptions.stream = stream;
-    std::vector<DevicePtr> pointers(buffers, buffers + numBuffers);
-    Status status = unwrap(entry)->entry->run(pointers, runOptions);
-    if (!status.ok())
-      return fail(status);
-    return succeed();
+    return runEntry(function, entry, buffers, numBuffers, nullptr, 0, stream,
+                    options);
+  });
+}
+
+TeqRtStatus teqRtEntryRunWithCommunicators(
+    TeqRtEntry entry, const uint64_t *buffers, size_t numBuffers,
+    const TeqRtCommunicator *communicators, size_t numCommunicators,
+    void *stream, const TeqRtRunOptions *options) {
+  return guarded(__func__, [&](const char *function) {
+    return runEntry(function, entry, buffers, numBuffers, communicators,
+                    numCommunicators, stream, options);
   });
 }
 

@@ -10,6 +10,10 @@
 //   FAKE_GEMM     1: the entries of Inputs/fake-artifact-gemm.json (gemm,
 //                 gemm_bad_id, gemm_no_d), which call teqGemm
 //   FAKE_BAD_PTX  1: a module constructor loads invalid PTX
+//   FAKE_COLLECTIVES 1: the entries of Inputs/fake-artifact-collectives.json
+//                 (all_reduce, all_gather, reduce_scatter, bad_group), which
+//                 call teqAllReduce / teqAllGather / teqReduceScatter on
+//                 their group "tp"
 // CMakeLists.txt seals them with te-seal and a manifest from Inputs/, as
 // te-compile seals what it links. Their mgpu* references are undefined here
 // and resolve against libteq_runtime.so when the test opens them, as a real
@@ -37,6 +41,12 @@ void mgpuStreamDestroy(void *stream);
 void teqGemm(int64_t id, uint64_t a, uint64_t aScale, uint64_t b,
              uint64_t bScale, uint64_t c, uint64_t d, uint64_t bias,
              uint64_t alpha);
+void teqAllGather(int64_t group, uint64_t send, uint64_t recv,
+                  int64_t sendCount, int32_t type);
+void teqReduceScatter(int64_t group, uint64_t send, uint64_t recv,
+                      int64_t recvCount, int32_t type, int32_t op);
+void teqAllReduce(int64_t group, uint64_t send, uint64_t recv, int64_t count,
+                  int32_t type, int32_t op);
 }
 
 #define EXPORT extern "C" __attribute__((visibility("default")))
@@ -84,6 +94,44 @@ EXPORT void teq_entry_gemm_no_d(void **buffers) {
     return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(buffers[i]));
   };
   teqGemm(0, address(0), 0, address(1), 0, 0, 0, 0, 0);
+}
+#endif
+
+#if FAKE_COLLECTIVES
+namespace {
+uint64_t address(void **buffers, int i) {
+  return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(buffers[i]));
+}
+// The ABI's values (teq/Runtime/Communicator.h).
+constexpr int32_t kBytes = 0, kF32 = 1, kBF16 = 2;
+constexpr int32_t kSum = 0, kMax = 1;
+} // namespace
+
+/// x: f32[64] -> sum, max: f32[64] over group 0 (an amax reduction is the
+/// max one).
+EXPORT void teq_entry_all_reduce(void **buffers) {
+  teqAllReduce(0, address(buffers, 0), address(buffers, 1), 64, kF32, kSum);
+  teqAllReduce(0, address(buffers, 0), address(buffers, 2), 64, kF32, kMax);
+}
+
+/// x: bf16[32, 16] -> y: bf16[64, 16], gathered along dim 0 as bytes (as
+/// quantized data is).
+EXPORT void teq_entry_all_gather(void **buffers) {
+  teqAllGather(0, address(buffers, 0), address(buffers, 1), 32 * 16 * 2,
+               kBytes);
+}
+
+/// x: bf16[64, 16] -> y: bf16[32, 16], summed and scattered along dim 0.
+EXPORT void teq_entry_reduce_scatter(void **buffers) {
+  teqReduceScatter(0, address(buffers, 0), address(buffers, 1), 32 * 16,
+                   kBF16, kSum);
+}
+
+/// A group index the entry does not have, then a valid call that must be
+/// skipped (the first error wins).
+EXPORT void teq_entry_bad_group(void **buffers) {
+  teqAllReduce(3, address(buffers, 0), address(buffers, 0), 64, kF32, kSum);
+  teqAllReduce(0, address(buffers, 0), address(buffers, 0), 64, kF32, kSum);
 }
 #endif
 

@@ -47,6 +47,7 @@
 #ifndef TEQ_RUNTIME_ARTIFACT_H
 #define TEQ_RUNTIME_ARTIFACT_H
 
+#include "teq/Runtime/Communicator.h"
 #include "teq/Runtime/Context.h"
 #include "teq/Runtime/DeviceBuffer.h"
 #include "teq/Runtime/Export.h"
@@ -79,6 +80,10 @@ struct TEQ_RUNTIME_EXPORT RunOptions {
   /// streams may run concurrently (each gets its own workspaces and module
   /// globals); the caller orders them where they share buffers.
   void *stream = nullptr;
+  /// One communicator per parallel group of the entry (Entry::groups(), in
+  /// that order; teq/Runtime/Communicator.h), on the context's device.
+  /// Checked before anything runs; they must outlive the entry's work.
+  std::vector<const Communicator *> communicators;
 };
 
 /// One entry point of an opened artifact. Owned by its Artifact.
@@ -87,12 +92,16 @@ public:
   const EntrySpec &spec() const { return *spec_; }
   const std::string &name() const { return spec_->name; }
   size_t numBuffers() const { return spec_->numBuffers(); }
+  /// The parallel groups the entry communicates over (the manifest's
+  /// "groups"); RunOptions::communicators gives one communicator for each.
+  const std::vector<GroupSpec> &groups() const { return groups_; }
 
   /// Checks `buffers` (argument buffers only) against the manifest without
   /// calling the entry:
   ///   "entry 'e': expected 4 buffers, got 3"
   ///   "entry 'e': pointer for argument 'x' is not device memory"
   ///   "entry 'e': argument 'x' buffer 0: 65536 bytes needed, 32768 given"
+  /// Communicators are checked by run() (checkCommunicators).
   Status validate(const std::vector<DevicePtr> &buffers) const;
 
   /// Calls teq_entry_<name>(buffers) on options.stream (default: the
@@ -104,7 +113,11 @@ public:
   /// of the slot it runs in appended (Artifact::workspaces()). The
   /// artifact's GEMM plans are current on the thread during the call.
   /// Thread-safe: calls from several threads, on one stream or several, do
-  /// not share any state of the runtime's.
+  /// not share any state of the runtime's (a communicator serializes its
+  /// own collectives). An entry with groups needs options.communicators,
+  /// checked against its groups first (checkCommunicators); its
+  /// collectives run on them, and with options.synchronize NCCL's
+  /// asynchronous errors are reported too.
   Status run(const std::vector<DevicePtr> &buffers,
              const RunOptions &options = {}) const;
 
@@ -114,6 +127,7 @@ private:
   const Artifact *artifact_ = nullptr;
   const EntrySpec *spec_ = nullptr;
   EntryFunction function_ = nullptr;
+  std::vector<GroupSpec> groups_;
 };
 
 class TEQ_RUNTIME_EXPORT Artifact {

@@ -1,0 +1,565 @@
+//===- Communicator.cpp - NCCL communicators and the collectives ABI ------===//
+
+#include "teq/Runtime/Communicator.h"
+
+#include "teq/Runtime/Mgpu.h"
+
+#include "Driver.h"
+#include "Internal.h"
+#include "Nccl.h"
+
+#include <cstring>
+
+namespace mlir::teq::runtime {
+
+using detail::describeNcclResult;
+using detail::getNccl;
+
+//===----------------------------------------------------------------------===//
+// UniqueId and the ABI's enums
+//===----------------------------------------------------------------------===//
+
+static_assert(UniqueId::kBytes == sizeof(ncclUniqueId),
+              "UniqueId must hold an ncclUniqueId");
+
+bool UniqueId::empty() const {
+  for (char byte : bytes)
+    if (byte)
+      return false;
+  return true;
+}
+
+std::string UniqueId::toHex() const {
+  static const char kDigits[] = "0123456789abcdef";
+  std::string text;
+  text.reserve(2 * kBytes);
+  for (char byte : bytes) {
+    unsigned char value = static_cast<unsigned char>(byte);
+    text += kDigits[value >> 4];
+    text += kDigits[value & 15];
+  }
+  return text;
+}
+
+StatusOr<UniqueId> UniqueId::fromHex(std::string_view text) {
+  if (text.size() != 2 * kBytes)
+    return Status::error("unique id: expected " + std::to_string(2 * kBytes) +
+                         " hex digits, got " + std::to_string(text.size()));
+  auto digit = [](char c) -> int {
+    if (c >= '0' && c <= '9')
+      return c - '0';
+    if (c >= 'a' && c <= 'f')
+      return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+      return c - 'A' + 10;
+    return -1;
+  };
+  UniqueId id;
+  for (size_t i = 0; i < kBytes; ++i) {
+    int high = digit(text[2 * i]), low = digit(text[2 * i + 1]);
+    if (high < 0 || low < 0)
+      return Status::error("unique id: '" +
+                           std::string(1, text[2 * i + (high < 0 ? 0 : 1)]) +
+                           "' at position " +
+                           std::to_string(2 * i + (high < 0 ? 0 : 1)) +
+                           " is not a hex digit");
+    id.bytes[i] = static_cast<char>((high << 4) | low);
+  }
+  return id;
+}
+
+std::string stringifyCollectiveType(int32_t type) {
+  switch (static_cast<CollectiveType>(type)) {
+  case CollectiveType::Bytes:
+    return "bytes";
+  case CollectiveType::F32:
+    return "f32";
+  case CollectiveType::BF16:
+    return "bf16";
+  case CollectiveType::F16:
+    return "f16";
+  }
+  return "type " + std::to_string(type);
+}
+
+std::string stringifyReduceOp(int32_t op) {
+  switch (static_cast<ReduceOp>(op)) {
+  case ReduceOp::Sum:
+    return "sum";
+  case ReduceOp::Max:
+    return "max";
+  }
+  return "op " + std::to_string(op);
+}
+
+int64_t collectiveTypeBytes(int32_t type) {
+  switch (static_cast<CollectiveType>(type)) {
+  case CollectiveType::Bytes:
+    return 1;
+  case CollectiveType::F32:
+    return 4;
+  case CollectiveType::BF16:
+  case CollectiveType::F16:
+    return 2;
+  }
+  return 0;
+}
+
+namespace {
+
+ncclDataType_t ncclType(CollectiveType type) {
+  switch (type) {
+  case CollectiveType::Bytes:
+    return ncclUint8;
+  case CollectiveType::F32:
+    return ncclFloat32;
+  case CollectiveType::BF16:
+    return ncclBfloat16;
+  case CollectiveType::F16:
+    return ncclFloat16;
+  }
+  return ncclUint8;
+}
+
+ncclRedOp_t ncclOp(ReduceOp op) {
+  return op == ReduceOp::Max ? ncclMax : ncclSum;
+}
+
+std::string describeGroup(const std::string &name, int rank, int size) {
+  return "communicator" + (name.empty() ? std::string() : " '" + name + "'") +
+         " (rank " + std::to_string(rank) + " of " + std::to_string(size) +
+         ")";
+}
+
+/// The checks every collective makes of its arguments (the ABI's integers
+/// come from compiled code, so they are checked, not trusted).
+Status checkArguments(const char *collective, uint64_t send, uint64_t recv,
+                      int64_t count, int32_t type, int32_t op,
+                      bool reduces) {
+  const std::string what = collective;
+  if (collectiveTypeBytes(type) == 0)
+    return Status::error(what + ": unknown element type " +
+                         std::to_string(type));
+  if (reduces && static_cast<CollectiveType>(type) == CollectiveType::Bytes)
+    return Status::error(what + ": cannot reduce opaque bytes (element type "
+                                "'bytes'); reductions need f32, bf16 or f16");
+  if (reduces && op != static_cast<int32_t>(ReduceOp::Sum) &&
+      op != static_cast<int32_t>(ReduceOp::Max))
+    return Status::error(what + ": unknown reduction " + std::to_string(op));
+  if (count < 0)
+    return Status::error(what + ": negative element count " +
+                         std::to_string(count));
+  if (count > 0 && (!send || !recv))
+    return Status::error(what + ": null " +
+                         std::string(!send ? "send" : "receive") + " buffer");
+  return Status::success();
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Communicator
+//===----------------------------------------------------------------------===//
+
+StatusOr<UniqueId> Communicator::createUniqueId() {
+  auto nccl = getNccl();
+  if (!nccl.ok())
+    return nccl.status();
+  ncclUniqueId raw;
+  ncclResult_t result = (*nccl)->ncclGetUniqueId(&raw);
+  if (result != ncclSuccess)
+    return Status::error("ncclGetUniqueId failed: " +
+                         describeNcclResult(result, nullptr));
+  UniqueId id;
+  std::memcpy(id.bytes.data(), &raw, UniqueId::kBytes);
+  return id;
+}
+
+StatusOr<std::unique_ptr<Communicator>>
+Communicator::create(std::shared_ptr<Context> context, const UniqueId &id,
+                     int size, int rank, std::string name) {
+  const std::string prefix = describeGroup(name, rank, size);
+  if (size < 1)
+    return Status::error(prefix + ": a group needs at least 1 rank, got " +
+                         std::to_string(size));
+  if (rank < 0 || rank >= size)
+    return Status::error(prefix + ": rank " + std::to_string(rank) +
+                         " is out of range for a group of " +
+                         std::to_string(size) +
+                         (size == 1 ? " rank" : " ranks"));
+  if (id.empty())
+    return Status::error(prefix + ": the unique id is empty (create it with "
+                                  "createUniqueId on one rank and pass it to "
+                                  "every rank)");
+  if (!context)
+    return Status::error(prefix + ": no CUDA context given");
+  auto nccl = getNccl();
+  if (!nccl.ok())
+    return nccl.status().withPrefix(prefix);
+  // NCCL takes the device from the current CUDA context.
+  TEQ_RETURN_IF_ERROR(context->makeCurrent().withPrefix(prefix));
+  ncclUniqueId raw;
+  std::memcpy(&raw, id.bytes.data(), UniqueId::kBytes);
+  ncclComm_t comm = nullptr;
+  ncclResult_t result = (*nccl)->ncclCommInitRank(&comm, size, raw, rank);
+  if (result != ncclSuccess)
+    return Status::error(prefix + ": ncclCommInitRank failed: " +
+                         describeNcclResult(result, comm));
+  std::unique_ptr<Communicator> communicator(new Communicator());
+  communicator->context_ = std::move(context);
+  communicator->comm_ = comm;
+  communicator->info_.name = std::move(name);
+  communicator->info_.size = size;
+  communicator->info_.rank = rank;
+  int device = -1;
+  result = (*nccl)->ncclCommCuDevice(comm, &device);
+  if (result != ncclSuccess)
+    return Status::error(prefix + ": ncclCommCuDevice failed: " +
+                         describeNcclResult(result, comm));
+  communicator->info_.device = device;
+  const int expected = communicator->context_->device().ordinal;
+  if (device != expected)
+    return Status::error(prefix + ": NCCL put the communicator on CUDA "
+                                  "device " +
+                         std::to_string(device) + ", not the context's " +
+                         std::to_string(expected));
+  return communicator;
+}
+
+Communicator::~Communicator() {
+  if (!comm_)
+    return;
+  auto nccl = getNccl();
+  if (!nccl.ok())
+    return;
+  if (context_)
+    (void)context_->makeCurrent();
+  ncclComm_t comm = static_cast<ncclComm_t>(comm_);
+  // Destroying a communicator whose peers failed can wait forever.
+  if (failed_)
+    (void)(*nccl)->ncclCommAbort(comm);
+  else
+    (void)(*nccl)->ncclCommDestroy(comm);
+}
+
+std::string Communicator::describe() const {
+  return describeGroup(info_.name, info_.rank, info_.size);
+}
+
+Status Communicator::check(const char *collective, int result) const {
+  if (result == ncclSuccess)
+    return Status::success();
+  failed_ = true;
+  return Status::error(std::string(collective) + " failed: " +
+                       describeNcclResult(static_cast<ncclResult_t>(result),
+                                          static_cast<ncclComm_t>(comm_)));
+}
+
+Status Communicator::allGather(uint64_t send, uint64_t recv, int64_t sendCount,
+                               CollectiveType type, void *stream) const {
+  const std::string what = "all-gather on " + describe();
+  TEQ_RETURN_IF_ERROR(checkArguments(what.c_str(), send, recv, sendCount,
+                                     static_cast<int32_t>(type), 0,
+                                     /*reduces=*/false));
+  if (sendCount == 0)
+    return Status::success();
+  auto nccl = getNccl();
+  if (!nccl.ok())
+    return nccl.status().withPrefix(what);
+  std::lock_guard<std::mutex> lock(mutex_);
+  int result = (*nccl)->ncclAllGather(
+      reinterpret_cast<const void *>(send), reinterpret_cast<void *>(recv),
+      static_cast<size_t>(sendCount), ncclType(type),
+      static_cast<ncclComm_t>(comm_),
+      static_cast<cudaStream_t>(stream ? stream : context_->stream()));
+  return check("ncclAllGather", result).withPrefix(what);
+}
+
+Status Communicator::reduceScatter(uint64_t send, uint64_t recv,
+                                   int64_t recvCount, CollectiveType type,
+                                   ReduceOp op, void *stream) const {
+  const std::string what = "reduce-scatter (" +
+                           stringifyReduceOp(static_cast<int32_t>(op)) +
+                           ") on " + describe();
+  TEQ_RETURN_IF_ERROR(checkArguments(what.c_str(), send, recv, recvCount,
+                                     static_cast<int32_t>(type),
+                                     static_cast<int32_t>(op),
+                                     /*reduces=*/true));
+  if (recvCount == 0)
+    return Status::success();
+  auto nccl = getNccl();
+  if (!nccl.ok())
+    return nccl.status().withPrefix(what);
+  std::lock_guard<std::mutex> lock(mutex_);
+  int result = (*nccl)->ncclReduceScatter(
+      reinterpret_cast<const void *>(send), reinterpret_cast<void *>(recv),
+      static_cast<size_t>(recvCount), ncclType(type), ncclOp(op),
+      static_cast<ncclComm_t>(comm_),
+      static_cast<cudaStream_t>(stream ? stream : context_->stream()));
+  return check("ncclReduceScatter", result).withPrefix(what);
+}
+
+Status Communicator::allReduce(uint64_t send, uint64_t recv, int64_t count,
+                               CollectiveType type, ReduceOp op,
+                               void *stream) const {
+  const std::string what = "all-reduce (" +
+                           stringifyReduceOp(static_cast<int32_t>(op)) +
+                           ") on " + describe();
+  TEQ_RETURN_IF_ERROR(checkArguments(what.c_str(), send, recv, count,
+                                     static_cast<int32_t>(type),
+                                     static_cast<int32_t>(op),
+                                     /*reduces=*/true));
+  if (count == 0)
+    return Status::success();
+  auto nccl = getNccl();
+  if (!nccl.ok())
+    return nccl.status().withPrefix(what);
+  std::lock_guard<std::mutex> lock(mutex_);
+  int result = (*nccl)->ncclAllReduce(
+      reinterpret_cast<const void *>(send), reinterpret_cast<void *>(recv),
+      static_cast<size_t>(count), ncclType(type), ncclOp(op),
+      static_cast<ncclComm_t>(comm_),
+      static_cast<cudaStream_t>(stream ? stream : context_->stream()));
+  return check("ncclAllReduce", result).withPrefix(what);
+}
+
+Status Communicator::asyncError() const {
+  auto nccl = getNccl();
+  if (!nccl.ok())
+    return nccl.status().withPrefix(describe());
+  ncclResult_t asyncResult = ncclSuccess;
+  ncclResult_t result = (*nccl)->ncclCommGetAsyncError(
+      static_cast<ncclComm_t>(comm_), &asyncResult);
+  if (result != ncclSuccess)
+    return check("ncclCommGetAsyncError", result).withPrefix(describe());
+  if (asyncResult == ncclSuccess || asyncResult == ncclInProgress)
+    return Status::success();
+  failed_ = true;
+  return Status::error(describe() + ": NCCL reported " +
+                       describeNcclResult(asyncResult,
+                                          static_cast<ncclComm_t>(comm_)));
+}
+
+//===----------------------------------------------------------------------===//
+// Groups of an entry and the checks before a run
+//===----------------------------------------------------------------------===//
+
+StatusOr<std::vector<GroupSpec>> parseEntryGroups(const JsonValue &manifestJson,
+                                                  size_t entryIndex) {
+  std::vector<GroupSpec> groups;
+  const JsonValue *entries = manifestJson.find("entries");
+  if (!entries || !entries->isArray() ||
+      entryIndex >= entries->asArray().size())
+    return Status::error("manifest: entries[" + std::to_string(entryIndex) +
+                         "] does not exist");
+  const std::string entryPath =
+      "manifest: entries[" + std::to_string(entryIndex) + "]";
+  const JsonValue *list = entries->asArray()[entryIndex].find("groups");
+  if (!list)
+    return groups;
+  if (!list->isArray())
+    return Status::error(entryPath + ".groups: expected an array, got " +
+                         describeJsonKind(list->kind()));
+  for (size_t i = 0; i < list->asArray().size(); ++i) {
+    const JsonValue &item = list->asArray()[i];
+    const std::string path = entryPath + ".groups[" + std::to_string(i) + "]";
+    if (!item.isObject())
+      return Status::error(path + ": expected an object, got " +
+                           describeJsonKind(item.kind()));
+    const JsonValue *name = item.find("name");
+    const JsonValue *size = item.find("size");
+    if (!name)
+      return Status::error(path + ": missing \"name\"");
+    if (!name->isString() || name->asString().empty())
+      return Status::error(path + ".name: expected a non-empty string");
+    if (!size)
+      return Status::error(path + ": missing \"size\"");
+    if (!size->isInteger() || size->asInteger() < 1 ||
+        size->asInteger() > (int64_t(1) << 30))
+      return Status::error(path + ".size: expected an integer from 1 to "
+                                  "2^30 (the ranks of the group)");
+    for (const GroupSpec &other : groups)
+      if (other.name == name->asString())
+        return Status::error(path + ".name: group '" + other.name +
+                             "' is listed twice");
+    groups.push_back(GroupSpec{name->asString(), size->asInteger()});
+  }
+  return groups;
+}
+
+Status
+checkCommunicators(const std::string &entryName,
+                   const std::vector<GroupSpec> &groups,
+                   const std::vector<const CommunicatorInfo *> &communicators,
+                   int device) {
+  const std::string prefix = "entry '" + entryName + "'";
+  auto describeGroups = [&] {
+    std::string text;
+    for (const GroupSpec &group : groups)
+      text += (text.empty() ? "" : ", ") + ("group '" + group.name + "' of " +
+                                            std::to_string(group.size) +
+                                            (group.size == 1 ? " rank"
+                                                             : " ranks"));
+    return text;
+  };
+  if (communicators.size() != groups.size()) {
+    if (groups.empty())
+      return Status::error(prefix + " communicates over no group, but " +
+                           std::to_string(communicators.size()) +
+                           (communicators.size() == 1 ? " communicator was"
+                                                      : " communicators were") +
+                           " given");
+    return Status::error(
+        prefix + " needs " + std::to_string(groups.size()) +
+        (groups.size() == 1 ? " communicator (" : " communicators (") +
+        describeGroups() + "), got " + std::to_string(communicators.size()) +
+        ": pass one per group, in this order, in RunOptions::communicators");
+  }
+  for (size_t i = 0; i < groups.size(); ++i) {
+    const GroupSpec &group = groups[i];
+    const std::string which =
+        "group " + std::to_string(i) + " ('" + group.name + "')";
+    const CommunicatorInfo *comm = communicators[i];
+    if (!comm)
+      return Status::error(prefix + ": no communicator given for " + which);
+    const std::string commName =
+        comm->name.empty() ? std::string() : " '" + comm->name + "'";
+    if (comm->size != group.size)
+      return Status::error(
+          prefix + ": " + which + " has " + std::to_string(group.size) +
+          (group.size == 1 ? " rank" : " ranks") + ", but its communicator" +
+          commName + " has " + std::to_string(comm->size) + " (it is rank " +
+          std::to_string(comm->rank) + " of " + std::to_string(comm->size) +
+          ")");
+    if (comm->rank < 0 || comm->rank >= comm->size)
+      return Status::error(prefix + ": the communicator" + commName + " for " +
+                           which + " has rank " + std::to_string(comm->rank) +
+                           ", out of range for " + std::to_string(comm->size) +
+                           " ranks");
+    if (comm->device != device)
+      return Status::error(prefix + ": the communicator" + commName + " for " +
+                           which + " is on CUDA device " +
+                           std::to_string(comm->device) +
+                           ", but the artifact runs on device " +
+                           std::to_string(device));
+  }
+  return Status::success();
+}
+
+//===----------------------------------------------------------------------===//
+// CollectiveScope and the ABI
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The communicators the collectives use on this thread (CollectiveScope).
+thread_local const detail::CollectiveScope::State *currentCollectives =
+    nullptr;
+} // namespace
+
+namespace detail {
+CollectiveScope::CollectiveScope(
+    const std::vector<GroupSpec> *groups,
+    const std::vector<const Communicator *> *communicators)
+    : saved_(currentCollectives) {
+  state_.groups = groups;
+  state_.communicators = communicators;
+  currentCollectives = &state_;
+}
+
+CollectiveScope::~CollectiveScope() { currentCollectives = saved_; }
+} // namespace detail
+
+namespace {
+
+/// The communicator of `group` for a call from the artifact, or null with
+/// the error recorded. `what` names the collective ("all-gather").
+const Communicator *communicatorFor(const char *what, int64_t group,
+                                    std::string &groupLabel) {
+  const detail::CollectiveScope::State *state = currentCollectives;
+  const std::string call = std::string(what) + " on group " +
+                           std::to_string(group);
+  if (!state || !state->communicators || !state->groups) {
+    detail::recordMgpuError(call + ": called with no communicators current "
+                                   "on this thread (it must be called from "
+                                   "an entry the TEQ runtime runs)");
+    return nullptr;
+  }
+  const auto &communicators = *state->communicators;
+  if (group < 0 || group >= static_cast<int64_t>(communicators.size()) ||
+      group >= static_cast<int64_t>(state->groups->size())) {
+    detail::recordMgpuError(
+        call + ": out of range: the entry has " +
+        std::to_string(state->groups->size()) +
+        (state->groups->size() == 1 ? " group" : " groups"));
+    return nullptr;
+  }
+  groupLabel = "group " + std::to_string(group) + " ('" +
+               (*state->groups)[group].name + "')";
+  const Communicator *comm = communicators[static_cast<size_t>(group)];
+  if (!comm)
+    detail::recordMgpuError(std::string(what) + " on " + groupLabel +
+                            ": no communicator (internal error)");
+  return comm;
+}
+
+void *collectiveStream(const Communicator &comm) {
+  void *stream = detail::currentMgpuStream();
+  return stream ? stream : comm.context()->stream();
+}
+
+} // namespace
+
+} // namespace mlir::teq::runtime
+
+using namespace mlir::teq::runtime;
+
+extern "C" void teqAllGather(int64_t group, uint64_t send, uint64_t recv,
+                             int64_t sendCount, int32_t type) {
+  if (detail::skipMgpuCall())
+    return;
+  std::string label;
+  const Communicator *comm = communicatorFor("all-gather", group, label);
+  if (!comm)
+    return;
+  if (collectiveTypeBytes(type) == 0) {
+    detail::recordMgpuError("all-gather on " + label +
+                            ": unknown element type " + std::to_string(type));
+    return;
+  }
+  Status status = comm->allGather(send, recv, sendCount,
+                                  static_cast<CollectiveType>(type),
+                                  collectiveStream(*comm));
+  if (!status.ok())
+    detail::recordMgpuError(label + ": " + status.message());
+}
+
+extern "C" void teqReduceScatter(int64_t group, uint64_t send, uint64_t recv,
+                                 int64_t recvCount, int32_t type, int32_t op) {
+  if (detail::skipMgpuCall())
+    return;
+  std::string label;
+  const Communicator *comm = communicatorFor("reduce-scatter", group, label);
+  if (!comm)
+    return;
+  Status status = comm->reduceScatter(
+      send, recv, recvCount, static_cast<CollectiveType>(type),
+      static_cast<ReduceOp>(op), collectiveStream(*comm));
+  if (!status.ok())
+    detail::recordMgpuError(label + ": " + status.message());
+}
+
+extern "C" void teqAllReduce(int64_t group, uint64_t send, uint64_t recv,
+                             int64_t count, int32_t type, int32_t op) {
+  if (detail::skipMgpuCall())
+    return;
+  std::string label;
+  const Communicator *comm = communicatorFor("all-reduce", group, label);
+  if (!comm)
+    return;
+  Status status = comm->allReduce(send, recv, count,
+                                  static_cast<CollectiveType>(type),
+                                  static_cast<ReduceOp>(op),
+                                  collectiveStream(*comm));
+  if (!status.ok())
+    detail::recordMgpuError(label + ": " + status.message());
+}
