@@ -256,4 +256,9 @@ module attributes {teq.target = #teq.target<sm_90>} {
         : !teq.proto<2048x2048xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise>, !teq.proto<2048x2048xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise> -> tensor<2048x2048xbf16>
     return %y : tensor<2048x2048xbf16>
   }
+  // DelayedScaling's update step alone (the forward's three slots).
+  func.func @update_delayed(%s: tensor<3xf32>, %h: tensor<1024x3xf32>) -> (tensor<3xf32>, tensor<1024x3xf32>) {
+    %s2, %h2 = teq.delayed_scaling_update %s, %h {fp8_dtype = f8E4M3FN, margin = 0 : i64, amax_compute_algo = #teq.amax_compute_algo<max>} : tensor<3xf32>, tensor<1024x3xf32>
+    return %s2, %h2 : tensor<3xf32>, tensor<1024x3xf32>
+  }
 }

@@ -147,7 +147,7 @@ def main():
             torch.cuda.synchronize()
 
             def rel(a, b):
-                return float((a.float() - b.float()).norm() / b.float().norm())
+                return float((a.detach().float() - b.detach().float()).norm() / b.detach().float().norm())
             r["rel_err"] = {"teq_y": rel(got[0], ref[0]), "teq_dx": rel(got[1], ref[1]),
                             "teq_dw1": rel(got[2], ref[2]),
                             "fp8_y": rel(p8[0], ref[0]), "fp8_dx": rel(p8[1], ref[1]),
@@ -180,13 +180,14 @@ def main():
     print("Times (ms, median; +g = CUDA graph replay):")
     print()
     print("| tokens x hidden x ffn | TEQ | TEQ +g | bf16 | bf16 +g | bf16 compile "
-          "| bf16 compile +g | compile FP8 | compile FP8 +g |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "| bf16 compile +g | compile FP8 | compile FP8 +g | TEQ host ms per call |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         t = r["t"]
         cells = [cell(t.get(k)) for k in ("teq", "teq+graph", "bf16", "bf16+graph",
                                           "bf16_compile", "bf16_compile+graph",
                                           "fp8_compile", "fp8_compile+graph")]
+        cells.append(f"{t['teq'].host:.3f}" if t["teq"].ok else "-")
         print(f"| {r['size']} | " + " | ".join(cells) + " |")
     print()
     print("Speed-ups (best vs best; targets: >= 1.6x bf16, >= 1.25x torch.compile FP8) and "

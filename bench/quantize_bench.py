@@ -159,8 +159,9 @@ def main():
     print()
     print("Formats with no PyTorch kernel, against the copy ceiling only:")
     print()
-    print("| shape | quantization | TEQ us (direct / graph) | TEQ GB/s | % of copy |")
-    print("|---|---|---|---|---|")
+    print("| shape | quantization | TEQ us (direct / graph) | TEQ GB/s | % of copy "
+          "| host us per direct call |")
+    print("|---|---|---|---|---|---|")
     for r in other:
         t = teq_best(r)
         p = pct(r)
@@ -168,8 +169,9 @@ def main():
         if t is None:
             print(f"| {r['shape']} | {r['what']} | n/a | | |")
             continue
+        host = f"{r['teq'].host * 1e3:.0f}" if r["teq"].ok else "-"
         print(f"| {r['shape']} | {r['what']} | {us(r['teq'])} / {us(r['teq_graph'])} | "
-              f"{r['moved'] / t.median / 1e6:.0f} | {100 * p:.1f}% |")
+              f"{r['moved'] / t.median / 1e6:.0f} | {100 * p:.1f}% | {host} |")
     below = [(k, v) for k, v in fractions if v is not None and v < 0.9]
     print()
     print("Under the 90% target: " + (", ".join(f"{k} {100 * v:.1f}%" for k, v in below)

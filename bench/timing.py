@@ -27,7 +27,9 @@ timed queued by `queued`, in the caller's run.
 """
 
 import math
+import os
 import statistics
+import time
 
 import torch
 
@@ -35,8 +37,10 @@ import torch
 class Timing:
     """A measured time (ms) or the error that prevented it."""
 
-    def __init__(self, median=None, mean=None, lo=None, hi=None, error=None, iters=0):
+    def __init__(self, median=None, mean=None, lo=None, hi=None, error=None, iters=0,
+                 host=None):
         self.median = median
+        self.host = host  # host ms per call while queueing (launch cost)
         self.mean = mean
         self.min = lo
         self.max = hi
@@ -54,7 +58,8 @@ class Timing:
 
     def to_json(self):
         return {"median_ms": self.median, "mean_ms": self.mean, "min_ms": self.min,
-                "max_ms": self.max, "iters": self.iters, "error": self.error}
+                "max_ms": self.max, "host_ms": self.host, "iters": self.iters,
+                "error": self.error}
 
     def __repr__(self):
         if self.ok:
@@ -72,14 +77,19 @@ def queued(fn, warmup=10, iters=100):
     stops = [torch.cuda.Event(enable_timing=True) for _ in range(iters)]
     # Each call's results are dropped at once, as in a training loop: the
     # caching allocator reuses their memory, stream-ordered.
+    # The host's own time per call is kept too: where it exceeds the device
+    # time, the events measure the host (launch cost), for any contender.
+    t0 = time.perf_counter()
     for i in range(iters):
         starts[i].record()
         fn()
         stops[i].record()
+    host = (time.perf_counter() - t0) * 1e3 / iters
     torch.cuda.synchronize()
     times = [s.elapsed_time(e) for s, e in zip(starts, stops)]
     whole = starts[0].elapsed_time(stops[-1]) / iters
-    return Timing(statistics.median(times), whole, min(times), max(times), iters=iters)
+    return Timing(statistics.median(times), whole, min(times), max(times), iters=iters,
+                  host=host)
 
 
 def graphed(fn, warmup=3):
@@ -253,6 +263,9 @@ def header(command, warmup, iters):
 
 
 def git_commit():
+    """TEQ_COMMIT if set (a source snapshot without .git), else git's HEAD."""
+    if os.environ.get("TEQ_COMMIT"):
+        return os.environ["TEQ_COMMIT"]
     import subprocess
     try:
         out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
