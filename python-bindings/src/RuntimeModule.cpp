@@ -9,6 +9,11 @@
 //   Context(ordinal)              one GPU (teqRtContextCreate)
 //   Artifact.load(ctx, path)      teqRtArtifactLoad
 //   Artifact.inspect(path)        teqRtArtifactInspect (no GPU)
+//   unique_id()                   teqRtUniqueIdCreate (NCCL's unique id, as
+//                                 bytes to hand to every rank)
+//   Communicator(ctx, id, size, rank, name)
+//                                 teqRtCommunicatorCreate (blocks, without
+//                                 the GIL, until every rank has joined)
 //   Entry.run_dlpack(tensors, labels, stream, synchronize, alignment)
 //                                 checks every tensor against its buffer
 //                                 (device, dtype, shape, strides, bytes,
@@ -263,6 +268,66 @@ private:
   int ordinal_ = -1;
 };
 
+/// One rank's NCCL communicator of a parallel group (keeps its context).
+class Communicator {
+public:
+  Communicator(std::shared_ptr<Context> context, const py::bytes &id,
+               int size, int rank, const std::string &name)
+      : context_(std::move(context)) {
+    std::string bytes = id;
+    if (bytes.size() != TEQ_RT_UNIQUE_ID_BYTES)
+      throw py::value_error("unique id: expected " +
+                            std::to_string(TEQ_RT_UNIQUE_ID_BYTES) +
+                            " bytes (from teq.runtime.unique_id()), got " +
+                            std::to_string(bytes.size()));
+    TeqRtUniqueId uid;
+    std::memcpy(uid.internal, bytes.data(), TEQ_RT_UNIQUE_ID_BYTES);
+    TeqRtStatus status;
+    {
+      // Waits for the other ranks, which may be Python threads too.
+      py::gil_scoped_release release;
+      status = teqRtCommunicatorCreate(context_->handle(), &uid, size, rank,
+                                       name.c_str(), &handle_);
+    }
+    check(status);
+  }
+  ~Communicator() { teqRtCommunicatorDestroy(handle_); }
+  Communicator(const Communicator &) = delete;
+  Communicator &operator=(const Communicator &) = delete;
+
+  TeqRtCommunicator handle() const { return handle_; }
+  int size() const {
+    int n = 0;
+    check(teqRtCommunicatorGetSize(handle_, &n));
+    return n;
+  }
+  int rank() const {
+    int r = 0;
+    check(teqRtCommunicatorGetRank(handle_, &r));
+    return r;
+  }
+  uint64_t ncclComm() const {
+    void *comm = nullptr;
+    check(teqRtCommunicatorGetNcclComm(handle_, &comm));
+    return reinterpret_cast<uint64_t>(comm);
+  }
+  void checkAsyncError() const {
+    check(teqRtCommunicatorCheckAsyncError(handle_));
+  }
+
+private:
+  std::shared_ptr<Context> context_;
+  TeqRtCommunicator handle_ = {nullptr};
+};
+
+py::bytes uniqueId() {
+  TeqRtUniqueId id;
+  check(teqRtUniqueIdCreate(&id));
+  return py::bytes(id.internal, TEQ_RT_UNIQUE_ID_BYTES);
+}
+
+using Communicators = std::vector<std::shared_ptr<Communicator>>;
+
 class Artifact;
 
 /// One buffer's expectations, read from the C API once per call.
@@ -342,14 +407,31 @@ public:
     return d;
   }
 
+  /// The parallel groups: [{"name": "tp", "size": 2}, ...].
+  py::list groups() const {
+    size_t n = 0;
+    check(teqRtEntryGetNumGroups(handle_, &n));
+    py::list list;
+    for (size_t i = 0; i < n; ++i) {
+      TeqRtGroupInfo info;
+      check(teqRtEntryGetGroupInfo(handle_, i, &info));
+      py::dict d;
+      d["name"] = std::string(info.name);
+      d["size"] = info.size;
+      list.append(d);
+    }
+    return list;
+  }
+
   void runPointers(const std::vector<uint64_t> &pointers, py::object stream,
-                   bool validate, bool synchronize) const;
+                   bool validate, bool synchronize,
+                   const Communicators &communicators) const;
   void validatePointers(const std::vector<uint64_t> &pointers) const {
     check(teqRtEntryValidate(handle_, pointers.data(), pointers.size()));
   }
   void runDlpack(const py::sequence &tensors, const py::sequence &labels,
                  py::object stream, int64_t alignment, bool synchronize,
-                 bool dryRun) const;
+                 bool dryRun, const Communicators &communicators) const;
 
 private:
   std::vector<BufferSpec> bufferSpecs(const py::sequence &labels) const;
@@ -480,17 +562,21 @@ void *cStream(const py::object &stream) {
 }
 
 void Entry::runPointers(const std::vector<uint64_t> &pointers,
-                        py::object stream, bool validate,
-                        bool synchronize) const {
+                        py::object stream, bool validate, bool synchronize,
+                        const Communicators &communicators) const {
   TeqRtRunOptions options = teqRtRunOptionsGetDefault();
   options.validate = validate;
   options.synchronize = synchronize;
   void *s = cStream(stream);
+  std::vector<TeqRtCommunicator> comms;
+  for (const auto &comm : communicators)
+    comms.push_back(comm ? comm->handle() : TeqRtCommunicator{nullptr});
   TeqRtStatus status;
   {
     py::gil_scoped_release release;
-    status = teqRtEntryRun(handle_, pointers.data(), pointers.size(), s,
-                           &options);
+    status = teqRtEntryRunWithCommunicators(handle_, pointers.data(),
+                                            pointers.size(), comms.data(),
+                                            comms.size(), s, &options);
   }
   check(status);
 }
@@ -701,7 +787,7 @@ checkTensor(const dlpack::Tensor &t, const BufferSpec &spec, int ordinal,
 
 void Entry::runDlpack(const py::sequence &tensors, const py::sequence &labels,
                       py::object stream, int64_t alignment, bool synchronize,
-                      bool dryRun) const {
+                      bool dryRun, const Communicators &communicators) const {
   std::vector<BufferSpec> specs = bufferSpecs(labels);
   size_t n = specs.size();
   if (static_cast<size_t>(py::len(tensors)) != n)
@@ -775,7 +861,7 @@ void Entry::runDlpack(const py::sequence &tensors, const py::sequence &labels,
   }
   if (dryRun)
     return; // `consumed` releases every tensor
-  runPointers(pointers, stream, /*validate=*/true, synchronize);
+  runPointers(pointers, stream, /*validate=*/true, synchronize, communicators);
 }
 
 } // namespace
@@ -793,6 +879,23 @@ PYBIND11_MODULE(_teq_runtime, m) {
                              "The context's own CUstream, as an integer.")
       .def("synchronize", &Context::synchronize,
            "Waits for the context's own stream.");
+
+  m.def("unique_id", &uniqueId,
+        "NCCL's unique id (ncclGetUniqueId) as 128 bytes: create it on one "
+        "rank and hand it to every rank of the group.");
+  py::class_<Communicator, std::shared_ptr<Communicator>>(m, "Communicator")
+      .def(py::init<std::shared_ptr<Context>, const py::bytes &, int, int,
+                    const std::string &>(),
+           py::arg("context"), py::arg("unique_id"), py::arg("size"),
+           py::arg("rank"), py::arg("name") = "",
+           "ncclCommInitRank on the context's device; blocks until every "
+           "rank has joined.")
+      .def_property_readonly("size", &Communicator::size)
+      .def_property_readonly("rank", &Communicator::rank)
+      .def_property_readonly("nccl_comm", &Communicator::ncclComm,
+                             "The ncclComm_t, as an integer.")
+      .def("check_async_error", &Communicator::checkAsyncError,
+           "Raises NCCL's asynchronous error, if any.");
 
   py::class_<Artifact, std::shared_ptr<Artifact>>(m, "Artifact")
       .def_static("load", &Artifact::load, py::arg("context"), py::arg("path"))
@@ -816,15 +919,18 @@ PYBIND11_MODULE(_teq_runtime, m) {
       .def_property_readonly("workspace_bytes", &Entry::workspaceBytes)
       .def("arg_info", &Entry::argInfo, py::arg("index"))
       .def("buffer_info", &Entry::bufferInfo, py::arg("index"))
+      .def("groups", &Entry::groups)
       .def("run_pointers", &Entry::runPointers, py::arg("pointers"),
            py::arg("stream") = py::none(), py::arg("validate") = true,
            py::arg("synchronize") = false,
+           py::arg("communicators") = Communicators(),
            "Runs the entry on raw device pointers (one per buffer).")
       .def("validate_pointers", &Entry::validatePointers, py::arg("pointers"))
       .def("run_dlpack", &Entry::runDlpack, py::arg("tensors"),
            py::arg("labels") = py::list(), py::arg("stream") = py::none(),
            py::arg("alignment") = 256, py::arg("synchronize") = false,
            py::arg("dry_run") = false,
+           py::arg("communicators") = Communicators(),
            "Runs the entry on DLPack tensors, one per buffer, after checking "
            "each (ValueError naming `labels[i]`). stream: an integer "
            "CUstream (0: the legacy default stream) or None (the context's "

@@ -32,6 +32,20 @@ without waiting (``synchronize=True`` waits and reports kernel faults).
 
 ``inspect(path)`` reads the manifest without a GPU: listing works, calls do
 not.
+
+Tensor / sequence parallel entries communicate over parallel groups
+(``entry.groups``: name and size), one NCCL communicator per group, which
+every rank creates from the same unique id and passes to each call::
+
+    uid = teq.runtime.unique_id() if rank == 0 else None   # 128 bytes
+    uid = broadcast(uid)                  # the caller's channel, e.g.
+                                          # torch.distributed.broadcast_object_list
+    tp = teq.runtime.Communicator(uid, size=2, rank=rank, device=rank, name="tp")
+    y, = art["fwd"](x, w, communicators=[tp])
+
+NCCL (``libnccl.so.2``) is loaded on first use: ``$TEQ_NCCL_LIBRARY`` (the
+library or its directory) if set, else the ``nvidia-nccl-cu13`` package's
+(PyTorch's NCCL) when it is installed, else the library search path.
 """
 
 import json
@@ -45,9 +59,11 @@ __all__ = [
     "Entry",
     "Gemm",
     "QuantizedTensor",
+    "Communicator",
     "context",
     "inspect",
     "load",
+    "unique_id",
 ]
 
 # The alignment every buffer must have: cuBLASLt's operands need 256 bytes
@@ -125,6 +141,84 @@ def inspect(path):
     path = os.fspath(path)
     _check_file(path)
     return Artifact(_rt().Artifact.inspect(path), None)
+
+
+def _locate_nccl():
+    """Points the runtime at the NCCL of the nvidia-nccl-cu13 package (the
+    one PyTorch uses) unless $TEQ_NCCL_LIBRARY names one already."""
+    if os.environ.get("TEQ_NCCL_LIBRARY"):
+        return
+    try:
+        import importlib.util
+        spec = importlib.util.find_spec("nvidia.nccl")
+    except (ImportError, ValueError):
+        spec = None
+    for directory in (spec.submodule_search_locations or []) if spec else []:
+        library = os.path.join(directory, "lib", "libnccl.so.2")
+        if os.path.exists(library):
+            os.environ["TEQ_NCCL_LIBRARY"] = library
+            return
+
+
+def unique_id():
+    """A new NCCL unique id (``bytes``, 128 of them) for one parallel group:
+    create it on one rank and hand it to every rank, which each make a
+    :class:`Communicator` from it."""
+    _locate_nccl()
+    return _rt().unique_id()
+
+
+class Communicator:
+    """One rank's NCCL communicator of a parallel group, on CUDA device
+    ``device``: rank ``rank`` of ``size``, from the group's
+    :func:`unique_id`. Creating it blocks until every rank of the group has
+    created its own (ranks of one process do so from threads of their own).
+    ``name`` labels the group in error messages (e.g. ``"tp"``)."""
+
+    def __init__(self, unique_id, size, rank, device=0, name=""):
+        unique_id = bytes(unique_id)
+        if len(unique_id) != 128:
+            raise ValueError(f"unique id: expected 128 bytes (from teq.runtime.unique_id()), "
+                             f"got {len(unique_id)}")
+        _locate_nccl()
+        self.device = _ordinal(device)
+        self.name = name
+        self._handle = _rt().Communicator(context(self.device), unique_id,
+                                          int(size), int(rank), name)
+
+    @property
+    def size(self):
+        return self._handle.size
+
+    @property
+    def rank(self):
+        return self._handle.rank
+
+    @property
+    def nccl_comm(self):
+        """The ``ncclComm_t`` as an integer."""
+        return self._handle.nccl_comm
+
+    def check_async_error(self):
+        """Raises RuntimeError with the error NCCL found while collectives
+        ran (a peer failed, the network broke), if any."""
+        self._handle.check_async_error()
+
+    def __repr__(self):
+        label = f" '{self.name}'" if self.name else ""
+        return f"Communicator{label}(rank {self.rank} of {self.size}, cuda:{self.device})"
+
+
+def _handles(communicators, entry):
+    if communicators is None:
+        return []
+    handles = []
+    for i, comm in enumerate(communicators):
+        if not isinstance(comm, Communicator):
+            raise TypeError(f"entry '{entry}': communicators[{i}]: expected a "
+                            f"teq.runtime.Communicator, got {type(comm).__name__}")
+        handles.append(comm._handle)
+    return handles
 
 
 def _check_file(path):
@@ -309,6 +403,8 @@ class Entry:
             self.args.append(Arg(info, self.buffers[first:first + count],
                                  margs[i] if i < len(margs) else None))
         self.temporaries = list(self.manifest.get("temporaries", []))
+        # The parallel groups a call needs one communicator each for.
+        self.groups = list(handle.groups())
         self._labels = []
         for b in self.buffers:
             arg = self.args[b.arg_index]
@@ -425,7 +521,7 @@ class Entry:
         return [buffers[n] for n in names]
 
     def __call__(self, *args, out=None, stream=None, synchronize=False,
-                 update_state=False, **kwargs):
+                 update_state=False, communicators=None, **kwargs):
         """Runs the entry; returns its outputs as a tuple (tensors and
         :class:`QuantizedTensor`). ``out``: outputs to write (a sequence with
         one value or None per output, or a dict by name); ``stream``: a
@@ -436,7 +532,11 @@ class Entry:
         history and scale) comes back as the output ``<name>.updated``. With
         ``update_state=True`` each such output is also copied, on the same
         stream, into the caller's input ``<name>``, so the caller's state
-        tensors are updated in place (PyTorch tensors, current stream)."""
+        tensors are updated in place (PyTorch tensors, current stream).
+
+        ``communicators``: one :class:`Communicator` per group of
+        ``entry.groups``, in that order, for entries that communicate."""
+        comms = _handles(communicators, self.name)
         if update_state and stream is not None:
             raise ValueError(f"entry '{self.name}': update_state=True copies on the "
                              "current stream; do not pass stream=")
@@ -475,7 +575,7 @@ class Entry:
         if stream is None:
             stream = _current_stream(framework, self.artifact.device)
         self._handle.run_dlpack(_exportable(flat), self._labels, stream, ALIGNMENT,
-                                synchronize, False)
+                                synchronize, False, comms)
         if update_state:
             self._copy_updated_state(values, results)
         return tuple(results)
@@ -505,15 +605,16 @@ class Entry:
             flat.extend(self._flatten(arg, by_index[arg.index]))
         self._handle.run_dlpack(_exportable(flat), self._labels, None, ALIGNMENT, False, True)
 
-    def run_buffers(self, buffers, stream=None, synchronize=False):
+    def run_buffers(self, buffers, stream=None, synchronize=False, communicators=None):
         """Runs the entry on its flat buffer list (one tensor per buffer, in
         manifest order: inputs, outputs and inouts as the arguments come);
-        the checks and the stream are as for a call."""
+        the checks, the stream and the communicators are as for a call."""
+        comms = _handles(communicators, self.name)
         buffers = list(buffers)
         if stream is None:
             stream = _current_stream(_framework(buffers), self.artifact.device)
         self._handle.run_dlpack(_exportable(buffers), self._labels, stream, ALIGNMENT,
-                                synchronize, False)
+                                synchronize, False, comms)
 
     def allocate_outputs(self, like=None):
         """Fresh output values (tensors / QuantizedTensor) for a call, with
@@ -589,7 +690,8 @@ class Artifact:
                  + ("" if self.loaded else " (inspected)")]
         for e in self.entries.values():
             lines.append(f"  {e.signature()}"
-                         + (f"  [workspace {e.workspace_bytes} B]" if e.workspace_bytes else ""))
+                         + (f"  [workspace {e.workspace_bytes} B]" if e.workspace_bytes else "")
+                         + "".join(f"  [group {g['name']} of {g['size']}]" for g in e.groups))
             for a in e.args:
                 lines.append(f"    {a.kind:6} {a.name}: {a.type_text()}")
                 if a.is_proto:
