@@ -228,7 +228,7 @@ Communicator::create(std::shared_ptr<Context> context, const UniqueId &id,
 
 Communicator::~Communicator() {
   if (!comm_)
-    return;
+    return; // never created, or aborted
   auto nccl = getNccl();
   if (!nccl.ok())
     return;
@@ -240,6 +240,20 @@ Communicator::~Communicator() {
     (void)(*nccl)->ncclCommAbort(comm);
   else
     (void)(*nccl)->ncclCommDestroy(comm);
+}
+
+void Communicator::abort() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!comm_)
+    return;
+  auto nccl = getNccl();
+  if (!nccl.ok())
+    return;
+  if (context_)
+    (void)context_->makeCurrent();
+  (void)(*nccl)->ncclCommAbort(static_cast<ncclComm_t>(comm_));
+  comm_ = nullptr;
+  failed_ = true;
 }
 
 std::string Communicator::describe() const {
@@ -267,6 +281,8 @@ Status Communicator::allGather(uint64_t send, uint64_t recv, int64_t sendCount,
   if (!nccl.ok())
     return nccl.status().withPrefix(what);
   std::lock_guard<std::mutex> lock(mutex_);
+  if (!comm_)
+    return Status::error(what + ": the communicator was aborted");
   int result = (*nccl)->ncclAllGather(
       reinterpret_cast<const void *>(send), reinterpret_cast<void *>(recv),
       static_cast<size_t>(sendCount), ncclType(type),
@@ -291,6 +307,8 @@ Status Communicator::reduceScatter(uint64_t send, uint64_t recv,
   if (!nccl.ok())
     return nccl.status().withPrefix(what);
   std::lock_guard<std::mutex> lock(mutex_);
+  if (!comm_)
+    return Status::error(what + ": the communicator was aborted");
   int result = (*nccl)->ncclReduceScatter(
       reinterpret_cast<const void *>(send), reinterpret_cast<void *>(recv),
       static_cast<size_t>(recvCount), ncclType(type), ncclOp(op),
@@ -315,6 +333,8 @@ Status Communicator::allReduce(uint64_t send, uint64_t recv, int64_t count,
   if (!nccl.ok())
     return nccl.status().withPrefix(what);
   std::lock_guard<std::mutex> lock(mutex_);
+  if (!comm_)
+    return Status::error(what + ": the communicator was aborted");
   int result = (*nccl)->ncclAllReduce(
       reinterpret_cast<const void *>(send), reinterpret_cast<void *>(recv),
       static_cast<size_t>(count), ncclType(type), ncclOp(op),
@@ -327,6 +347,9 @@ Status Communicator::asyncError() const {
   auto nccl = getNccl();
   if (!nccl.ok())
     return nccl.status().withPrefix(describe());
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!comm_)
+    return Status::error(describe() + ": the communicator was aborted");
   ncclResult_t asyncResult = ncclSuccess;
   ncclResult_t result = (*nccl)->ncclCommGetAsyncError(
       static_cast<ncclComm_t>(comm_), &asyncResult);

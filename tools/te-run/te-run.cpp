@@ -2,7 +2,7 @@
 //
 //   te-run ARTIFACT [--entry NAME] [--device N] [--seed N] [--inputs DIR]
 //          [--outputs DIR] [--check] [--bench] [--warmup N] [--iters N]
-//          [--json] [--list]
+//          [--json] [--list] [--nranks N]
 //
 // Loads an artifact (docs/Artifact.md), allocates every buffer of the chosen
 // entries (all of them without --entry), fills the inputs with seeded random
@@ -30,6 +30,17 @@
 // bytes are those of all buffers read plus all buffers written (inputs once,
 // outputs once, inout twice; from the manifest).
 //
+// --nranks N runs a multi-rank artifact (entries with parallel groups,
+// teq/Runtime/Communicator.h) on N GPUs of this host, devices --device ..
+// --device+N-1, one thread per rank: one NCCL unique id per group, shared by
+// the threads, and one communicator per group and rank. Every group must span
+// the N ranks. Rank r's inputs come from --seed mixed with r (rank 0's are
+// those of a one-rank run). Each rank runs the entries in the same order and
+// is checked (--check) on its own inputs and outputs; --bench times the step
+// on every rank (the ranks start each timed loop together) and reports, per
+// entry, each rank's median and the step's: per iteration the slowest rank.
+// A rank that fails aborts the communicators, so no rank waits for it.
+//
 // --list prints the manifest's entries and arguments and its GEMMs. It works
 // without a GPU or a driver and loads none of the artifact's code: the
 // manifest comes from the artifact's trailer, checked (length, checksum) and
@@ -44,6 +55,7 @@
 
 #include "teq/Reference/Numerics.h"
 #include "teq/Runtime/Artifact.h"
+#include "teq/Runtime/Communicator.h"
 #include "teq/Runtime/Context.h"
 #include "teq/Runtime/DeviceBuffer.h"
 #include "teq/Runtime/Gemm.h"
@@ -53,6 +65,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <condition_variable>
 #include <limits>
 #include <cstdint>
 #include <cstdio>
@@ -62,7 +75,9 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -97,6 +112,8 @@ const char *kUsage =
     "  --iters N      timed runs (default 100)\n"
     "  --json         print the results as JSON\n"
     "  --list         print the entries and their arguments (no GPU needed)\n"
+    "  --nranks N     run a multi-rank artifact on N GPUs (devices --device ..\n"
+    "                 --device+N-1), one thread and NCCL communicator per rank\n"
     "  --help         print this help\n";
 
 struct Options {
@@ -114,6 +131,7 @@ struct Options {
   bool json = false;
   bool list = false;
   bool help = false;
+  int nranks = 0; ///< 0: one GPU, no communicators.
 };
 
 StatusOr<uint64_t> parseUnsigned(const std::string &option,
@@ -188,6 +206,10 @@ StatusOr<Options> parseOptions(int argc, char **argv) {
       options.outputsDir = *text;
     } else if (arg == "--device") {
       TEQ_RETURN_IF_ERROR(number(1024, options.device));
+    } else if (arg == "--nranks") {
+      TEQ_RETURN_IF_ERROR(number(1024, options.nranks));
+      if (options.nranks == 0)
+        return Status::error("--nranks must be at least 1");
     } else if (arg == "--fill") {
       auto text = takeValue();
       if (!text.ok())
@@ -645,7 +667,74 @@ struct BenchResult {
   double medianUs = 0, minUs = 0, maxUs = 0;
   int64_t bytes = 0;
   double gbps = 0;
+  /// Each timed run, in order (--nranks: the step is the slowest rank's).
+  std::vector<double> timesUs;
 };
+
+/// Where the ranks of --nranks meet: arrive() waits for every rank (or
+/// returns false once one failed), fail() wakes them and aborts every
+/// communicator, so that no rank waits forever in a collective for a peer
+/// that is gone.
+class RankSync {
+public:
+  explicit RankSync(int nranks) : nranks_(nranks) {}
+
+  bool arrive() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (failed_)
+      return false;
+    uint64_t generation = generation_;
+    if (++arrived_ == nranks_) {
+      arrived_ = 0;
+      ++generation_;
+      cv_.notify_all();
+      return true;
+    }
+    cv_.wait(lock, [&] { return failed_ || generation_ != generation; });
+    return !failed_;
+  }
+
+  void fail() {
+    std::vector<Communicator *> comms;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (failed_)
+        return;
+      failed_ = true;
+      comms = comms_;
+      cv_.notify_all();
+    }
+    for (Communicator *comm : comms)
+      comm->abort();
+  }
+
+  /// `comm` lives until every rank is done.
+  void add(Communicator *comm) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    comms_.push_back(comm);
+  }
+
+private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  int nranks_;
+  int arrived_ = 0;
+  uint64_t generation_ = 0;
+  bool failed_ = false;
+  std::vector<Communicator *> comms_;
+};
+
+/// One rank's part of a --nranks run (none for a one-GPU run).
+struct RankSetup {
+  int rank = 0;
+  RankSync *sync = nullptr;
+  /// The entry's communicators, in the order of its groups.
+  std::vector<const Communicator *> communicators;
+};
+
+Status otherRankFailed() {
+  return Status::error("stopped: another rank failed");
+}
 
 struct EntryReport {
   std::string name;
@@ -662,8 +751,14 @@ struct EntryReport {
 StatusOr<BenchResult> benchmark(const Options &options,
                                 const std::shared_ptr<Context> &context,
                                 const Entry &entry,
-                                const std::vector<DevicePtr> &pointers) {
-  const RunOptions fast{/*validate=*/false, /*synchronize=*/false};
+                                const std::vector<DevicePtr> &pointers,
+                                const RankSetup *rank) {
+  RunOptions fast{/*validate=*/false, /*synchronize=*/false};
+  if (rank) {
+    fast.communicators = rank->communicators;
+    if (!rank->sync->arrive())
+      return otherRankFailed();
+  }
   for (int i = 0; i < options.warmup; ++i)
     TEQ_RETURN_IF_ERROR(entry.run(pointers, fast));
   TEQ_RETURN_IF_ERROR(context->synchronize());
@@ -679,6 +774,10 @@ StatusOr<BenchResult> benchmark(const Options &options,
     starts.push_back(std::move(*start));
     stops.push_back(std::move(*stop));
   }
+  // The ranks start timing together (each one's collectives wait for the
+  // others anyway).
+  if (rank && !rank->sync->arrive())
+    return otherRankFailed();
   for (int i = 0; i < options.iters; ++i) {
     TEQ_RETURN_IF_ERROR(starts[i].record());
     TEQ_RETURN_IF_ERROR(entry.run(pointers, fast));
@@ -695,8 +794,9 @@ StatusOr<BenchResult> benchmark(const Options &options,
       return ms.status();
     times.push_back(static_cast<double>(*ms) * 1000.0);
   }
-  std::sort(times.begin(), times.end());
   BenchResult result;
+  result.timesUs = times;
+  std::sort(times.begin(), times.end());
   size_t n = times.size();
   result.medianUs =
       n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
@@ -711,7 +811,7 @@ StatusOr<BenchResult> benchmark(const Options &options,
 
 Status runEntry(const Options &options, const std::shared_ptr<Context> &context,
                 const Artifact &artifact, const Entry &entry,
-                EntryReport &report) {
+                EntryReport &report, const RankSetup *rank = nullptr) {
   const EntrySpec &spec = entry.spec();
   auto inputs = makeInputs(options, artifact.manifest(), spec);
   if (!inputs.ok())
@@ -728,7 +828,14 @@ Status runEntry(const Options &options, const std::shared_ptr<Context> &context,
     buffers.push_back(std::move(*buffer));
   }
 
-  TEQ_RETURN_IF_ERROR(entry.run(pointers, RunOptions{true, true}));
+  RunOptions runOptions{/*validate=*/true, /*synchronize=*/true};
+  if (rank) {
+    // Every rank has its inputs before any collective starts.
+    if (!rank->sync->arrive())
+      return otherRankFailed();
+    runOptions.communicators = rank->communicators;
+  }
+  TEQ_RETURN_IF_ERROR(entry.run(pointers, runOptions));
   report.ok = true;
 
   if (options.check || !options.outputsDir.empty()) {
@@ -756,7 +863,7 @@ Status runEntry(const Options &options, const std::shared_ptr<Context> &context,
     }
   }
   if (options.bench) {
-    auto bench = benchmark(options, context, entry, pointers);
+    auto bench = benchmark(options, context, entry, pointers, rank);
     if (!bench.ok())
       return bench.status();
     report.bench = *bench;
@@ -893,6 +1000,276 @@ JsonValue reportsJson(const Options &options, const Artifact &artifact,
   return root;
 }
 
+//===----------------------------------------------------------------------===//
+// Several ranks (--nranks)
+//===----------------------------------------------------------------------===//
+
+/// One rank of a --nranks run; owned by runRanks so that communicators live
+/// until every rank is done (RankSync::fail aborts them from any thread).
+struct RankState {
+  int rank = 0;
+  std::shared_ptr<Context> context;
+  std::unique_ptr<Artifact> artifact;
+  /// One per group, in the order of RanksPlan::groups.
+  std::vector<std::unique_ptr<Communicator>> communicators;
+  std::vector<EntryReport> reports;
+  std::string error; ///< Set if the rank failed outside an entry.
+};
+
+/// What every rank runs: the entries and the groups they communicate over.
+struct RanksPlan {
+  std::vector<std::string> entries;
+  std::vector<GroupSpec> groups; ///< Every group of those entries, once.
+  std::vector<UniqueId> ids;     ///< One NCCL unique id per group.
+};
+
+StatusOr<RanksPlan> planRanks(const Options &options) {
+  auto manifest = Artifact::inspect(options.artifact);
+  if (!manifest.ok())
+    return manifest.status();
+  RanksPlan plan;
+  for (size_t i = 0; i < manifest->entries.size(); ++i) {
+    const EntrySpec &spec = manifest->entries[i];
+    if (!options.entry.empty() && spec.name != options.entry)
+      continue;
+    plan.entries.push_back(spec.name);
+    auto groups = parseEntryGroups(manifest->json, i);
+    if (!groups.ok())
+      return groups.status();
+    for (const GroupSpec &group : *groups) {
+      if (group.size != options.nranks)
+        return Status::error(
+            "entry '" + spec.name + "' communicates over group '" +
+            group.name + "' of " + std::to_string(group.size) +
+            " ranks, but --nranks is " + std::to_string(options.nranks) +
+            " (te-run makes every group span all ranks)");
+      bool known = false;
+      for (const GroupSpec &other : plan.groups)
+        known |= other.name == group.name;
+      if (!known)
+        plan.groups.push_back(group);
+    }
+  }
+  if (plan.entries.empty())
+    return Status::error(options.entry.empty()
+                             ? "artifact '" + options.artifact +
+                                   "' has no entries"
+                             : "artifact '" + options.artifact +
+                                   "': no entry '" + options.entry + "'");
+  for (const GroupSpec &group : plan.groups) {
+    auto id = Communicator::createUniqueId();
+    if (!id.ok())
+      return id.status().withPrefix("group '" + group.name + "'");
+    plan.ids.push_back(*id);
+  }
+  return plan;
+}
+
+/// Rank r's seed: --seed for rank 0, distinct streams for the others.
+uint64_t rankSeed(uint64_t seed, int rank) {
+  return seed + static_cast<uint64_t>(rank) * 0x9E3779B97F4A7C15ull;
+}
+
+void runRank(const Options &options, const RanksPlan &plan, RankSync &sync,
+             RankState &state) {
+  const int rank = state.rank;
+  auto failWith = [&](const std::string &message) {
+    state.error = message;
+    sync.fail();
+  };
+  // Devices and artifacts first: a rank that cannot start stops the others
+  // before anyone waits in NCCL.
+  auto context = Context::create(options.device + rank);
+  if (context.ok()) {
+    state.context = *context;
+    auto artifact = Artifact::open(options.artifact, state.context);
+    if (artifact.ok())
+      state.artifact = std::move(*artifact);
+    else
+      state.error = artifact.message();
+  } else {
+    state.error = context.message();
+  }
+  if (!state.error.empty())
+    return sync.fail();
+  const std::string stopped = otherRankFailed().message();
+  if (!sync.arrive()) {
+    state.error = stopped;
+    return;
+  }
+  for (size_t g = 0; g < plan.groups.size(); ++g) {
+    auto comm = Communicator::create(state.context, plan.ids[g],
+                                     options.nranks, rank,
+                                     plan.groups[g].name);
+    if (!comm.ok())
+      return failWith(comm.message());
+    state.communicators.push_back(std::move(*comm));
+    sync.add(state.communicators.back().get());
+  }
+  if (!sync.arrive()) {
+    state.error = stopped;
+    return;
+  }
+
+  Options rankOptions = options;
+  rankOptions.seed = rankSeed(options.seed, rank);
+  for (const std::string &name : plan.entries) {
+    const Entry *entry = state.artifact->findEntry(name);
+    RankSetup setup;
+    setup.rank = rank;
+    setup.sync = &sync;
+    for (const GroupSpec &group : entry->groups())
+      for (size_t g = 0; g < plan.groups.size(); ++g)
+        if (plan.groups[g].name == group.name)
+          setup.communicators.push_back(state.communicators[g].get());
+    EntryReport report;
+    report.name = name;
+    Status status = runEntry(rankOptions, state.context, *state.artifact,
+                             *entry, report, &setup);
+    if (!status.ok()) {
+      report.ok = false;
+      report.error = status.message();
+    }
+    state.reports.push_back(std::move(report));
+    if (!status.ok()) {
+      // The entries after it would run collectives the others wait for in
+      // another order: stop every rank.
+      sync.fail();
+      return;
+    }
+  }
+}
+
+/// The step time of each benchmarked entry: per timed iteration the slowest
+/// rank's, then the median (and min/max) of those.
+std::vector<std::pair<std::string, BenchResult>>
+stepTimes(const std::vector<RankState> &ranks) {
+  std::vector<std::pair<std::string, BenchResult>> steps;
+  if (ranks.empty())
+    return steps;
+  for (size_t e = 0; e < ranks[0].reports.size(); ++e) {
+    std::vector<double> step;
+    bool all = true;
+    for (const RankState &rank : ranks)
+      all &= e < rank.reports.size() && rank.reports[e].benched;
+    if (!all)
+      continue;
+    step = ranks[0].reports[e].bench.timesUs;
+    for (const RankState &rank : ranks)
+      for (size_t i = 0; i < step.size(); ++i)
+        step[i] = std::max(step[i], rank.reports[e].bench.timesUs[i]);
+    std::sort(step.begin(), step.end());
+    BenchResult result;
+    size_t n = step.size();
+    if (n == 0)
+      continue;
+    result.medianUs =
+        n % 2 ? step[n / 2] : 0.5 * (step[n / 2 - 1] + step[n / 2]);
+    result.minUs = step.front();
+    result.maxUs = step.back();
+    steps.emplace_back(ranks[0].reports[e].name, result);
+  }
+  return steps;
+}
+
+int runRanks(const Options &options) {
+  auto plan = planRanks(options);
+  if (!plan.ok()) {
+    std::fprintf(stderr, "te-run: error: %s\n", plan.message().c_str());
+    if (options.json)
+      std::printf("{\n  \"ok\": false,\n  \"error\": %s\n}\n",
+                  quoteJsonString(plan.message()).c_str());
+    return 1;
+  }
+  RankSync sync(options.nranks);
+  std::vector<RankState> ranks(static_cast<size_t>(options.nranks));
+  std::vector<std::thread> threads;
+  for (int r = 0; r < options.nranks; ++r) {
+    ranks[r].rank = r;
+    threads.emplace_back(
+        [&, r] { runRank(options, *plan, sync, ranks[r]); });
+  }
+  for (std::thread &thread : threads)
+    thread.join();
+
+  bool ok = true;
+  for (const RankState &rank : ranks) {
+    ok &= rank.error.empty() && rank.reports.size() == plan->entries.size();
+    for (const EntryReport &report : rank.reports)
+      ok &= report.passed();
+    if (!rank.error.empty())
+      std::fprintf(stderr, "te-run: error: rank %d: %s\n", rank.rank,
+                   rank.error.c_str());
+    for (const EntryReport &report : rank.reports)
+      if (!report.error.empty())
+        std::fprintf(stderr, "te-run: error: rank %d: %s\n", rank.rank,
+                     report.error.c_str());
+  }
+  auto steps = stepTimes(ranks);
+
+  if (options.json) {
+    JsonValue root = JsonValue::object();
+    root.set("ok", ok);
+    root.set("artifact", options.artifact);
+    root.set("nranks", options.nranks);
+    JsonValue groups = JsonValue::array();
+    for (const GroupSpec &group : plan->groups) {
+      JsonValue g = JsonValue::object();
+      g.set("name", group.name);
+      g.set("size", group.size);
+      groups.push(g);
+    }
+    root.set("groups", groups);
+    JsonValue rankList = JsonValue::array();
+    for (const RankState &rank : ranks) {
+      bool rankOk = rank.error.empty();
+      for (const EntryReport &report : rank.reports)
+        rankOk &= report.passed();
+      JsonValue r = rank.artifact
+                        ? reportsJson(options, *rank.artifact, rank.reports,
+                                      rankOk)
+                        : JsonValue::object();
+      r.set("rank", rank.rank);
+      if (!rank.error.empty()) {
+        r.set("ok", false);
+        r.set("error", rank.error);
+      }
+      rankList.push(r);
+    }
+    root.set("ranks", rankList);
+    JsonValue stepList = JsonValue::array();
+    for (const auto &[name, step] : steps) {
+      JsonValue e = JsonValue::object();
+      e.set("name", name);
+      e.set("median_us", step.medianUs);
+      e.set("min_us", step.minUs);
+      e.set("max_us", step.maxUs);
+      stepList.push(e);
+    }
+    root.set("step", stepList);
+    std::printf("%s\n", root.serialize(2).c_str());
+    return ok ? 0 : 1;
+  }
+  for (const RankState &rank : ranks) {
+    std::printf("== rank %d of %d\n", rank.rank, options.nranks);
+    if (rank.artifact)
+      printText(options, *rank.artifact, rank.reports);
+    if (!rank.error.empty())
+      std::printf("rank %d: FAILED: %s\n", rank.rank, rank.error.c_str());
+  }
+  if (!steps.empty()) {
+    std::printf("\nstep over %d ranks (per timed run the slowest rank)\n",
+                options.nranks);
+    std::printf("%-32s %12s %12s %12s\n", "entry", "median us", "min us",
+                "max us");
+    for (const auto &[name, step] : steps)
+      std::printf("%-32s %12.2f %12.2f %12.2f\n", name.c_str(), step.medianUs,
+                  step.minUs, step.maxUs);
+  }
+  std::printf("%s\n", ok ? "all ranks PASSED" : "FAILED");
+  return ok ? 0 : 1;
+}
+
 int fail(const Options &options, const std::string &message) {
   std::fprintf(stderr, "te-run: error: %s\n", message.c_str());
   if (options.json) {
@@ -929,6 +1306,9 @@ int main(int argc, char **argv) {
       printList(options.artifact, *manifest);
     return 0;
   }
+
+  if (options.nranks > 0)
+    return runRanks(options);
 
   auto context = Context::create(options.device);
   if (!context.ok())

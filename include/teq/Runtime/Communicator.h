@@ -156,13 +156,21 @@ public:
   /// NCCL reported ncclRemoteError (...)". Success if none.
   Status asyncError() const;
 
+  /// ncclCommAbort: stops this rank's collectives (NCCL's kernels waiting
+  /// for a peer that failed return), so that a rank whose peer failed does
+  /// not wait forever. Safe to call from another thread while entries wait
+  /// on the communicator's work; later collectives fail ("communicator ...
+  /// was aborted"). Idempotent.
+  void abort();
+
 private:
   Communicator() = default;
   Status check(const char *collective, int result) const;
   std::shared_ptr<Context> context_;
   CommunicatorInfo info_;
   void *comm_ = nullptr; ///< ncclComm_t.
-  /// NCCL communicators must not be used by two threads at once.
+  /// NCCL communicators must not be used by two threads at once; comm_ is
+  /// read and cleared (abort) under it.
   mutable std::mutex mutex_;
   mutable bool failed_ = false;
 };
