@@ -49,7 +49,7 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import timing  # noqa: E402
-from timing import fmt_ratio, measure, measure_graphed, best_of, ratio, mib  # noqa: E402
+from timing import fmt_ratio, best_of, ratio, mib  # noqa: E402
 
 E4M3_MAX = 448.0
 E5M2_MAX = 57344.0
@@ -197,6 +197,8 @@ def main():
     parser.add_argument("--warmup", type=int, default=None)
     parser.add_argument("--iters", type=int, default=None)
     parser.add_argument("--no-graph", action="store_true", help="skip CUDA-graph configurations")
+    parser.add_argument("--rounds", type=int, default=2,
+                        help="timing rounds, alternating order; each contender's fastest counts")
     parser.add_argument("--json", default=None)
     parser.add_argument("--plot-dir", default=None)
     parser.add_argument("--te-run", default=None,
@@ -244,12 +246,8 @@ def main():
         bs = torch.ones(2, device="cuda")
         bh = torch.zeros(HISTORY, 2, device="cuda")
 
-        def run(key, fn, graph=True):
-            r["t"][key] = measure(fn, warmup, iters, errors, f"{label} {key}")
-            if graph and not args.no_graph:
-                r["t"][key + "+graph"] = measure_graphed(fn, warmup, iters, errors,
-                                                         f"{label} {key}")
-
+        suite = timing.Suite(warmup, iters, errors, label, graphs=not args.no_graph,
+                             rounds=args.rounds)
         teq_calls = {
             "teq_fwd_current": (art[f"fwd_current_{sfx}"], (x, w)),
             "teq_fwdbwd_current": (art[f"fwdbwd_current_{sfx}"], (x, w, dy)),
@@ -259,36 +257,31 @@ def main():
             "teq_fwdbwd_delayed": (art[f"fwdbwd_delayed_{sfx}"], (x, w, dy, s, h, bs, bh)),
         }
         for key, (entry, ins) in teq_calls.items():
-            run(key, lambda entry=entry, ins=ins: entry(*ins))
-        run("bf16_fwd", lambda: F.linear(x, w))
-        run("bf16_fwdbwd", lambda: bf16_forward_backward(xg, wg, dy))
-        run("bf16_fwdbwd_compile", lambda: bf16_forward_backward(xg, wg, dy, linear_comp),
-            graph=False)
-        run("fp8_fwd_compile", lambda: fwd_comp(x, w))
-        run("fp8_fwdbwd_compile", lambda: fwdbwd_comp(x, w, dy))
-        run("fp8d_fwd_compile", lambda: dfwd_comp(x, w, s, h))
-        run("fp8d_fwdbwd_compile", lambda: dfwdbwd_comp(x, w, dy, s, h, bs, bh))
-
+            suite.add(key, lambda entry=entry, ins=ins: entry(*ins))
+        suite.add("bf16_fwd", lambda: F.linear(x, w))
+        suite.add("bf16_fwdbwd", lambda: bf16_forward_backward(xg, wg, dy))
+        suite.add("bf16_fwdbwd_compile",
+                  lambda: bf16_forward_backward(xg, wg, dy, linear_comp))
+        suite.add("fp8_fwd_compile", lambda: fwd_comp(x, w))
+        suite.add("fp8_fwdbwd_compile", lambda: fwdbwd_comp(x, w, dy))
+        suite.add("fp8d_fwd_compile", lambda: dfwd_comp(x, w, s, h))
+        suite.add("fp8d_fwdbwd_compile", lambda: dfwdbwd_comp(x, w, dy, s, h, bs, bh))
         # DelayedScaling's update step alone (roll the history, new scales).
         if "update_delayed" in art:
-            run("teq_update_delayed", lambda: art["update_delayed"](s, h))
-
+            suite.add("teq_update_delayed", lambda: art["update_delayed"](s, h))
         # The FP8 GEMM alone, on the same quantized bytes for both.
-        try:
-            xq, sx = quantize(x, torch.float8_e4m3fn, E4M3_MAX)
-            wq, sw = quantize(w, torch.float8_e4m3fn, E4M3_MAX)
-            ge = art[f"gemm_current_{sfx}"]
-
-            def proto(q, si):
-                return {"data": q.view(torch.uint8), "scale_inv": si.reshape(1).float()}
-            pw, px = proto(wq, sw), proto(xq, sx)
-            run("teq_gemm", lambda: ge(pw, px))
-            run("scaled_mm", lambda: torch._scaled_mm(xq, wq.t(), scale_a=sx, scale_b=sw,
-                                                      out_dtype=torch.bfloat16,
-                                                      use_fast_accum=True))
-            del xq, wq, pw, px
-        except Exception as e:  # noqa: BLE001
-            errors.append(f"{label} GEMM: {e}")
+        xq, sx = quantize(x, torch.float8_e4m3fn, E4M3_MAX)
+        wq, sw = quantize(w, torch.float8_e4m3fn, E4M3_MAX)
+        ge = art[f"gemm_current_{sfx}"]
+        pw = {"data": wq.view(torch.uint8), "scale_inv": sw.reshape(1).float()}
+        px = {"data": xq.view(torch.uint8), "scale_inv": sx.reshape(1).float()}
+        suite.add("teq_gemm", lambda: ge(pw, px))
+        suite.add("scaled_mm", lambda: torch._scaled_mm(xq, wq.t(), scale_a=sx, scale_b=sw,
+                                                        out_dtype=torch.bfloat16,
+                                                        use_fast_accum=True))
+        r["t"] = suite.run()
+        r["spread"] = suite.spread()
+        del suite, xq, wq, pw, px
 
         # Memory of one forward + backward call.
         mem = {}
@@ -334,14 +327,18 @@ def report(rows, errors, args):
         return t.cell() if t is not None else "-"
 
     print()
-    print("Times (ms, median; '+g' = replayed from a CUDA graph):")
+    print("Times (ms; each contender's fastest round's median; '+g' = replayed from a CUDA "
+          "graph; host ms = the host's time per call while queueing, launch-bound where it "
+          "is not below the device time):")
     print()
     keys = ["teq_fwd_current", "teq_fwdbwd_current", "teq_fwd_delayed", "teq_fwdbwd_delayed",
             "teq_fwd_block", "teq_fwdbwd_block", "bf16_fwd", "bf16_fwdbwd",
             "bf16_fwdbwd_compile", "fp8_fwd_compile", "fp8_fwdbwd_compile",
             "fp8d_fwd_compile", "fp8d_fwdbwd_compile"]
     for r in rows:
-        print(f"{r['size']}:")
+        print(f"{r['size']} (largest spread between the rounds of one contender: "
+              f"{100 * r['spread']:.1f}%):")
+        print()
         print("| contender | direct | +g | host ms per direct call |")
         print("|---|---|---|---|")
         for key in keys + ["teq_gemm", "scaled_mm", "teq_update_delayed"]:

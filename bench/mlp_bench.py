@@ -38,7 +38,7 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import timing  # noqa: E402
-from timing import best_of, fmt_ratio, measure, measure_graphed, mib, ratio  # noqa: E402
+from timing import best_of, fmt_ratio, mib, ratio  # noqa: E402
 from linear_bench import quantize, E4M3_MAX, E5M2_MAX  # noqa: E402
 
 HIDDEN, FFN = 4096, 16384
@@ -92,6 +92,8 @@ def main():
     parser.add_argument("--warmup", type=int, default=None)
     parser.add_argument("--iters", type=int, default=None)
     parser.add_argument("--no-graph", action="store_true")
+    parser.add_argument("--rounds", type=int, default=2,
+                        help="timing rounds, alternating order; each contender's fastest counts")
     parser.add_argument("--json", default=None)
     parser.add_argument("--plot-dir", default=None)
     args = parser.parse_args()
@@ -126,17 +128,16 @@ def main():
         xg, w1g, w2g = (t.detach().clone().requires_grad_(True) for t in (x, w1, w2))
         r = {"size": label, "tokens": tokens, "t": {}}
 
-        def run(key, fn, graph=True):
-            r["t"][key] = measure(fn, warmup, iters, errors, f"{label} {key}")
-            if graph and not args.no_graph:
-                r["t"][key + "+graph"] = measure_graphed(fn, warmup, iters, errors,
-                                                         f"{label} {key}")
-
+        suite = timing.Suite(warmup, iters, errors, label, graphs=not args.no_graph,
+                             rounds=args.rounds)
         entry = art[f"mlp_current_{tokens}_{HIDDEN}_{FFN}"]
-        run("teq", lambda: entry(x, w1, w2, dy))
-        run("bf16", lambda: bf16_mlp(xg, w1g, w2g, dy))
-        run("bf16_compile", lambda: bf16_mlp(xg, w1g, w2g, dy, bf16_comp))
-        run("fp8_compile", lambda: fp8_comp(x, w1, w2, dy))
+        suite.add("teq", lambda: entry(x, w1, w2, dy))
+        suite.add("bf16", lambda: bf16_mlp(xg, w1g, w2g, dy))
+        suite.add("bf16_compile", lambda: bf16_mlp(xg, w1g, w2g, dy, bf16_comp))
+        suite.add("fp8_compile", lambda: fp8_comp(x, w1, w2, dy))
+        r["t"] = suite.run()
+        r["spread"] = suite.spread()
+        del suite
 
         # Agreement with bf16 (a sanity check that every side computes the
         # same block): relative error of y and dx against bf16 autograd.
@@ -177,7 +178,8 @@ def main():
         return t.cell() if t is not None else "-"
 
     print()
-    print("Times (ms, median; +g = CUDA graph replay):")
+    print("Times (ms; each contender's fastest round's median; +g = CUDA graph replay; "
+          "spread = largest difference between one contender's rounds):")
     print()
     print("| tokens x hidden x ffn | TEQ | TEQ +g | bf16 | bf16 +g | bf16 compile "
           "| bf16 compile +g | compile FP8 | compile FP8 +g | TEQ host ms per call |")
@@ -188,6 +190,7 @@ def main():
                                           "bf16_compile", "bf16_compile+graph",
                                           "fp8_compile", "fp8_compile+graph")]
         cells.append(f"{t['teq'].host:.3f}" if t["teq"].ok else "-")
+        cells.append(f"{100 * r['spread']:.1f}%")
         print(f"| {r['size']} | " + " | ".join(cells) + " |")
     print()
     print("Speed-ups (best vs best; targets: >= 1.6x bf16, >= 1.25x torch.compile FP8) and "

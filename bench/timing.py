@@ -18,7 +18,8 @@ Best configurations of a peer: `graphed(fn)` captures one call of `fn` in
 a CUDA graph (torch.cuda.graph) and returns a callable that replays it, to
 be timed by the same `queued`; torch.compile is the caller's (the compiled
 function is just another callable). `best_of` picks the fastest measured
-configuration.
+configuration. `Suite` times a set of contenders in alternating rounds
+(the second in reverse order) and keeps each one's fastest round.
 
 The copy ceiling (`copy_ceiling`) is the best of `dst.copy_(src)` into a
 preallocated tensor and a device-to-device cudaMemcpyAsync of the same
@@ -59,7 +60,7 @@ class Timing:
     def to_json(self):
         return {"median_ms": self.median, "mean_ms": self.mean, "min_ms": self.min,
                 "max_ms": self.max, "host_ms": self.host, "iters": self.iters,
-                "error": self.error}
+                "round_medians_ms": getattr(self, "rounds", None), "error": self.error}
 
     def __repr__(self):
         if self.ok:
@@ -147,6 +148,68 @@ def measure_graphed(fn, warmup, iters, errors=None, label=""):
     result = measure(replay, warmup, iters, errors, label + " (CUDA graph)")
     del replay
     return result
+
+
+class Suite:
+    """The contenders of one comparison, timed in rounds: each round times
+    every contender once with `queued`, the second round in reverse order,
+    and so on, so that no contender always runs first or last (clocks and
+    power drift over a run). A contender's figure is its fastest round's;
+    `spread` is the largest (slowest / fastest round - 1) of the suite.
+
+    add(key, fn, graph=True) registers `fn` and, unless graph is False or
+    the suite has graphs=False, `key + "+graph"`: one call of `fn` captured
+    in a CUDA graph (captured at once, replayed in every round)."""
+
+    def __init__(self, warmup, iters, errors=None, label="", graphs=True, rounds=2):
+        self.warmup, self.iters, self.errors, self.label = warmup, iters, errors, label
+        self.graphs, self.rounds = graphs, rounds
+        self.fns = {}
+        self.results = {}
+
+    def add(self, key, fn, graph=True):
+        self.fns[key] = fn
+        if graph and self.graphs:
+            try:
+                self.fns[key + "+graph"] = graphed(fn)
+            except Exception as e:  # noqa: BLE001
+                msg = " ".join(str(e).split()) or type(e).__name__
+                if self.errors is not None:
+                    self.errors.append(f"{self.label} {key} (CUDA graph capture): {msg}")
+                try:
+                    torch.cuda.synchronize()
+                except Exception:  # noqa: BLE001
+                    pass
+                self.results[key + "+graph"] = Timing(error="capture failed: " + msg)
+
+    def run(self):
+        rounds = {k: [] for k in self.fns}
+        order = list(self.fns)
+        for r in range(self.rounds):
+            for key in (order if r % 2 == 0 else order[::-1]):
+                if rounds[key] and not rounds[key][-1].ok:
+                    continue  # failed once: not again
+                rounds[key].append(measure(self.fns[key], self.warmup, self.iters,
+                                           self.errors if not rounds[key] else None,
+                                           f"{self.label} {key}"))
+        for key, ts in rounds.items():
+            ok = [t for t in ts if t.ok]
+            if not ok:
+                self.results[key] = ts[0]
+                continue
+            best = min(ok, key=lambda t: t.median)
+            best.rounds = [t.median for t in ok]
+            self.results[key] = best
+        self.fns.clear()  # the graphs' memory goes
+        return self.results
+
+    def spread(self):
+        worst = 0.0
+        for t in self.results.values():
+            rs = getattr(t, "rounds", None)
+            if t.ok and rs and len(rs) > 1:
+                worst = max(worst, max(rs) / min(rs) - 1)
+        return worst
 
 
 def best_of(*timings):
