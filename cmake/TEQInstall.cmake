@@ -33,7 +33,7 @@ if(TEQ_BUILD_COMPILER)
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   list(APPEND TEQ_INSTALL_TARGETS
     TEQCompiler TEQCAPI TEQRegistration TEQTarget TEQToGPU MLIRTEQTransforms
-    MLIRTEQDialect TEQLayout)
+    MLIRTEQDialect TEQArtifact TEQLayout)
 
   install(DIRECTORY ${TEQ_SOURCE_DIR}/include/teq ${TEQ_SOURCE_DIR}/include/teq-c
     DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
@@ -51,11 +51,16 @@ endif()
 
 if(TEQ_BUILD_RUNTIME)
   set_target_properties(TEQRuntime PROPERTIES EXPORT_NAME Runtime)
-  list(APPEND TEQ_INSTALL_TARGETS TEQRuntime)
+  # The runtime's C++ API speaks the artifact contract's types (TEQArtifact,
+  # over TEQLayout), which its users link.
+  list(APPEND TEQ_INSTALL_TARGETS TEQRuntime TEQArtifact TEQLayout)
+  list(REMOVE_DUPLICATES TEQ_INSTALL_TARGETS)
   if(NOT TEQ_BUILD_COMPILER)
-    install(DIRECTORY ${TEQ_SOURCE_DIR}/include/teq/Runtime
-      DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/teq
-      COMPONENT teq-headers FILES_MATCHING PATTERN "*.h")
+    foreach(dir Runtime Artifact Layout)
+      install(DIRECTORY ${TEQ_SOURCE_DIR}/include/teq/${dir}
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/teq
+        COMPONENT teq-headers FILES_MATCHING PATTERN "*.h")
+    endforeach()
     install(FILES ${TEQ_SOURCE_DIR}/include/teq-c/Runtime.h
       DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/teq-c COMPONENT teq-headers)
   endif()

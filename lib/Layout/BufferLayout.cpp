@@ -260,9 +260,25 @@ int64_t storageBytes(Encoding encoding) {
   return 1;
 }
 
+bool TargetCaps::supportsFP8() const {
+  return sm >= 90 || (sm == 89 && cudaVersion >= 121);
+}
+
+bool TargetCaps::supportsFP8BlockScaling() const {
+  return sm >= 90 && cudaVersion >= 129;
+}
+
+bool TargetCaps::supportsMXFP8() const { return sm >= 100 && sm < 120; }
+
+bool TargetCaps::supportsNVFP4() const { return sm >= 100; }
+
 bool TargetCaps::nonTNFP8GemmSupported() const {
   return (sm >= 100 && sm < 120) || sm >= 130;
 }
+
+bool TargetCaps::hasBlockScaledGemms() const { return sm >= 100; }
+
+bool TargetCaps::supportsDependentLaunch() const { return sm >= 90; }
 
 int64_t BufferDesc::numElements() const {
   int64_t count = 1;

@@ -92,7 +92,8 @@ void buildEntries(CArtifact &artifact) {
       entry.args[a].firstBuffer = next;
       next += spec.args[a].buffers.size();
       if (spec.args[a].isProto)
-        entry.args[a].quantizerJson = spec.args[a].proto.quantizer.serialize();
+        entry.args[a].quantizerJson =
+            toJson(spec.args[a].proto.quantizer).serialize();
     }
   }
 }
@@ -526,7 +527,7 @@ TeqRtStatus teqRtEntryGetArgInfo(TeqRtEntry entry, size_t index,
     result.numBuffers = arg.buffers.size();
     result.firstBuffer = e.args[index].firstBuffer;
     result.bytes = arg.totalBytes();
-    result.quantizerKind = arg.isProto ? arg.proto.quantizerKind.c_str() : "";
+    result.quantizerKind = arg.isProto ? arg.proto.quantizerKind() : "";
     result.usage = arg.isProto ? arg.proto.usage.c_str() : "";
     result.scaleLayout = arg.isProto ? arg.proto.scaleLayout.c_str() : "";
     result.quantizerJson = e.args[index].quantizerJson.c_str();

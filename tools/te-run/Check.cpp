@@ -17,8 +17,11 @@
 namespace mlir::teq::terun {
 
 using runtime::BufferSpec;
-using runtime::JsonValue;
+using runtime::ComputedBy;
+using runtime::ComputeOp;
 using runtime::ProtoSpec;
+using runtime::QuantizerDesc;
+using runtime::QuantizerKind;
 namespace layout = mlir::teq::layout;
 namespace reference = mlir::teq::reference;
 
@@ -44,40 +47,6 @@ Status notAvailable(const std::string &what) {
   return Status::error("check not available for " + what);
 }
 
-StatusOr<bool> boolField(const JsonValue &quantizer, const char *key,
-                         bool defaultValue) {
-  const JsonValue *value = quantizer.find(key);
-  if (!value)
-    return defaultValue;
-  if (!value->isBool())
-    return Status::error(std::string("quantizer field \"") + key +
-                         "\" is not a boolean");
-  return value->asBool();
-}
-
-StatusOr<double> numberField(const JsonValue &quantizer, const char *key,
-                             double defaultValue) {
-  const JsonValue *value = quantizer.find(key);
-  if (!value)
-    return defaultValue;
-  if (!value->isNumber())
-    return Status::error(std::string("quantizer field \"") + key +
-                         "\" is not a number");
-  return value->asNumber();
-}
-
-StatusOr<layout::Encoding> fp8Field(const JsonValue &quantizer) {
-  const JsonValue *value = quantizer.find("fp8_dtype");
-  if (!value || !value->isString())
-    return Status::error("quantizer has no string \"fp8_dtype\"");
-  const std::string &name = value->asString();
-  if (name == "e4m3" || name == "f8E4M3FN")
-    return layout::Encoding::E4M3;
-  if (name == "e5m2" || name == "f8E5M2")
-    return layout::Encoding::E5M2;
-  return Status::error("unknown fp8_dtype \"" + name + "\"");
-}
-
 StatusOr<reference::DType> referenceDType(const std::string &dtype) {
   if (dtype == "f32")
     return reference::DType::F32;
@@ -88,106 +57,47 @@ StatusOr<reference::DType> referenceDType(const std::string &dtype) {
   return Status::error("unknown dtype \"" + dtype + "\"");
 }
 
-/// Strips a trailing "_quantizer" from the manifest's quantizer kind.
-std::string normalizeKind(std::string kind) {
-  const std::string suffix = "_quantizer";
-  if (kind.size() > suffix.size() &&
-      kind.compare(kind.size() - suffix.size(), suffix.size(), suffix) == 0)
-    kind.resize(kind.size() - suffix.size());
-  return kind;
-}
-
-#define TEQ_ASSIGN_OR_RETURN(lhs, expr)                                        \
-  auto lhs##Or_ = (expr);                                                      \
-  if (!lhs##Or_.ok())                                                          \
-    return lhs##Or_.status();                                                  \
-  auto lhs = *lhs##Or_;
-
+/// The reference's description of a quantizer as the manifest gives it
+/// (parseManifest checked its fields; absent ones are the contract's
+/// defaults).
 StatusOr<QuantizerSetup> quantizerSetup(const ProtoSpec &proto) {
   QuantizerSetup setup;
-  layout::TensorDesc &desc = setup.desc;
-  desc.shape = proto.shape;
-  desc.usage = (proto.hasRowwise() ? layout::UsageRowwise : 0u) |
-               (proto.hasColumnwise() ? layout::UsageColumnwise : 0u);
-  if (proto.scaleLayout.empty() || proto.scaleLayout == "compact")
-    desc.scaleLayout = layout::ScaleLayout::Compact;
-  else if (proto.scaleLayout == "gemm_swizzled" ||
-           proto.scaleLayout == "swizzled")
-    desc.scaleLayout = layout::ScaleLayout::GemmSwizzled;
-  else
-    return Status::error("unknown scale_layout \"" + proto.scaleLayout + "\"");
-
-  const JsonValue &q = proto.quantizer;
-  const std::string kind = normalizeKind(proto.quantizerKind);
-  if (kind == "float8_current_scaling") {
-    desc.format = layout::Format::PerTensorFP8;
-    TEQ_ASSIGN_OR_RETURN(encoding, fp8Field(q));
-    TEQ_ASSIGN_OR_RETURN(pow2, boolField(q, "force_pow_2_scales", false));
-    TEQ_ASSIGN_OR_RETURN(epsilon, numberField(q, "amax_epsilon", 0.0));
-    desc.dataEncoding = encoding;
+  setup.desc = proto.tensorDesc();
+  const QuantizerDesc &q = proto.quantizer;
+  switch (q.kind) {
+  case QuantizerKind::Float8CurrentScaling:
     setup.options.perTensor.scaling = reference::PerTensorScaling::Current;
-    setup.options.perTensor.forcePow2Scales = pow2;
-    setup.options.perTensor.amaxEpsilon = static_cast<float>(epsilon);
+    setup.options.perTensor.forcePow2Scales = q.forcePow2Scales;
+    setup.options.perTensor.amaxEpsilon = static_cast<float>(q.amaxEpsilon);
     return setup;
-  }
-  if (kind == "float8_block" || kind == "float8_block_scaling") {
-    TEQ_ASSIGN_OR_RETURN(encoding, fp8Field(q));
-    TEQ_ASSIGN_OR_RETURN(pow2, boolField(q, "force_pow_2_scales", true));
-    TEQ_ASSIGN_OR_RETURN(epsilon, numberField(q, "amax_epsilon", 0.0));
-    TEQ_ASSIGN_OR_RETURN(dim, numberField(q, "block_scaling_dim", 2));
-    if (dim != 1 && dim != 2)
-      return Status::error("block_scaling_dim must be 1 or 2");
-    desc.format =
-        dim == 1 ? layout::Format::BlockFP8_1D : layout::Format::BlockFP8_2D;
-    desc.dataEncoding = encoding;
-    setup.options.blockFP8.forcePow2Scales = pow2;
-    setup.options.blockFP8.amaxEpsilon = static_cast<float>(epsilon);
-    return setup;
-  }
-  if (kind == "mxfp8") {
-    TEQ_ASSIGN_OR_RETURN(encoding, fp8Field(q));
-    TEQ_ASSIGN_OR_RETURN(twoD, boolField(q, "with_2d_quantization", false));
-    desc.format = layout::Format::MXFP8;
-    desc.dataEncoding = encoding;
-    setup.options.mxfp8.twoD = twoD;
-    return setup;
-  }
-  if (kind == "nvfp4") {
-    TEQ_ASSIGN_OR_RETURN(rht, boolField(q, "with_rht", false));
-    TEQ_ASSIGN_OR_RETURN(postRhtAmax, boolField(q, "with_post_rht_amax", false));
-    TEQ_ASSIGN_OR_RETURN(twoD, boolField(q, "with_2d_quantization", false));
-    TEQ_ASSIGN_OR_RETURN(sr, boolField(q, "stochastic_rounding", false));
-    TEQ_ASSIGN_OR_RETURN(rowScaled, boolField(q, "row_scaled_nvfp4", false));
-    TEQ_ASSIGN_OR_RETURN(fourOverSix, boolField(q, "nvfp4_use_4over6", false));
-    TEQ_ASSIGN_OR_RETURN(randomSigns,
-                         boolField(q, "with_random_sign_mask", true));
-    if (rowScaled)
-      return notAvailable("row-scaled nvfp4");
-    if (fourOverSix)
-      return notAvailable("nvfp4 with nvfp4_use_4over6");
-    if (rht && (!postRhtAmax || !randomSigns))
-      return notAvailable("nvfp4 with_rht without with_post_rht_amax and "
-                          "with_random_sign_mask");
-    desc.format = layout::Format::NVFP4;
-    desc.dataEncoding = layout::Encoding::E2M1x2;
-    setup.options.nvfp4.rht = rht;
-    setup.options.nvfp4.twoD = twoD;
-    // The seed and offset come from the argument computed_by names
-    // "rng_state"; checkArg fills them in.
-    setup.options.nvfp4.stochasticRounding = sr;
-    return setup;
-  }
-  if (kind == "float8_delayed" || kind == "float8" ||
-      kind == "float8_delayed_scaling") {
+  case QuantizerKind::Float8Delayed:
     // The stored scale comes from the argument computed_by names "scale";
     // checkArg fills it in.
-    desc.format = layout::Format::PerTensorFP8;
-    TEQ_ASSIGN_OR_RETURN(encoding, fp8Field(q));
-    desc.dataEncoding = encoding;
     setup.options.perTensor.scaling = reference::PerTensorScaling::Delayed;
     return setup;
+  case QuantizerKind::Float8Block:
+    setup.options.blockFP8.forcePow2Scales = q.forcePow2Scales;
+    setup.options.blockFP8.amaxEpsilon = static_cast<float>(q.amaxEpsilon);
+    return setup;
+  case QuantizerKind::MXFP8:
+    setup.options.mxfp8.twoD = q.with2DQuantization;
+    return setup;
+  case QuantizerKind::NVFP4:
+    if (q.rowScaledNVFP4)
+      return notAvailable("row-scaled nvfp4");
+    if (q.nvfp4Use4over6)
+      return notAvailable("nvfp4 with nvfp4_use_4over6");
+    if (q.withRht && (!q.withPostRhtAmax || !q.withRandomSignMask))
+      return notAvailable("nvfp4 with_rht without with_post_rht_amax and "
+                          "with_random_sign_mask");
+    setup.options.nvfp4.rht = q.withRht;
+    setup.options.nvfp4.twoD = q.with2DQuantization;
+    // The seed and offset come from the argument computed_by names
+    // "rng_state"; checkArg fills them in.
+    setup.options.nvfp4.stochasticRounding = q.stochasticRounding;
+    return setup;
   }
-  return notAvailable("quantizer kind \"" + proto.quantizerKind + "\"");
+  return notAvailable(std::string("quantizer kind \"") + q.kindName() + "\"");
 }
 
 /// The reference input of tensor bytes `bytes` (dtype, shape).
@@ -451,13 +361,9 @@ public:
   /// The value `name` ("arg0", "result1", "t3", "view(t3)").
   StatusOr<const CpuValue *> value(const std::string &name);
 
-  /// The value `by` names under `key`.
-  StatusOr<const CpuValue *> named(const JsonValue &by, const char *key) {
-    const JsonValue *name = by.find(key);
-    if (!name || !name->isString())
-      return Status::error(std::string("computed_by names no value under \"") +
-                           key + "\"");
-    return value(name->asString());
+  /// The value a computed_by names (parseManifest checked it exists).
+  StatusOr<const CpuValue *> named(const std::string &name) {
+    return value(name);
   }
   /// Recomputes the value `spec` describes from its computed_by.
   StatusOr<CpuValue> compute(const ArgSpec &spec);
@@ -468,9 +374,8 @@ public:
   StatusOr<reference::QuantizedTensor>
   quantizedFromBytes(const ArgSpec &arg, const HostBuffers &source,
                      size_t index);
-  /// Whether every value `by` names under `keys` is exact (see CpuValue).
-  bool namesExact(const JsonValue &by,
-                  std::initializer_list<const char *> keys);
+  /// Whether every value `by` names is exact (see CpuValue).
+  bool namesExact(const ComputedBy &by);
   /// Compares quantized output `arg` with `expected`: bit for bit when
   /// exact, by dequantized values otherwise.
   void compareQuantized(const ArgSpec &arg, size_t argIndex,
@@ -483,15 +388,14 @@ public:
                        CheckReport &report);
   static bool isElementwise(const std::string &op);
   /// An elementwise op's float64 values from its named inputs.
-  StatusOr<std::vector<double>> elementwise(const JsonValue &by,
-                                            const std::string &op);
+  StatusOr<std::vector<double>> elementwise(const ComputedBy &by);
   /// Checks output `arg` computed by teq.bias_grad.
   Status checkBiasGrad(const ArgSpec &arg, size_t argIndex,
                        CheckReport &report);
 
 private:
   /// The GEMM's float64 product (rows of D in `rows` only).
-  StatusOr<std::vector<double>> gemmProduct(const JsonValue &by,
+  StatusOr<std::vector<double>> gemmProduct(const ComputedBy &by,
                                             const std::vector<int64_t> &rows,
                                             int64_t &n, int64_t &m);
   StatusOr<std::vector<double>> operandMatrix(const std::string &name,
@@ -575,15 +479,11 @@ StatusOr<CpuValue> ProgramEvaluator::compute(const ArgSpec &spec) {
   const std::string &name = spec.name;
   CpuValue v;
   v.spec = &spec;
-  const JsonValue &by = spec.computedBy;
-  const JsonValue *op = by.find("op");
-  if (!op || !op->isString())
-    return Status::error("'" + name + "' has no computed_by op");
-  if (op->asString() == "quantize") {
-    const JsonValue *inputName = by.find("input");
-    if (!inputName || !inputName->isString())
-      return Status::error("'" + name + "': no input");
-    auto input = value(inputName->asString());
+  if (!spec.computedBy)
+    return Status::error("'" + name + "' has no computed_by");
+  const ComputedBy &by = *spec.computedBy;
+  if (by.op == ComputeOp::Quantize) {
+    auto input = named(by.input);
     if (!input.ok())
       return input.status();
     const CpuValue &in = **input;
@@ -614,16 +514,15 @@ StatusOr<CpuValue> ProgramEvaluator::compute(const ArgSpec &spec) {
       ri = reference::Input::rounded(*dtype, spec.proto.shape, values);
     }
     std::optional<float> storedScale;
-    if (const JsonValue *scaleName = by.find("scale")) {
-      auto scale = value(scaleName->asString());
+    if (!by.scale.empty()) {
+      auto scale = named(by.scale);
       if (!scale.ok())
         return scale.status();
       storedScale = static_cast<float>((*scale)->values.at(0));
     }
     std::optional<RngState> rng;
-    if (const JsonValue *rngName = by.find("rng_state")) {
-      const ArgSpec *source =
-          rngName->isString() ? entry.findArg(rngName->asString()) : nullptr;
+    if (!by.rngState.empty()) {
+      const ArgSpec *source = entry.findArg(by.rngState);
       if (!source || source->tensor.dtype != "i64")
         return Status::error("'" + name + "': rng_state must name an i64[2] "
                              "argument");
@@ -641,10 +540,10 @@ StatusOr<CpuValue> ProgramEvaluator::compute(const ArgSpec &spec) {
     v.exact = in.exact;
     return v;
   }
-  if (op->asString() == "swizzle_scales") {
+  if (by.op == ComputeOp::SwizzleScales) {
     // The input's buffers, each scale moved from its compact byte to its
     // swizzled one (padding included).
-    auto input = named(by, "input");
+    auto input = named(by.input);
     if (!input.ok())
       return input.status();
     const CpuValue &in = **input;
@@ -679,11 +578,9 @@ StatusOr<CpuValue> ProgramEvaluator::compute(const ArgSpec &spec) {
     v.exact = in.exact;
     return v;
   }
-  if (op->asString() == "gemm") {
-    const JsonValue *output = by.find("output");
-    if (output && output->isString() && output->asString() != "d")
-      return notAvailable("'" + name + "' (a GEMM's " +
-                          output->asString() + ")");
+  if (by.op == ComputeOp::Gemm) {
+    if (!by.outputsD)
+      return notAvailable("'" + name + "' (a GEMM's dbias)");
     int64_t n = 0, m = 0;
     auto product = gemmProduct(by, allRows(spec.tensor.shape), n, m);
     if (!product.ok())
@@ -692,32 +589,24 @@ StatusOr<CpuValue> ProgramEvaluator::compute(const ArgSpec &spec) {
     v.exact = false;
     return v;
   }
-  if (isElementwise(op->asString())) {
-    auto values = elementwise(by, op->asString());
+  if (by.op == ComputeOp::Elementwise && isElementwise(by.elementwiseOp)) {
+    auto values = elementwise(by);
     if (!values.ok())
       return values.status().withPrefix("'" + name + "'");
     v.values = std::move(*values);
     v.exact = false;
     return v;
   }
-  if (op->asString() == "tensor.extract_slice" ||
-      op->asString() == "tensor.insert_slice") {
-    bool insert = op->asString() == "tensor.insert_slice";
-    auto source = named(by, "input");
+  if (by.op == ComputeOp::ExtractSlice || by.op == ComputeOp::InsertSlice) {
+    bool insert = by.op == ComputeOp::InsertSlice;
+    auto source = named(by.input);
     if (!source.ok())
       return source.status();
-    auto readList = [&](const char *key) {
-      std::vector<int64_t> list;
-      if (const JsonValue *l = by.find(key); l && l->isArray())
-        for (const JsonValue &x : l->asArray())
-          list.push_back(static_cast<int64_t>(x.asNumber()));
-      return list;
-    };
-    std::vector<int64_t> offsets = readList("offsets"), sizes = readList("sizes"),
-                         strides = readList("strides");
+    const std::vector<int64_t> &offsets = by.offsets, &sizes = by.sizes,
+                               &strides = by.strides;
     const CpuValue *full = *source;
     if (insert) {
-      auto dest = named(by, "dest");
+      auto dest = named(by.dest);
       if (!dest.ok())
         return dest.status();
       full = *dest;
@@ -752,11 +641,10 @@ StatusOr<CpuValue> ProgramEvaluator::compute(const ArgSpec &spec) {
     v.exact = full->exact && (*source)->exact;
     return v;
   }
-  if (op->asString() == "record_amax") {
+  if (by.op == ComputeOp::RecordAmax) {
     // history[0] = fmaxf(history[0], max|x|); the rest unchanged (§5.2).
-    auto input = named(by, "input");
-    auto history =
-        named(by, "amax_history");
+    auto input = named(by.input);
+    auto history = named(by.amaxHistory);
     if (!input.ok())
       return input.status();
     if (!history.ok())
@@ -772,22 +660,13 @@ StatusOr<CpuValue> ProgramEvaluator::compute(const ArgSpec &spec) {
     v.exact = (*input)->exact && (*history)->exact;
     return v;
   }
-  if (op->asString() == "delayed_scaling_update") {
-    auto scale = named(by, "scale");
-    auto history =
-        named(by, "amax_history");
+  if (by.op == ComputeOp::DelayedScalingUpdate) {
+    auto scale = named(by.scale);
+    auto history = named(by.amaxHistory);
     if (!scale.ok())
       return scale.status();
     if (!history.ok())
       return history.status();
-    const JsonValue *output = by.find("output");
-    const JsonValue *fp8Max = by.find("fp8_max");
-    const JsonValue *margin = by.find("margin");
-    const JsonValue *algo = by.find("amax_compute_algo");
-    if (!output || !output->isString() || !fp8Max || !fp8Max->isNumber() ||
-        !margin || !margin->isNumber() || !algo || !algo->isString())
-      return Status::error("'" + name + "': delayed_scaling_update needs "
-                           "output, fp8_max, margin and amax_compute_algo");
     int64_t slots = static_cast<int64_t>((*scale)->values.size());
     int64_t length = static_cast<int64_t>((*history)->values.size()) /
                      std::max<int64_t>(slots, 1);
@@ -798,21 +677,19 @@ StatusOr<CpuValue> ProgramEvaluator::compute(const ArgSpec &spec) {
       for (int64_t l = 0; l < length; ++l)
         state.amaxHistory.push_back(static_cast<float>(hist[l * slots + slot]));
       reference::updateDelayedScaling(
-          state, static_cast<float>(fp8Max->asNumber()),
-          static_cast<int>(margin->asNumber()),
-          algo->asString() == "most_recent"
-              ? reference::AmaxComputeAlgo::MostRecent
-              : reference::AmaxComputeAlgo::Max);
+          state, static_cast<float>(by.fp8Max), static_cast<int>(by.margin),
+          by.mostRecentAmax ? reference::AmaxComputeAlgo::MostRecent
+                            : reference::AmaxComputeAlgo::Max);
       scales[slot] = state.scale;
       for (int64_t l = 0; l < length; ++l)
         hist[l * slots + slot] = state.amaxHistory[l];
     }
-    v.values = output->asString() == "scale" ? scales : hist;
+    v.values = by.outputsScale ? scales : hist;
     v.exact = (*scale)->exact && (*history)->exact;
     return v;
   }
-  if (op->asString() == "bias_grad") {
-    auto input = named(by, "input");
+  if (by.op == ComputeOp::BiasGrad) {
+    auto input = named(by.input);
     if (!input.ok())
       return input.status();
     if ((*input)->quantized)
@@ -826,7 +703,7 @@ StatusOr<CpuValue> ProgramEvaluator::compute(const ArgSpec &spec) {
     v.exact = false;
     return v;
   }
-  return notAvailable("'" + name + "' computed by " + op->asString());
+  return notAvailable("'" + name + "' computed by " + by.opName());
 }
 
 bool ProgramEvaluator::isElementwise(const std::string &op) {
@@ -839,15 +716,13 @@ bool ProgramEvaluator::isElementwise(const std::string &op) {
 }
 
 StatusOr<std::vector<double>>
-ProgramEvaluator::elementwise(const JsonValue &by, const std::string &op) {
-  const JsonValue *inputs = by.find("inputs");
-  if (!inputs || !inputs->isArray() || inputs->asArray().empty())
-    return Status::error(op + " needs \"inputs\"");
+ProgramEvaluator::elementwise(const ComputedBy &by) {
+  const std::string &op = by.elementwiseOp;
+  if (!isElementwise(op))
+    return notAvailable(op);
   std::vector<const std::vector<double> *> args;
-  for (const JsonValue &input : inputs->asArray()) {
-    if (!input.isString())
-      return Status::error(op + ": inputs must be names");
-    auto v = value(input.asString());
+  for (const std::string &input : by.inputs) {
+    auto v = value(input);
     if (!v.ok())
       return v.status();
     if ((*v)->quantized)
@@ -878,12 +753,9 @@ ProgramEvaluator::elementwise(const JsonValue &by, const std::string &op) {
 
 Status ProgramEvaluator::checkComputed(const ArgSpec &arg, size_t argIndex,
                                        CheckReport &report) {
-  const std::string op = arg.computedBy.find("op")->asString();
-  if (op == "copy") {
-    const JsonValue *inputName = arg.computedBy.find("input");
-    if (!inputName || !inputName->isString())
-      return Status::error("argument '" + arg.name + "': copy has no input");
-    auto source = value(inputName->asString());
+  const ComputedBy &by = *arg.computedBy;
+  if (by.op == ComputeOp::Copy) {
+    auto source = named(by.input);
     if (!source.ok())
       return source.status().withPrefix("argument '" + arg.name + "'");
     if ((*source)->quantized) {
@@ -895,18 +767,17 @@ Status ProgramEvaluator::checkComputed(const ArgSpec &arg, size_t argIndex,
     compareWithReference(arg, argIndex, all, (*source)->values,
                          (*source)->exact ? kSplitAccumulationLimit
                                           : kInexactOperandLimit,
-                         "its source '" + inputName->asString() + "'", report);
+                         "its source '" + by.input + "'", report);
     return Status::success();
   }
-  auto values = elementwise(arg.computedBy, op);
+  auto values = elementwise(by);
   if (!values.ok())
     return values.status().withPrefix("argument '" + arg.name + "'");
   std::vector<int64_t> all = allRows(arg.tensor.shape);
   compareWithReference(arg, argIndex, all, *values,
-                       namesExact(arg.computedBy, {"inputs"})
-                           ? kSplitAccumulationLimit
-                           : kInexactOperandLimit,
-                       op + " in float64 of its inputs", report);
+                       namesExact(by) ? kSplitAccumulationLimit
+                                      : kInexactOperandLimit,
+                       by.opName() + " in float64 of its inputs", report);
   return Status::success();
 }
 
@@ -932,37 +803,30 @@ ProgramEvaluator::operandMatrix(const std::string &name, bool rowwise,
 }
 
 StatusOr<std::vector<double>>
-ProgramEvaluator::gemmProduct(const JsonValue &by,
+ProgramEvaluator::gemmProduct(const ComputedBy &by,
                               const std::vector<int64_t> &rows, int64_t &n,
                               int64_t &m) {
-  const JsonValue *layoutName = by.find("layout");
-  const JsonValue *aName = by.find("a");
-  const JsonValue *bName = by.find("b");
-  if (!layoutName || !layoutName->isString() || layoutName->asString().size() != 2 ||
-      !aName || !aName->isString() || !bName || !bName->isString())
-    return Status::error("computed_by of a gemm needs layout, a and b");
-  bool transa = layoutName->asString()[0] == 'T';
-  bool transb = layoutName->asString()[1] == 'T';
+  const bool transa = by.transa, transb = by.transb;
   int64_t a0, a1, b0, b1;
   // TE: A is read rowwise if transposed, B columnwise if transposed.
-  auto a = operandMatrix(aName->asString(), transa, a0, a1);
+  auto a = operandMatrix(by.a, transa, a0, a1);
   if (!a.ok())
     return a.status();
-  auto b = operandMatrix(bName->asString(), !transb, b0, b1);
+  auto b = operandMatrix(by.b, !transb, b0, b1);
   if (!b.ok())
     return b.status();
   m = transa ? a0 : a1;
   int64_t k = transa ? a1 : a0;
   n = transb ? b1 : b0;
   std::vector<double> bias, c;
-  if (const JsonValue *biasName = by.find("bias")) {
-    auto v = value(biasName->asString());
+  if (!by.bias.empty()) {
+    auto v = value(by.bias);
     if (!v.ok())
       return v.status();
     bias = (*v)->values;
   }
-  if (const JsonValue *cName = by.find("accumulate")) {
-    auto v = value(cName->asString());
+  if (!by.accumulate.empty()) {
+    auto v = value(by.accumulate);
     if (!v.ok())
       return v.status();
     c = (*v)->values;
@@ -1005,19 +869,12 @@ ProgramEvaluator::gemmProduct(const JsonValue &by,
 
 Status ProgramEvaluator::checkGemm(const ArgSpec &arg, size_t argIndex,
                                    CheckReport &report) {
-  const JsonValue &by = arg.computedBy;
-  const JsonValue *output = by.find("output");
-  if (output && output->isString() && output->asString() == "dbias") {
+  const ComputedBy &by = *arg.computedBy;
+  if (!by.outputsD) {
     // BGRADB: dbias[i] = sum_l opB[i][l] (B is the gradient).
-    const JsonValue *layoutName = by.find("layout");
-    const JsonValue *bName = by.find("b");
-    if (!layoutName || !layoutName->isString() ||
-        layoutName->asString().size() != 2 || !bName || !bName->isString())
-      return Status::error("argument '" + arg.name +
-                           "': computed_by of a gemm needs layout and b");
-    bool transb = layoutName->asString()[1] == 'T';
+    const bool transb = by.transb;
     int64_t b0, b1;
-    auto b = operandMatrix(bName->asString(), !transb, b0, b1);
+    auto b = operandMatrix(by.b, !transb, b0, b1);
     if (!b.ok())
       return b.status();
     int64_t n = transb ? b1 : b0;
@@ -1029,27 +886,18 @@ Status ProgramEvaluator::checkGemm(const ArgSpec &arg, size_t argIndex,
                          "the float64 sums of the GEMM's B (BGRADB)", report);
     return Status::success();
   }
-  if (output && output->isString() && output->asString() != "d")
-    return notAvailable("the GEMM's " + output->asString() + " ('" +
-                        arg.name + "')");
   if (arg.isProto)
     return Status::error("argument '" + arg.name + "': a GEMM writes a tensor");
   auto [rowsD, colsD] = flat2D(arg.tensor.shape);
   // Large products are checked on evenly spaced rows (about 2^31
   // multiply-adds at most), always including the first and last row.
-  const JsonValue *aName = by.find("a");
   int64_t k = 1;
-  if (aName && aName->isString()) {
-    auto a = value(aName->asString());
+  {
+    auto a = value(by.a);
     if (!a.ok())
       return a.status();
-    const ArgSpec &spec = *(*a)->spec;
-    auto [a0, a1] = flat2D(spec.isProto ? spec.proto.shape : spec.tensor.shape);
-    const JsonValue *layoutName = by.find("layout");
-    bool transa = layoutName && layoutName->isString() &&
-                  !layoutName->asString().empty() &&
-                  layoutName->asString()[0] == 'T';
-    k = transa ? a1 : a0;
+    auto [a0, a1] = flat2D((*a)->spec->shape());
+    k = by.transa ? a1 : a0;
   }
   const int64_t budget = int64_t(1) << 31;
   int64_t wanted = std::max<int64_t>(
@@ -1066,11 +914,10 @@ Status ProgramEvaluator::checkGemm(const ArgSpec &arg, size_t argIndex,
                          std::to_string(n) + ", " + std::to_string(m) +
                          "], the output is [" + std::to_string(rowsD) + ", " +
                          std::to_string(colsD) + "]");
-  const JsonValue *split = by.find("use_split_accumulator");
-  bool fastAccum = split && split->isBool() && !split->asBool();
+  const bool fastAccum = !by.useSplitAccumulator;
   // te-semantics §6.4: with split accumulation the partial sums are fp32;
   // fast accumulation keeps them in the tensor cores' narrower format.
-  bool exact = namesExact(by, {"a", "b", "bias", "accumulate"});
+  bool exact = namesExact(by);
   double limit = !exact     ? kInexactOperandLimit
                  : fastAccum ? kFastAccumulationLimit
                              : kSplitAccumulationLimit;
@@ -1085,24 +932,12 @@ Status ProgramEvaluator::checkGemm(const ArgSpec &arg, size_t argIndex,
   return Status::success();
 }
 
-bool ProgramEvaluator::namesExact(const JsonValue &by,
-                                  std::initializer_list<const char *> keys) {
-  auto exact = [&](const JsonValue &name) {
-    if (!name.isString())
-      return true;
-    auto v = value(name.asString());
-    return !v.ok() || (*v)->exact;
-  };
-  for (const char *key : keys)
-    if (const JsonValue *name = by.find(key)) {
-      if (name->isArray()) {
-        for (const JsonValue &n : name->asArray())
-          if (!exact(n))
-            return false;
-      } else if (!exact(*name)) {
-        return false;
-      }
-    }
+bool ProgramEvaluator::namesExact(const ComputedBy &by) {
+  for (const auto &[key, name] : by.namedValues()) {
+    auto v = value(name);
+    if (v.ok() && !(*v)->exact)
+      return false;
+  }
   return true;
 }
 
@@ -1215,9 +1050,8 @@ Status ProgramEvaluator::checkBiasGrad(const ArgSpec &arg, size_t argIndex,
   if (!sums.ok())
     return sums.status().withPrefix("argument '" + arg.name + "'");
   compareWithReference(arg, argIndex, {0}, sums->values,
-                       namesExact(arg.computedBy, {"input"})
-                           ? kSplitAccumulationLimit
-                           : kInexactOperandLimit,
+                       namesExact(*arg.computedBy) ? kSplitAccumulationLimit
+                                                   : kInexactOperandLimit,
                        "the float64 column sums", report);
   return Status::success();
 }
@@ -1276,18 +1110,20 @@ Status checkArg(const Manifest &manifest, const EntrySpec &entry,
                 const HostBuffers &after, CheckReport &report) {
   const ArgSpec &arg = entry.args[argIndex];
   const std::string what = "argument '" + arg.name + "'";
-  if (arg.computedBy.isNull())
+  if (!arg.computedBy)
     return notAvailable(what + ": the manifest has no computed_by");
-  const std::string op = arg.computedBy.find("op")->asString();
-  if (op == "gemm") {
+  const ComputedBy &by = *arg.computedBy;
+  if (by.op == ComputeOp::Gemm) {
     ProgramEvaluator program(manifest, entry, before, after);
     return program.checkGemm(arg, argIndex, report);
   }
-  if (op == "bias_grad") {
+  if (by.op == ComputeOp::BiasGrad) {
     ProgramEvaluator program(manifest, entry, before, after);
     return program.checkBiasGrad(arg, argIndex, report);
   }
-  if (op == "copy" || ProgramEvaluator::isElementwise(op)) {
+  if (by.op == ComputeOp::Copy ||
+      (by.op == ComputeOp::Elementwise &&
+       ProgramEvaluator::isElementwise(by.elementwiseOp))) {
     ProgramEvaluator program(manifest, entry, before, after);
     return program.checkComputed(arg, argIndex, report);
   }

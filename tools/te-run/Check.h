@@ -15,8 +15,9 @@
 // bit-identical to the GPU's; checks downstream of them compare by relative
 // error (2e-2) and say so.
 //
-// Quantizer kinds the reference recomputes (as lib/Conversion/TEQToGPU
-// writes them; a "_quantizer" suffix is accepted):
+// The manifest is read as the runtime reads it (teq/Artifact/Manifest.h:
+// its types, defaults and validation). Quantizer kinds the reference
+// recomputes:
 //   float8_current_scaling  per-tensor FP8, current scaling
 //   float8_delayed          per-tensor FP8 with the stored scale computed_by
 //                           names under "scale"

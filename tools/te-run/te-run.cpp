@@ -324,15 +324,15 @@ void printList(const std::string &path, const Manifest &manifest) {
       std::string type;
       if (arg.isProto) {
         type = "proto " + arg.proto.dtype + formatShape(arg.proto.shape) +
-               " " + arg.proto.quantizerKind + " " + arg.proto.usage;
+               " " + arg.proto.quantizerKind() + " " + arg.proto.usage;
         if (!arg.proto.scaleLayout.empty())
           type += " " + arg.proto.scaleLayout;
       } else {
         type = "tensor " + arg.tensor.dtype + formatShape(arg.tensor.shape);
       }
       std::string computed;
-      if (!arg.computedBy.isNull())
-        computed = "  = " + arg.computedBy.serialize();
+      if (arg.computedBy)
+        computed = "  = " + toJson(*arg.computedBy).serialize();
       std::printf("  %s %s %s  %lld bytes%s\n",
                   padRight(stringifyArgKind(arg.kind), 6).c_str(),
                   padRight(arg.name, 12).c_str(), type.c_str(),
@@ -384,32 +384,25 @@ StateRoles stateRoles(const EntrySpec &entry) {
     values.push_back(&a);
   for (const ArgSpec &t : entry.temporaries)
     values.push_back(&t);
-  auto nameAt = [](const JsonValue &by, const char *key) -> std::string {
-    const JsonValue *name = by.find(key);
-    return name && name->isString() ? name->asString() : std::string();
-  };
   for (const ArgSpec *v : values)
-    if (!v->computedBy.isNull())
-      for (const char *key : {"scale", "amax_history"}) {
-        std::string name = nameAt(v->computedBy, key);
-        if (!name.empty())
+    if (v->computedBy)
+      for (const auto &[key, name] : v->computedBy->namedValues())
+        if (key == "scale" || key == "amax_history")
           state.roles.emplace(name, key);
-      }
   // Back through slices and update steps to the arguments (a fixpoint: the
   // chains are short).
   for (bool changed = true; changed;) {
     changed = false;
     for (const ArgSpec *v : values) {
-      if (v->computedBy.isNull())
+      if (!v->computedBy)
         continue;
       const std::string *role = state.lookup(v->name);
-      std::string op = nameAt(v->computedBy, "op");
-      if (role && (op == "tensor.extract_slice" || op == "tensor.insert_slice"))
-        for (const char *key : {"input", "dest"}) {
-          std::string from = nameAt(v->computedBy, key);
-          if (!from.empty() && state.roles.emplace(from, *role).second)
+      const ComputedBy &by = *v->computedBy;
+      if (role && (by.op == ComputeOp::ExtractSlice ||
+                   by.op == ComputeOp::InsertSlice))
+        for (const std::string *from : {&by.input, &by.dest})
+          if (!from->empty() && state.roles.emplace(*from, *role).second)
             changed = true;
-        }
     }
   }
   return state;

@@ -352,12 +352,15 @@ TEST(GemmManifestTest, ValidationErrorsNameTheGemm) {
 
 TEST(GemmManifestTest, DeviceChecks) {
   // TE's nvte_is_non_tn_fp8_gemm_supported.
-  EXPECT_FALSE(isNonTnFp8GemmSupported(89));
-  EXPECT_FALSE(isNonTnFp8GemmSupported(90));
-  EXPECT_TRUE(isNonTnFp8GemmSupported(100));
-  EXPECT_TRUE(isNonTnFp8GemmSupported(103));
-  EXPECT_FALSE(isNonTnFp8GemmSupported(120));
-  EXPECT_TRUE(isNonTnFp8GemmSupported(130));
+  auto nonTN = [](int sm) {
+    return mlir::teq::layout::TargetCaps::fromSM(sm).nonTNFP8GemmSupported();
+  };
+  EXPECT_FALSE(nonTN(89));
+  EXPECT_FALSE(nonTN(90));
+  EXPECT_TRUE(nonTN(100));
+  EXPECT_TRUE(nonTN(103));
+  EXPECT_FALSE(nonTN(120));
+  EXPECT_TRUE(nonTN(130));
 
   GemmSpec tn = parseGemm(kFprop);
   EXPECT_TRUE(checkGemmForDevice(tn, 90).ok());
@@ -402,7 +405,7 @@ TEST(GemmManifestTest, WorkspaceAndTemporaries) {
   EXPECT_FALSE(a.temporaries[0].isRead());
   EXPECT_FALSE(a.temporaries[0].isWritten());
   EXPECT_EQ(a.temporaries[0].buffers[0].bytes, 16);
-  EXPECT_EQ(a.temporaries[0].computedBy.find("op")->asString(), "arith.negf");
+  EXPECT_EQ(a.temporaries[0].computedBy->opName(), "arith.negf");
   EXPECT_EQ(stringifyArgKind(ArgKind::Temporary), std::string("temporary"));
   EXPECT_EQ(manifest->entries[1].workspaceBytes, 100000);
   EXPECT_EQ(manifest->entries[2].workspaceBytes, 0);
@@ -932,7 +935,9 @@ TEST(GemmPlanGpuTest, OpenRefusesNonTnFp8BeforeBlackwell) {
     GTEST_SKIP() << "no CUDA device";
   GemmSpec nn = parseGemm(editedGemm("\"transa\": true", "\"transa\": false"));
   auto plan = GemmPlan::create(nn, context);
-  if (isNonTnFp8GemmSupported(context->device().computeCapability))
+  if (mlir::teq::layout::TargetCaps::fromSM(
+          context->device().computeCapability)
+          .nonTNFP8GemmSupported())
     GTEST_SKIP() << "non-TN FP8 runs here: " << plan.message();
   EXPECT_EQ(plan.message(),
             checkGemmForDevice(nn, context->device().computeCapability)

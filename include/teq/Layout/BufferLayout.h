@@ -66,12 +66,31 @@ enum class ScaleLayout {
   GemmSwizzled, ///< cuBLAS 128x4 tiles (te-semantics.md §4.2).
 };
 
-/// What a GPU target can do, as TE derives it from the compute capability.
+/// What a GPU target can do, as TE derives it from the compute capability
+/// (te-semantics.md §2, §4). The one definition: the dialect's #teq.target,
+/// the GPU lowering, the CPU reference and the runtime all ask it.
 struct TargetCaps {
   int sm = 90; ///< Compute capability as major*10 + minor (sm_90 -> 90).
-  static TargetCaps fromSM(int sm) { return TargetCaps{sm}; }
+  /// The CUDA version the code runs under, major*10 + minor (13.0 -> 130).
+  int cudaVersion = 130;
+  static TargetCaps fromSM(int sm, int cudaVersion = 130) {
+    return TargetCaps{sm, cudaVersion};
+  }
+  /// FP8: CC >= 9.0, or 8.9 (Ada) with CUDA >= 12.1.
+  bool supportsFP8() const;
+  /// FP8 block scaling: CC >= 9.0 and CUDA >= 12.9.
+  bool supportsFP8BlockScaling() const;
+  /// MXFP8: 10.0 <= CC < 12.0.
+  bool supportsMXFP8() const;
+  /// NVFP4: CC >= 10.0.
+  bool supportsNVFP4() const;
   /// nvte_is_non_tn_fp8_gemm_supported: SM in [100,120) or SM >= 130.
   bool nonTNFP8GemmSupported() const;
+  /// cuBLASLt's block-scaled GEMMs with swizzled scales (MXFP8, NVFP4): CC
+  /// >= 10.0. There TE runs FP8 block scaling as MXFP8.
+  bool hasBlockScaledGemms() const;
+  /// Programmatic dependent launch (griddepcontrol): CC >= 9.0.
+  bool supportsDependentLaunch() const;
 };
 
 /// Everything that decides the buffers of a quantized tensor.

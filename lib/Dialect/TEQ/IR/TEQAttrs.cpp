@@ -204,19 +204,6 @@ unsigned TargetAttr::getCudaVersion() const {
   return parseCudaVersion(getCuda()).value_or(0);
 }
 
-bool TargetAttr::supportsFP8() const {
-  if (getSm() >= 90)
-    return true;
-  return getSm() == 89 && getCudaVersion() >= 121;
-}
-bool TargetAttr::supportsFP8BlockScaling() const {
-  return getSm() >= 90 && getCudaVersion() >= 129;
-}
-bool TargetAttr::supportsMXFP8() const {
-  return getSm() >= 100 && getSm() < 120;
-}
-bool TargetAttr::supportsNVFP4() const { return getSm() >= 100; }
-
 TargetAttr TargetAttr::lookup(Operation *op) {
   for (; op; op = op->getParentOp())
     if (auto target =
@@ -982,6 +969,12 @@ static LogicalResult verifyFP8DType(function_ref<InFlightDiagnostic()> emitError
   return success();
 }
 
+/// The manifest's fp8_dtype of a verified FP8 element type.
+static layout::Encoding fp8Encoding(Type dtype) {
+  return isa<Float8E5M2Type>(dtype) ? layout::Encoding::E5M2
+                                    : layout::Encoding::E4M3;
+}
+
 static LogicalResult verifyEpsilon(function_ref<InFlightDiagnostic()> emitError,
                                    StringRef quantizer, llvm::APFloat epsilon) {
   double eps = epsilon.convertToDouble();
@@ -1017,6 +1010,12 @@ StringRef Float8QuantizerAttr::getQuantizerName() const {
 Type Float8QuantizerAttr::getDataType() const { return getFp8Dtype(); }
 ::mlir::teq::layout::Format Float8QuantizerAttr::getLayoutFormat() const {
   return ::mlir::teq::layout::Format::PerTensorFP8;
+}
+artifact::QuantizerDesc Float8QuantizerAttr::getArtifactDescription() const {
+  auto q =
+      artifact::QuantizerDesc::defaultFor(artifact::QuantizerKind::Float8Delayed);
+  q.fp8Dtype = fp8Encoding(getFp8Dtype());
+  return q;
 }
 bool Float8QuantizerAttr::isStateful() const { return true; }
 
@@ -1056,6 +1055,16 @@ Type Float8CurrentScalingQuantizerAttr::getDataType() const {
 }
 ::mlir::teq::layout::Format Float8CurrentScalingQuantizerAttr::getLayoutFormat() const {
   return ::mlir::teq::layout::Format::PerTensorFP8;
+}
+artifact::QuantizerDesc
+Float8CurrentScalingQuantizerAttr::getArtifactDescription() const {
+  auto q = artifact::QuantizerDesc::defaultFor(
+      artifact::QuantizerKind::Float8CurrentScaling);
+  q.fp8Dtype = fp8Encoding(getFp8Dtype());
+  q.withAmaxReduction = getWithAmaxReduction();
+  q.forcePow2Scales = getForcePow_2Scales();
+  q.amaxEpsilon = getAmaxEpsilon().convertToDouble();
+  return q;
 }
 bool Float8CurrentScalingQuantizerAttr::hasAmaxReduction() const {
   return getWithAmaxReduction();
@@ -1108,6 +1117,15 @@ Type Float8BlockQuantizerAttr::getDataType() const { return getFp8Dtype(); }
   return getBlockScalingDim() == 1 ? ::mlir::teq::layout::Format::BlockFP8_1D
                                    : ::mlir::teq::layout::Format::BlockFP8_2D;
 }
+artifact::QuantizerDesc Float8BlockQuantizerAttr::getArtifactDescription() const {
+  auto q =
+      artifact::QuantizerDesc::defaultFor(artifact::QuantizerKind::Float8Block);
+  q.fp8Dtype = fp8Encoding(getFp8Dtype());
+  q.blockScalingDim = getBlockScalingDim();
+  q.forcePow2Scales = getForcePow_2Scales();
+  q.amaxEpsilon = getAmaxEpsilon().convertToDouble();
+  return q;
+}
 
 // MXFP8Quantizer --------------------------------------------------------------
 
@@ -1136,6 +1154,12 @@ StringRef MXFP8QuantizerAttr::getQuantizerName() const {
 Type MXFP8QuantizerAttr::getDataType() const { return getFp8Dtype(); }
 ::mlir::teq::layout::Format MXFP8QuantizerAttr::getLayoutFormat() const {
   return ::mlir::teq::layout::Format::MXFP8;
+}
+artifact::QuantizerDesc MXFP8QuantizerAttr::getArtifactDescription() const {
+  auto q = artifact::QuantizerDesc::defaultFor(artifact::QuantizerKind::MXFP8);
+  q.fp8Dtype = fp8Encoding(getFp8Dtype());
+  q.with2DQuantization = getWith_2dQuantization();
+  return q;
 }
 
 // NVFP4Quantizer --------------------------------------------------------------
@@ -1224,6 +1248,18 @@ StringRef NVFP4QuantizerAttr::getQuantizerName() const {
 Type NVFP4QuantizerAttr::getDataType() const { return getFp4Dtype(); }
 ::mlir::teq::layout::Format NVFP4QuantizerAttr::getLayoutFormat() const {
   return ::mlir::teq::layout::Format::NVFP4;
+}
+artifact::QuantizerDesc NVFP4QuantizerAttr::getArtifactDescription() const {
+  auto q = artifact::QuantizerDesc::defaultFor(artifact::QuantizerKind::NVFP4);
+  q.withRht = getWithRht();
+  q.with2DQuantization = getWith_2dQuantization();
+  q.stochasticRounding = getStochasticRounding();
+  q.withPostRhtAmax = getWithPostRhtAmax();
+  q.withRandomSignMask = getWithRandomSignMask();
+  q.nvfp4Use4over6 = getNvfp4Use_4over6();
+  q.rowScaledNVFP4 = getRowScaledNvfp4();
+  q.withAmaxReduction = getWithAmaxReduction();
+  return q;
 }
 bool NVFP4QuantizerAttr::hasAmaxReduction() const {
   return getWithAmaxReduction();

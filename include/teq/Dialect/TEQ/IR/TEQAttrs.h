@@ -6,6 +6,7 @@
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "teq/Artifact/Quantizer.h"
 #include "teq/Dialect/TEQ/IR/TEQDialect.h"
 #include "teq/Layout/BufferLayout.h"
 

@@ -80,13 +80,17 @@ def TEQ_TargetAttr : TEQ_Attr<"Target", "target"> {
     }
     /// CUDA version as major*10 + minor (13.0 -> 130, 12.9 -> 129).
     unsigned getCudaVersion() const;
+    /// What the target can do (the layout library's one definition).
     ::mlir::teq::layout::TargetCaps getCaps() const {
-      return ::mlir::teq::layout::TargetCaps::fromSM(getSm());
+      return ::mlir::teq::layout::TargetCaps::fromSM(getSm(),
+                                                     getCudaVersion());
     }
-    bool supportsFP8() const;
-    bool supportsFP8BlockScaling() const;
-    bool supportsMXFP8() const;
-    bool supportsNVFP4() const;
+    bool supportsFP8() const { return getCaps().supportsFP8(); }
+    bool supportsFP8BlockScaling() const {
+      return getCaps().supportsFP8BlockScaling();
+    }
+    bool supportsMXFP8() const { return getCaps().supportsMXFP8(); }
+    bool supportsNVFP4() const { return getCaps().supportsNVFP4(); }
     bool isNonTNFP8GemmSupported() const {
       return getCaps().nonTNFP8GemmSupported();
     }

@@ -34,6 +34,10 @@ def TEQ_QuantizerAttrInterface : AttrInterface<"QuantizerAttrInterface"> {
         the random bits come from a Philox state (seed, offset) passed as an
         rng_state operand of the quantizing op.
       }], "bool", "isStochastic", (ins), [{}], [{ return false; }]>,
+    InterfaceMethod<[{
+        The quantizer as the artifact manifest describes it: its kind and
+        every field with TE's names (teq/Artifact/Quantizer.h).
+      }], "::mlir::teq::artifact::QuantizerDesc", "getArtifactDescription">,
   ];
 }
 

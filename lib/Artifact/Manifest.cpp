@@ -1,8 +1,11 @@
-//===- Manifest.cpp - The artifact manifest, parsed and validated ---------===//
+//===- Manifest.cpp - The artifact manifest: types and reader -------------===//
+//
+// The manifest's types and parseManifest with its validation
+// (ManifestWriter.cpp writes it).
+//
+//===----------------------------------------------------------------------===//
 
-#include "teq/Runtime/Manifest.h"
-
-#include "teq/Layout/BufferLayout.h"
+#include "teq/Artifact/Manifest.h"
 
 #include <algorithm>
 #include <climits>
@@ -14,7 +17,7 @@
 #include <set>
 #include <tuple>
 
-namespace mlir::teq::runtime {
+namespace mlir::teq::artifact {
 
 //===----------------------------------------------------------------------===//
 // GpuTarget
@@ -101,6 +104,88 @@ bool ProtoSpec::hasColumnwise() const {
   return hasUsagePart(usage, "columnwise");
 }
 
+layout::TensorDesc ProtoSpec::tensorDesc() const {
+  layout::TensorDesc desc;
+  desc.shape = shape;
+  desc.format = quantizer.format();
+  desc.dataEncoding = quantizer.kind == QuantizerKind::NVFP4
+                          ? layout::Encoding::E2M1x2
+                          : quantizer.fp8Dtype;
+  desc.usage = (hasRowwise() ? layout::UsageRowwise : 0u) |
+               (hasColumnwise() ? layout::UsageColumnwise : 0u);
+  desc.scaleLayout = scaleLayout == "gemm_swizzled"
+                         ? layout::ScaleLayout::GemmSwizzled
+                         : layout::ScaleLayout::Compact;
+  desc.rowScaledNVFP4 = quantizer.rowScaledNVFP4;
+  return desc;
+}
+
+BufferSpec BufferSpec::fromLayout(const layout::BufferDesc &desc) {
+  BufferSpec buffer;
+  buffer.name = desc.name;
+  buffer.encoding = layout::stringifyEncoding(desc.encoding);
+  buffer.shape = desc.shape;
+  buffer.validShape = desc.validShape;
+  buffer.bytes = desc.sizeInBytes();
+  buffer.transposed = desc.transposed;
+  if (desc.scaleLayout)
+    buffer.scaleLayout = *desc.scaleLayout == layout::ScaleLayout::GemmSwizzled
+                             ? "gemm_swizzled"
+                             : "compact";
+  return buffer;
+}
+
+//===----------------------------------------------------------------------===//
+// computed_by
+//===----------------------------------------------------------------------===//
+
+/// The ops by name (Elementwise is any arith.* / math.* op).
+static const std::pair<ComputeOp, const char *> kComputeOps[] = {
+    {ComputeOp::Quantize, "quantize"},
+    {ComputeOp::RecordAmax, "record_amax"},
+    {ComputeOp::DelayedScalingUpdate, "delayed_scaling_update"},
+    {ComputeOp::Gemm, "gemm"},
+    {ComputeOp::BiasGrad, "bias_grad"},
+    {ComputeOp::Copy, "copy"},
+    {ComputeOp::UpdateUsage, "update_usage"},
+    {ComputeOp::SwizzleScales, "swizzle_scales"},
+    {ComputeOp::ExtractSlice, "tensor.extract_slice"},
+    {ComputeOp::InsertSlice, "tensor.insert_slice"}};
+
+std::string ComputedBy::opName() const {
+  if (op == ComputeOp::Elementwise)
+    return elementwiseOp;
+  for (const auto &[value, name] : kComputeOps)
+    if (value == op)
+      return name;
+  return "unknown";
+}
+
+std::string ComputedBy::layoutName() const {
+  return std::string(transa ? "T" : "N") + (transb ? "T" : "N");
+}
+
+std::vector<std::pair<std::string, std::string>>
+ComputedBy::namedValues() const {
+  std::vector<std::pair<std::string, std::string>> named;
+  auto add = [&](const char *key, const std::string &name) {
+    if (!name.empty())
+      named.emplace_back(key, name);
+  };
+  add("input", input);
+  for (size_t i = 0; i < inputs.size(); ++i)
+    named.emplace_back("inputs[" + std::to_string(i) + "]", inputs[i]);
+  add("dest", dest);
+  add("scale", scale);
+  add("amax_history", amaxHistory);
+  add("rng_state", rngState);
+  add("a", a);
+  add("b", b);
+  add("bias", bias);
+  add("accumulate", accumulate);
+  return named;
+}
+
 int64_t ArgSpec::totalBytes() const {
   int64_t total = 0;
   for (const BufferSpec &buffer : buffers)
@@ -117,6 +202,18 @@ const ArgSpec *EntrySpec::findArg(std::string_view argName) const {
   for (const ArgSpec &arg : args)
     if (arg.name == argName)
       return &arg;
+  return nullptr;
+}
+
+const ArgSpec *EntrySpec::findValue(std::string_view name) const {
+  // A usage view ("view(x)") reads the buffers of what it views.
+  while (name.size() > 6 && name.substr(0, 5) == "view(" && name.back() == ')')
+    name = name.substr(5, name.size() - 6);
+  if (const ArgSpec *arg = findArg(name))
+    return arg;
+  for (const ArgSpec &temporary : temporaries)
+    if (temporary.name == name)
+      return &temporary;
   return nullptr;
 }
 
@@ -237,13 +334,10 @@ std::string GemmSpec::describeProblem() const {
          " (ldd " + std::to_string(ldd) + ")";
 }
 
-bool isNonTnFp8GemmSupported(int sm) {
-  return (sm >= 100 && sm < 120) || sm >= 130;
-}
-
 Status checkGemmForDevice(const GemmSpec &gemm, int sm) {
   const bool fp8 = isFp8(gemm.aType) || isFp8(gemm.bType);
-  if (fp8 && !(gemm.transa && !gemm.transb) && !isNonTnFp8GemmSupported(sm))
+  if (fp8 && !(gemm.transa && !gemm.transb) &&
+      !layout::TargetCaps::fromSM(sm).nonTNFP8GemmSupported())
     return Status::error(
         gemm.describe() + ": FP8 GEMM in the " + (gemm.transa ? "T" : "N") +
         (gemm.transb ? "T" : "N") + " layout, but cuBLASLt runs FP8 GEMMs "
@@ -613,107 +707,99 @@ Status parseTensor(const JsonValue &value, const std::string &path,
 // Quantizers and proto layouts
 //===----------------------------------------------------------------------===//
 
-/// The quantizer kinds te-compile writes (TEQToGPU describeQuantizer).
-const char *const kQuantizerKinds[] = {"float8_current_scaling",
-                                       "float8_delayed", "float8_block",
-                                       "mxfp8", "nvfp4"};
+const Choice<QuantizerKind> kQuantizerKinds[] = {
+    {"float8_current_scaling", QuantizerKind::Float8CurrentScaling},
+    {"float8_delayed", QuantizerKind::Float8Delayed},
+    {"float8_block", QuantizerKind::Float8Block},
+    {"mxfp8", QuantizerKind::MXFP8},
+    {"nvfp4", QuantizerKind::NVFP4}};
 
-/// Checks the fields of a quantizer (every field te-compile writes, typed;
-/// those that decide the buffers required) and sets the format, the data
-/// encoding and row scaling of `desc`. Other keys are ignored, as elsewhere
-/// in the manifest.
-Status parseQuantizer(const JsonValue &q, const std::string &path,
-                      layout::TensorDesc &desc) {
+/// Reads a quantizer: every field of its kind typed, the required ones
+/// present, absent optional ones at their defaults (QuantizerDesc). Other
+/// keys are ignored, as elsewhere in the manifest.
+StatusOr<QuantizerDesc> parseQuantizer(const JsonValue &q,
+                                       const std::string &path) {
   if (!q.isObject())
     return typeError(path, "an object", q);
-  auto kind = readString(q, path, "kind");
+  auto kind = readChoice(q, path, "kind", "quantizer kind", kQuantizerKinds);
   if (!kind.ok())
     return kind.status();
+  QuantizerDesc desc = QuantizerDesc::defaultFor(*kind);
   enum class Type { Bool, Epsilon, Fp8, BlockDim };
   struct Field {
     const char *key;
     Type type;
     bool required;
+    bool *flag = nullptr; ///< Type::Bool.
   };
-  static const Field kCurrent[] = {{"fp8_dtype", Type::Fp8, true},
-                                   {"with_amax_reduction", Type::Bool, false},
-                                   {"force_pow_2_scales", Type::Bool, false},
-                                   {"amax_epsilon", Type::Epsilon, false}};
-  static const Field kDelayed[] = {{"fp8_dtype", Type::Fp8, true}};
-  static const Field kBlock[] = {{"fp8_dtype", Type::Fp8, true},
-                                 {"block_scaling_dim", Type::BlockDim, true},
-                                 {"force_pow_2_scales", Type::Bool, false},
-                                 {"amax_epsilon", Type::Epsilon, false}};
-  static const Field kMXFP8[] = {{"fp8_dtype", Type::Fp8, true},
-                                 {"with_2d_quantization", Type::Bool, false}};
-  static const Field kNVFP4[] = {{"with_rht", Type::Bool, false},
-                                 {"with_2d_quantization", Type::Bool, false},
-                                 {"stochastic_rounding", Type::Bool, false},
-                                 {"with_post_rht_amax", Type::Bool, false},
-                                 {"with_random_sign_mask", Type::Bool, false},
-                                 {"nvfp4_use_4over6", Type::Bool, false},
-                                 {"row_scaled_nvfp4", Type::Bool, false},
-                                 {"with_amax_reduction", Type::Bool, false}};
-  const Field *begin = nullptr, *end = nullptr;
-  auto use = [&](const auto &fields) {
-    begin = std::begin(fields);
-    end = std::end(fields);
-  };
-  desc.dataEncoding = layout::Encoding::E4M3;
-  if (*kind == "float8_current_scaling") {
-    desc.format = layout::Format::PerTensorFP8;
-    use(kCurrent);
-  } else if (*kind == "float8_delayed") {
-    desc.format = layout::Format::PerTensorFP8;
-    use(kDelayed);
-  } else if (*kind == "float8_block") {
-    use(kBlock);
-  } else if (*kind == "mxfp8") {
-    desc.format = layout::Format::MXFP8;
-    use(kMXFP8);
-  } else if (*kind == "nvfp4") {
-    desc.format = layout::Format::NVFP4;
-    desc.dataEncoding = layout::Encoding::E2M1x2;
-    use(kNVFP4);
-  } else {
-    std::string kinds;
-    for (size_t i = 0; i < std::size(kQuantizerKinds); ++i)
-      kinds += std::string(i == 0 ? ""
-                           : i + 1 == std::size(kQuantizerKinds) ? " or "
-                                                                 : ", ") +
-               kQuantizerKinds[i];
-    return errorAt(child(path, "kind"), "unknown quantizer kind \"" + *kind +
-                                            "\" (expected " + kinds + ")");
+  std::vector<Field> fields;
+  switch (desc.kind) {
+  case QuantizerKind::Float8CurrentScaling:
+    fields = {{"fp8_dtype", Type::Fp8, true},
+              {"with_amax_reduction", Type::Bool, false,
+               &desc.withAmaxReduction},
+              {"force_pow_2_scales", Type::Bool, false, &desc.forcePow2Scales},
+              {"amax_epsilon", Type::Epsilon, false}};
+    break;
+  case QuantizerKind::Float8Delayed:
+    fields = {{"fp8_dtype", Type::Fp8, true}};
+    break;
+  case QuantizerKind::Float8Block:
+    fields = {{"fp8_dtype", Type::Fp8, true},
+              {"block_scaling_dim", Type::BlockDim, true},
+              {"force_pow_2_scales", Type::Bool, false, &desc.forcePow2Scales},
+              {"amax_epsilon", Type::Epsilon, false}};
+    break;
+  case QuantizerKind::MXFP8:
+    fields = {{"fp8_dtype", Type::Fp8, true},
+              {"with_2d_quantization", Type::Bool, false,
+               &desc.with2DQuantization}};
+    break;
+  case QuantizerKind::NVFP4:
+    fields = {{"with_rht", Type::Bool, false, &desc.withRht},
+              {"with_2d_quantization", Type::Bool, false,
+               &desc.with2DQuantization},
+              {"stochastic_rounding", Type::Bool, false,
+               &desc.stochasticRounding},
+              {"with_post_rht_amax", Type::Bool, false, &desc.withPostRhtAmax},
+              {"with_random_sign_mask", Type::Bool, false,
+               &desc.withRandomSignMask},
+              {"nvfp4_use_4over6", Type::Bool, false, &desc.nvfp4Use4over6},
+              {"row_scaled_nvfp4", Type::Bool, false, &desc.rowScaledNVFP4},
+              {"with_amax_reduction", Type::Bool, false,
+               &desc.withAmaxReduction}};
+    break;
   }
-  for (const Field *field = begin; field != end; ++field) {
-    const std::string at = child(path, field->key);
-    const JsonValue *value = q.find(field->key);
+  for (const Field &field : fields) {
+    const std::string at = child(path, field.key);
+    const JsonValue *value = q.find(field.key);
     if (!value) {
-      if (field->required)
-        return errorAt(path, "missing \"" + std::string(field->key) +
-                                 "\" (a " + *kind + " quantizer needs it)");
+      if (field.required)
+        return errorAt(path, "missing \"" + std::string(field.key) +
+                                 "\" (a " + desc.kindName() +
+                                 " quantizer needs it)");
       continue;
     }
-    switch (field->type) {
+    switch (field.type) {
     case Type::Bool:
       if (!value->isBool())
         return typeError(at, "a boolean", *value);
-      if (std::string_view(field->key) == "row_scaled_nvfp4")
-        desc.rowScaledNVFP4 = value->asBool();
+      *field.flag = value->asBool();
       break;
     case Type::Epsilon:
       if (!value->isNumber())
         return typeError(at, "a number", *value);
       if (!std::isfinite(value->asNumber()) || value->asNumber() < 0)
         return errorAt(at, "must be a finite number >= 0");
+      desc.amaxEpsilon = value->asNumber();
       break;
     case Type::Fp8:
       if (!value->isString())
         return typeError(at, "a string", *value);
       if (value->asString() == "e4m3")
-        desc.dataEncoding = layout::Encoding::E4M3;
+        desc.fp8Dtype = layout::Encoding::E4M3;
       else if (value->asString() == "e5m2")
-        desc.dataEncoding = layout::Encoding::E5M2;
+        desc.fp8Dtype = layout::Encoding::E5M2;
       else
         return errorAt(at, "unknown FP8 type \"" + value->asString() +
                                "\" (expected e4m3 or e5m2)");
@@ -725,13 +811,12 @@ Status parseQuantizer(const JsonValue &q, const std::string &path,
       if (*dim != 1 && *dim != 2)
         return errorAt(at, "must be 1 (1x128 blocks) or 2 (128x128 blocks), "
                            "got " + std::to_string(*dim));
-      desc.format = *dim == 1 ? layout::Format::BlockFP8_1D
-                              : layout::Format::BlockFP8_2D;
+      desc.blockScalingDim = *dim;
       break;
     }
     }
   }
-  return Status::success();
+  return desc;
 }
 
 /// "'data' e4m3[128, 256] (32768 bytes)", with what else describes it.
@@ -761,7 +846,7 @@ Status checkProtoBuffers(const ArgSpec &arg, const layout::TensorDesc &desc,
       layout::describeBuffers(desc, layout::TargetCaps::fromSM(target.sm));
   const std::string what = "the layout of " + arg.proto.dtype +
                            formatShape(arg.proto.shape) + " quantized by " +
-                           arg.proto.quantizerKind + " (" + arg.proto.usage +
+                           arg.proto.quantizerKind() + " (" + arg.proto.usage +
                            ") on " + target.name;
   if (expected.size() != arg.buffers.size()) {
     std::string names;
@@ -821,15 +906,13 @@ Status parseProto(const JsonValue &argValue, const JsonValue &value,
     return shape.status();
   proto.shape = *shape;
 
-  layout::TensorDesc desc;
-  desc.shape = proto.shape;
-  auto quantizer = member(value, path, "quantizer");
+  auto quantizerValue = member(value, path, "quantizer");
+  if (!quantizerValue.ok())
+    return quantizerValue.status();
+  auto quantizer = parseQuantizer(**quantizerValue, child(path, "quantizer"));
   if (!quantizer.ok())
     return quantizer.status();
-  TEQ_RETURN_IF_ERROR(
-      parseQuantizer(**quantizer, child(path, "quantizer"), desc));
-  proto.quantizer = **quantizer;
-  proto.quantizerKind = (*quantizer)->find("kind")->asString();
+  proto.quantizer = *quantizer;
 
   auto usage = readString(value, path, "usage");
   if (!usage.ok())
@@ -838,15 +921,11 @@ Status parseProto(const JsonValue &argValue, const JsonValue &value,
   if (!usageBits.ok())
     return usageBits.status();
   proto.usage = *usage;
-  desc.usage = *usageBits;
   auto scaleLayout = readOptionalString(value, path, "scale_layout");
   if (!scaleLayout.ok())
     return scaleLayout.status();
-  if (scaleLayout->empty() || *scaleLayout == "compact")
-    desc.scaleLayout = layout::ScaleLayout::Compact;
-  else if (*scaleLayout == "gemm_swizzled")
-    desc.scaleLayout = layout::ScaleLayout::GemmSwizzled;
-  else
+  if (!scaleLayout->empty() && *scaleLayout != "compact" &&
+      *scaleLayout != "gemm_swizzled")
     return errorAt(child(path, "scale_layout"),
                    "unknown scale layout \"" + *scaleLayout +
                        "\" (expected compact or gemm_swizzled)");
@@ -855,6 +934,7 @@ Status parseProto(const JsonValue &argValue, const JsonValue &value,
   if (!text.ok())
     return text.status();
   proto.text = *text;
+  const layout::TensorDesc desc = proto.tensorDesc();
   if (std::optional<std::string> why = layout::checkLayoutable(desc))
     return errorAt(path, "cannot be laid out: " + *why);
 
@@ -879,6 +959,213 @@ Status parseProto(const JsonValue &argValue, const JsonValue &value,
     arg.buffers.push_back(std::move(buffer));
   }
   return checkProtoBuffers(arg, desc, target, buffersPath);
+}
+
+//===----------------------------------------------------------------------===//
+// computed_by
+//===----------------------------------------------------------------------===//
+
+/// te-run's elementwise ops and how many inputs each takes.
+int elementwiseArity(const std::string &op) {
+  for (const char *unary :
+       {"arith.negf", "math.tanh", "math.exp", "math.erf", "math.absf"})
+    if (op == unary)
+      return 1;
+  for (const char *binary :
+       {"arith.addf", "arith.subf", "arith.mulf", "arith.divf",
+        "arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf"})
+    if (op == binary)
+      return 2;
+  return 0; // Another arith/math op: te-run has no CPU version of it.
+}
+
+/// The value name `by[key]` into `name` (left empty if absent and not
+/// required).
+Status readValueName(const JsonValue &by, const std::string &path,
+                     const char *key, bool required, std::string &name) {
+  const JsonValue *value = by.find(key);
+  if (!value) {
+    if (required)
+      return errorAt(path, "missing \"" + std::string(key) + "\"");
+    return Status::success();
+  }
+  const std::string at = child(path, key);
+  if (!value->isString())
+    return typeError(at, "the name of a value (a string)", *value);
+  if (value->asString().empty())
+    return errorAt(at, "must name a value");
+  name = value->asString();
+  return Status::success();
+}
+
+/// A slice's "offsets", "sizes" and "strides": arrays of integers (their
+/// rank is checked against the tensor they slice).
+Status readSliceLists(const JsonValue &by, const std::string &path,
+                      ComputedBy &c) {
+  std::pair<const char *, std::vector<int64_t> *> lists[] = {
+      {"offsets", &c.offsets}, {"sizes", &c.sizes}, {"strides", &c.strides}};
+  for (auto &[key, list] : lists) {
+    auto value = member(by, path, key);
+    if (!value.ok())
+      return value.status();
+    const std::string at = child(path, key);
+    if (!(*value)->isArray())
+      return typeError(at, "an array of integers", **value);
+    for (size_t d = 0; d < (*value)->asArray().size(); ++d) {
+      auto x = readInteger((*value)->asArray()[d], element(at, d));
+      if (!x.ok())
+        return x.status();
+      list->push_back(*x);
+    }
+  }
+  return Status::success();
+}
+
+/// Reads a computed_by: its op and the keys that op takes, typed (the
+/// values it names are checked by ComputedByChecker, which sees the whole
+/// entry).
+StatusOr<ComputedBy> parseComputedBy(const JsonValue &by,
+                                     const std::string &path) {
+  if (!by.isObject())
+    return typeError(path, "an object", by);
+  auto opName = readString(by, path, "op");
+  if (!opName.ok())
+    return opName.status();
+  ComputedBy c;
+  const std::string &op = *opName;
+  bool known = false;
+  for (const auto &[value, name] : kComputeOps)
+    if (op == name) {
+      c.op = value;
+      known = true;
+    }
+  if (!known && (op.rfind("arith.", 0) == 0 || op.rfind("math.", 0) == 0)) {
+    c.op = ComputeOp::Elementwise;
+    c.elementwiseOp = op;
+    known = true;
+  }
+  if (!known)
+    return errorAt(child(path, "op"),
+                   "unknown op \"" + op +
+                       "\" (expected quantize, record_amax, "
+                       "delayed_scaling_update, gemm, bias_grad, copy, "
+                       "update_usage, swizzle_scales, tensor.extract_slice, "
+                       "tensor.insert_slice or an arith/math elementwise op)");
+
+  switch (c.op) {
+  case ComputeOp::Quantize:
+  case ComputeOp::RecordAmax:
+    TEQ_RETURN_IF_ERROR(readValueName(by, path, "input", true, c.input));
+    TEQ_RETURN_IF_ERROR(readValueName(by, path, "scale", false, c.scale));
+    TEQ_RETURN_IF_ERROR(
+        readValueName(by, path, "amax_history", false, c.amaxHistory));
+    TEQ_RETURN_IF_ERROR(
+        readValueName(by, path, "rng_state", false, c.rngState));
+    return c;
+  case ComputeOp::DelayedScalingUpdate: {
+    static const Choice<bool> kOutputs[] = {{"scale", true},
+                                            {"amax_history", false}};
+    static const Choice<bool> kAlgos[] = {{"max", false},
+                                          {"most_recent", true}};
+    auto outputsScale = readChoice(by, path, "output", "output", kOutputs);
+    if (!outputsScale.ok())
+      return outputsScale.status();
+    c.outputsScale = *outputsScale;
+    auto mostRecent = readChoice(by, path, "amax_compute_algo",
+                                 "amax_compute_algo", kAlgos);
+    if (!mostRecent.ok())
+      return mostRecent.status();
+    c.mostRecentAmax = *mostRecent;
+    auto fp8Max = member(by, path, "fp8_max");
+    if (!fp8Max.ok())
+      return fp8Max.status();
+    if (!(*fp8Max)->isNumber())
+      return typeError(child(path, "fp8_max"), "a number", **fp8Max);
+    if (!std::isfinite((*fp8Max)->asNumber()) || (*fp8Max)->asNumber() <= 0)
+      return errorAt(child(path, "fp8_max"), "must be a finite number > 0");
+    c.fp8Max = (*fp8Max)->asNumber();
+    // TEQ bounds the margin to [-100, 100], where fp8_max * 2^-margin stays
+    // a normal float (the DelayedScaling recipe's verifier).
+    auto margin = readIntegerMember(by, path, "margin");
+    if (!margin.ok())
+      return margin.status();
+    if (*margin < -100 || *margin > 100)
+      return errorAt(child(path, "margin"),
+                     std::to_string(*margin) + " is outside [-100, 100]");
+    c.margin = *margin;
+    TEQ_RETURN_IF_ERROR(readValueName(by, path, "scale", true, c.scale));
+    TEQ_RETURN_IF_ERROR(
+        readValueName(by, path, "amax_history", true, c.amaxHistory));
+    return c;
+  }
+  case ComputeOp::Gemm: {
+    auto id = readIntegerMember(by, path, "gemm");
+    if (!id.ok())
+      return id.status();
+    c.gemm = *id;
+    static const Choice<bool> kOutputs[] = {{"d", true}, {"dbias", false}};
+    auto outputsD = readChoice(by, path, "output", "GEMM output", kOutputs);
+    if (!outputsD.ok())
+      return outputsD.status();
+    c.outputsD = *outputsD;
+    auto layoutName = readString(by, path, "layout");
+    if (!layoutName.ok())
+      return layoutName.status();
+    if (layoutName->size() != 2 ||
+        layoutName->find_first_not_of("NT") != std::string::npos)
+      return errorAt(child(path, "layout"),
+                     "invalid layout \"" + *layoutName +
+                         "\" (expected TN, NN, NT or TT)");
+    c.transa = (*layoutName)[0] == 'T';
+    c.transb = (*layoutName)[1] == 'T';
+    auto split = readOptionalBool(by, path, "use_split_accumulator", false);
+    if (!split.ok())
+      return split.status();
+    c.useSplitAccumulator = *split;
+    TEQ_RETURN_IF_ERROR(readValueName(by, path, "a", true, c.a));
+    TEQ_RETURN_IF_ERROR(readValueName(by, path, "b", true, c.b));
+    TEQ_RETURN_IF_ERROR(readValueName(by, path, "bias", false, c.bias));
+    TEQ_RETURN_IF_ERROR(
+        readValueName(by, path, "accumulate", false, c.accumulate));
+    return c;
+  }
+  case ComputeOp::BiasGrad:
+  case ComputeOp::Copy:
+  case ComputeOp::UpdateUsage:
+  case ComputeOp::SwizzleScales:
+    TEQ_RETURN_IF_ERROR(readValueName(by, path, "input", true, c.input));
+    return c;
+  case ComputeOp::ExtractSlice:
+  case ComputeOp::InsertSlice:
+    TEQ_RETURN_IF_ERROR(readValueName(by, path, "input", true, c.input));
+    if (c.op == ComputeOp::InsertSlice)
+      TEQ_RETURN_IF_ERROR(readValueName(by, path, "dest", true, c.dest));
+    TEQ_RETURN_IF_ERROR(readSliceLists(by, path, c));
+    return c;
+  case ComputeOp::Elementwise: {
+    auto inputs = member(by, path, "inputs");
+    if (!inputs.ok())
+      return inputs.status();
+    const std::string at = child(path, "inputs");
+    if (!(*inputs)->isArray() || (*inputs)->asArray().empty())
+      return errorAt(at, "expected a non-empty array of value names");
+    const size_t count = (*inputs)->asArray().size();
+    if (int arity = elementwiseArity(op); arity && count != size_t(arity))
+      return errorAt(at, op + " takes " + std::to_string(arity) +
+                             " inputs, got " + std::to_string(count));
+    for (size_t i = 0; i < count; ++i) {
+      const JsonValue &name = (*inputs)->asArray()[i];
+      if (!name.isString())
+        return typeError(element(at, i), "the name of a value (a string)",
+                         name);
+      if (name.asString().empty())
+        return errorAt(element(at, i), "must name a value");
+      c.inputs.push_back(name.asString());
+    }
+    return c;
+  }
+  }
+  return c;
 }
 
 //===----------------------------------------------------------------------===//
@@ -931,13 +1218,10 @@ Status parseArg(const JsonValue &value, const std::string &path,
   }
 
   if (const JsonValue *computedBy = value.find("computed_by")) {
-    const std::string computedPath = child(path, "computed_by");
-    if (!computedBy->isObject())
-      return typeError(computedPath, "an object", *computedBy);
-    auto op = readString(*computedBy, computedPath, "op");
-    if (!op.ok())
-      return op.status();
-    arg.computedBy = *computedBy;
+    auto parsed = parseComputedBy(*computedBy, child(path, "computed_by"));
+    if (!parsed.ok())
+      return parsed.status();
+    arg.computedBy = std::move(*parsed);
   }
   return Status::success();
 }
@@ -1305,23 +1589,10 @@ std::string describeValue(const ArgSpec &value) {
   std::string text = "'" + value.name + "' (" + dtypeOf(value) +
                      formatShape(shapeOf(value));
   if (value.isProto)
-    text += " quantized by " + value.proto.quantizerKind;
+    text += std::string(" quantized by ") + value.proto.quantizerKind();
   return text + ")";
 }
 
-/// te-run's elementwise ops and how many inputs each takes.
-int elementwiseArity(const std::string &op) {
-  for (const char *unary :
-       {"arith.negf", "math.tanh", "math.exp", "math.erf", "math.absf"})
-    if (op == unary)
-      return 1;
-  for (const char *binary :
-       {"arith.addf", "arith.subf", "arith.mulf", "arith.divf",
-        "arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf"})
-    if (op == binary)
-      return 2;
-  return 0; // Another arith/math op: te-run has no CPU version of it.
-}
 
 /// Checks the computed_by of every output and temporary of one entry: the
 /// values and GEMMs it names exist, have the types and shapes the op needs,
@@ -1344,7 +1615,7 @@ public:
     // In manifest order, so that the first error is the first in the file.
     for (const std::vector<ArgSpec> *list : {&entry.args, &entry.temporaries})
       for (const ArgSpec &value : *list)
-        if (!value.computedBy.isNull())
+        if (value.computedBy)
           TEQ_RETURN_IF_ERROR(check(value, values[value.name].path));
     return checkCycles();
   }
@@ -1355,26 +1626,23 @@ private:
     std::string path;
   };
 
-  /// The value `by[key]` names ("name" or "view(name)"); nullptr if absent
-  /// and not required.
-  StatusOr<const ArgSpec *> reference(const ArgSpec &value, const JsonValue &by,
+  /// The value `name` (at `key` of the computed_by at `path`) names ("x"
+  /// or "view(x)"); nullptr if `name` is empty (an absent optional key:
+  /// parseComputedBy checked the required ones).
+  StatusOr<const ArgSpec *> reference(const ArgSpec &value,
+                                      const std::string &name,
                                       const std::string &path,
-                                      const char *key, bool required = true) {
-    const JsonValue *name = by.find(key);
-    if (!name) {
-      if (required)
-        return errorAt(path, "missing \"" + std::string(key) + "\"");
+                                      const char *key) {
+    if (name.empty())
       return static_cast<const ArgSpec *>(nullptr);
-    }
-    return resolve(value, *name, child(path, key));
+    return resolve(value, name, child(path, key));
   }
 
-  StatusOr<const ArgSpec *> resolve(const ArgSpec &value, const JsonValue &name,
+  StatusOr<const ArgSpec *> resolve(const ArgSpec &value,
+                                    const std::string &name,
                                     const std::string &at) {
-    if (!name.isString())
-      return typeError(at, "the name of a value (a string)", name);
     // A usage view ("view(x)") reads the buffers of what it views.
-    std::string_view target = name.asString();
+    std::string_view target = name;
     while (target.size() > 6 && target.substr(0, 5) == "view(" &&
            target.back() == ')')
       target = target.substr(5, target.size() - 6);
@@ -1414,41 +1682,41 @@ private:
 
   Status check(const ArgSpec &value, const std::string &valuePath) {
     const std::string path = child(valuePath, "computed_by");
-    const JsonValue &by = value.computedBy;
-    const std::string op = by.find("op")->asString();
-    if (op == "quantize" || op == "record_amax")
-      return checkQuantize(value, by, path, op == "record_amax");
-    if (op == "delayed_scaling_update")
+    const ComputedBy &by = *value.computedBy;
+    switch (by.op) {
+    case ComputeOp::Quantize:
+    case ComputeOp::RecordAmax:
+      return checkQuantize(value, by, path, by.op == ComputeOp::RecordAmax);
+    case ComputeOp::DelayedScalingUpdate:
       return checkDelayedScalingUpdate(value, by, path);
-    if (op == "gemm")
+    case ComputeOp::Gemm:
       return checkGemmProduct(value, by, path);
-    if (op == "bias_grad")
+    case ComputeOp::BiasGrad:
       return checkBiasGrad(value, by, path);
-    if (op == "copy" || op == "update_usage" || op == "swizzle_scales")
-      return checkCopy(value, by, path, op);
-    if (op == "tensor.extract_slice" || op == "tensor.insert_slice")
-      return checkSlice(value, by, path, op == "tensor.insert_slice");
-    if (op.rfind("arith.", 0) == 0 || op.rfind("math.", 0) == 0)
-      return checkElementwise(value, by, path, op);
-    return errorAt(child(path, "op"),
-                   "unknown op \"" + op +
-                       "\" (expected quantize, record_amax, "
-                       "delayed_scaling_update, gemm, bias_grad, copy, "
-                       "update_usage, swizzle_scales, tensor.extract_slice, "
-                       "tensor.insert_slice or an arith/math elementwise op)");
+    case ComputeOp::Copy:
+    case ComputeOp::UpdateUsage:
+    case ComputeOp::SwizzleScales:
+      return checkCopy(value, by, path);
+    case ComputeOp::ExtractSlice:
+    case ComputeOp::InsertSlice:
+      return checkSlice(value, by, path, by.op == ComputeOp::InsertSlice);
+    case ComputeOp::Elementwise:
+      return checkElementwise(value, by, path);
+    }
+    return Status::success();
   }
 
-  Status checkQuantize(const ArgSpec &value, const JsonValue &by,
+  Status checkQuantize(const ArgSpec &value, const ComputedBy &by,
                        const std::string &path, bool recordAmax) {
-    auto input = reference(value, by, path, "input");
+    auto input = reference(value, by.input, path, "input");
     if (!input.ok())
       return input.status();
     TEQ_RETURN_IF_ERROR(needTensor(**input, child(path, "input")));
-    auto scale = reference(value, by, path, "scale", /*required=*/false);
+    auto scale = reference(value, by.scale, path, "scale");
     if (!scale.ok())
       return scale.status();
     auto history =
-        reference(value, by, path, "amax_history", /*required=*/false);
+        reference(value, by.amaxHistory, path, "amax_history");
     if (!history.ok())
       return history.status();
     if (!*scale != !*history)
@@ -1467,7 +1735,7 @@ private:
       TEQ_RETURN_IF_ERROR(needElements(**scale, 1, child(path, "scale"),
                                        "the scale of a per-tensor "
                                        "quantization"));
-    auto rng = reference(value, by, path, "rng_state", /*required=*/false);
+    auto rng = reference(value, by.rngState, path, "rng_state");
     if (!rng.ok())
       return rng.status();
 
@@ -1491,15 +1759,15 @@ private:
                          describeValue(value));
     // Delayed scaling reads the stored scale (and records the amax);
     // stochastic rounding reads its (seed, offset).
-    const bool delayed = value.proto.quantizerKind == "float8_delayed";
+    const QuantizerDesc &quantizer = value.proto.quantizer;
+    const bool delayed = quantizer.kind == QuantizerKind::Float8Delayed;
     if (delayed != (*scale != nullptr))
       return errorAt(path, delayed ? "a float8_delayed quantization names "
                                      "its \"scale\" and \"amax_history\""
                                    : "only a float8_delayed quantization "
                                      "names a \"scale\"");
-    const JsonValue *sr = value.proto.quantizer.find("stochastic_rounding");
-    const bool stochastic = value.proto.quantizerKind == "nvfp4" && sr &&
-                            sr->asBool();
+    const bool stochastic =
+        quantizer.kind == QuantizerKind::NVFP4 && quantizer.stochasticRounding;
     if (stochastic != (*rng != nullptr))
       return errorAt(path, stochastic
                                ? "a stochastically rounded quantization "
@@ -1514,37 +1782,12 @@ private:
     return Status::success();
   }
 
-  Status checkDelayedScalingUpdate(const ArgSpec &value, const JsonValue &by,
+  Status checkDelayedScalingUpdate(const ArgSpec &value, const ComputedBy &by,
                                    const std::string &path) {
-    static const Choice<bool> kOutputs[] = {{"scale", true},
-                                            {"amax_history", false}};
-    static const Choice<int> kAlgos[] = {{"max", 0}, {"most_recent", 1}};
-    auto outputsScale = readChoice(by, path, "output", "output", kOutputs);
-    if (!outputsScale.ok())
-      return outputsScale.status();
-    auto algo = readChoice(by, path, "amax_compute_algo",
-                           "amax_compute_algo", kAlgos);
-    if (!algo.ok())
-      return algo.status();
-    auto fp8Max = member(by, path, "fp8_max");
-    if (!fp8Max.ok())
-      return fp8Max.status();
-    if (!(*fp8Max)->isNumber())
-      return typeError(child(path, "fp8_max"), "a number", **fp8Max);
-    if (!std::isfinite((*fp8Max)->asNumber()) || (*fp8Max)->asNumber() <= 0)
-      return errorAt(child(path, "fp8_max"), "must be a finite number > 0");
-    // TEQ bounds the margin to [-100, 100], where fp8_max * 2^-margin stays
-    // a normal float (the DelayedScaling recipe's verifier).
-    auto margin = readIntegerMember(by, path, "margin");
-    if (!margin.ok())
-      return margin.status();
-    if (*margin < -100 || *margin > 100)
-      return errorAt(child(path, "margin"),
-                     std::to_string(*margin) + " is outside [-100, 100]");
-    auto scale = reference(value, by, path, "scale");
+    auto scale = reference(value, by.scale, path, "scale");
     if (!scale.ok())
       return scale.status();
-    auto history = reference(value, by, path, "amax_history");
+    auto history = reference(value, by.amaxHistory, path, "amax_history");
     if (!history.ok())
       return history.status();
     TEQ_RETURN_IF_ERROR(needTensor(**scale, child(path, "scale"), "f32"));
@@ -1559,56 +1802,38 @@ private:
                      describeValue(**history) + " is not a history of the " +
                          std::to_string(slots) + " slots of " +
                          describeValue(**scale));
-    return needElements(value, *outputsScale ? slots : entries, path,
+    return needElements(value, by.outputsScale ? slots : entries, path,
                         std::string("the updated ") +
-                            (*outputsScale ? "scale" : "amax_history"));
+                            (by.outputsScale ? "scale" : "amax_history"));
   }
 
-  Status checkGemmProduct(const ArgSpec &value, const JsonValue &by,
+  Status checkGemmProduct(const ArgSpec &value, const ComputedBy &by,
                    const std::string &path) {
-    auto id = readIntegerMember(by, path, "gemm");
-    if (!id.ok())
-      return id.status();
-    if (*id < 0 || *id >= static_cast<int64_t>(manifest.gemms.size()))
+    if (by.gemm < 0 || by.gemm >= static_cast<int64_t>(manifest.gemms.size()))
       return errorAt(child(path, "gemm"),
-                     "GEMM " + std::to_string(*id) +
+                     "GEMM " + std::to_string(by.gemm) +
                          " does not exist (the artifact has " +
                          std::to_string(manifest.gemms.size()) +
                          (manifest.gemms.size() == 1 ? " GEMM)" : " GEMMs)"));
-    const GemmSpec &gemm = manifest.gemms[static_cast<size_t>(*id)];
-    static const Choice<bool> kOutputs[] = {{"d", true}, {"dbias", false}};
-    auto outputsD = readChoice(by, path, "output", "GEMM output", kOutputs);
-    if (!outputsD.ok())
-      return outputsD.status();
-    auto layoutName = readString(by, path, "layout");
-    if (!layoutName.ok())
-      return layoutName.status();
-    const std::string &layoutText = *layoutName;
-    if (layoutText.size() != 2 ||
-        layoutText.find_first_not_of("NT") != std::string::npos)
-      return errorAt(child(path, "layout"),
-                     "invalid layout \"" + layoutText +
-                         "\" (expected TN, NN, NT or TT)");
-    auto split = readOptionalBool(by, path, "use_split_accumulator", false);
-    if (!split.ok())
-      return split.status();
-    auto a = reference(value, by, path, "a");
+    const GemmSpec &gemm = manifest.gemms[static_cast<size_t>(by.gemm)];
+    auto a = reference(value, by.a, path, "a");
     if (!a.ok())
       return a.status();
-    auto b = reference(value, by, path, "b");
+    auto b = reference(value, by.b, path, "b");
     if (!b.ok())
       return b.status();
-    auto bias = reference(value, by, path, "bias", /*required=*/false);
+    auto bias = reference(value, by.bias, path, "bias");
     if (!bias.ok())
       return bias.status();
-    auto c = reference(value, by, path, "accumulate", /*required=*/false);
+    auto c = reference(value, by.accumulate, path, "accumulate");
     if (!c.ok())
       return c.status();
     TEQ_RETURN_IF_ERROR(needTensor(value, path));
 
     // TE's problem from the operands' logical shapes, flattened to 2D:
     // D [n, m] = op(B) [n, k] x op(A) [k, m].
-    const bool transa = layoutText[0] == 'T', transb = layoutText[1] == 'T';
+    const bool transa = by.transa, transb = by.transb;
+    const std::string layoutText = by.layoutName();
     const layout::Flat2D fa = layout::flatten2D(shapeOf(**a));
     const layout::Flat2D fb = layout::flatten2D(shapeOf(**b));
     const int64_t m = transa ? fa.m : fa.k, k = transa ? fa.k : fa.m;
@@ -1630,20 +1855,16 @@ private:
     for (auto [operand, type, key] :
          {std::tuple{*a, gemm.aType, "a"}, std::tuple{*b, gemm.bType, "b"}}) {
       const std::string want = stringifyGemmType(type);
-      std::string have = operand->tensor.dtype;
-      if (operand->isProto) {
-        const JsonValue *fp8 = operand->proto.quantizer.find("fp8_dtype");
-        have = operand->proto.quantizerKind == "nvfp4" ? "e2m1"
-               : fp8                                  ? fp8->asString()
-                                                      : "?";
-      }
+      const std::string have = operand->isProto
+                                   ? operand->proto.quantizer.dataTypeName()
+                                   : operand->tensor.dtype;
       if (have != want)
         return errorAt(child(path, key),
                        describeValue(*operand) + " holds " + have + ", but " +
                            gemm.describe() + " reads " + want);
     }
 
-    if (!*outputsD) {
+    if (!by.outputsD) {
       // BGRADB writes the column sums of B: n elements of the bias type.
       if (gemm.epilogue != GemmEpilogue::BGradB)
         return errorAt(child(path, "output"),
@@ -1686,9 +1907,9 @@ private:
     return Status::success();
   }
 
-  Status checkBiasGrad(const ArgSpec &value, const JsonValue &by,
+  Status checkBiasGrad(const ArgSpec &value, const ComputedBy &by,
                        const std::string &path) {
-    auto input = reference(value, by, path, "input");
+    auto input = reference(value, by.input, path, "input");
     if (!input.ok())
       return input.status();
     TEQ_RETURN_IF_ERROR(needTensor(**input, child(path, "input")));
@@ -1700,56 +1921,44 @@ private:
 
   /// copy, update_usage (another usage of a quantized tensor) and
   /// swizzle_scales (its scales in the GEMM's byte order): the same tensor.
-  Status checkCopy(const ArgSpec &value, const JsonValue &by,
-                   const std::string &path, const std::string &op) {
-    auto input = reference(value, by, path, "input");
+  Status checkCopy(const ArgSpec &value, const ComputedBy &by,
+                   const std::string &path) {
+    auto input = reference(value, by.input, path, "input");
     if (!input.ok())
       return input.status();
-    const bool quantized = op != "copy";
+    const bool quantized = by.op != ComputeOp::Copy;
     if ((*input)->isProto != value.isProto ||
         (quantized && !value.isProto) ||
         dtypeOf(**input) != dtypeOf(value) ||
         shapeOf(**input) != shapeOf(value) ||
         (value.isProto &&
-         (*input)->proto.quantizerKind != value.proto.quantizerKind))
+         (*input)->proto.quantizer.kind != value.proto.quantizer.kind))
       return errorAt(child(path, "input"),
                      describeValue(**input) + " cannot become " +
-                         describeValue(value) + " by " + op);
+                         describeValue(value) + " by " + by.opName());
     return Status::success();
   }
 
-  /// Reads offsets, sizes and strides of rank `rank` and checks that the
-  /// slice lies inside `full`; returns its element count.
-  StatusOr<int64_t> checkSliceBounds(const JsonValue &by,
+  /// Checks that the slice's offsets, sizes and strides have the rank of
+  /// `full` and lie inside it; returns its element count.
+  StatusOr<int64_t> checkSliceBounds(const ComputedBy &by,
                                      const std::string &path,
                                      const ArgSpec &full, const char *role) {
     const std::vector<int64_t> &shape = shapeOf(full);
-    std::vector<int64_t> lists[3];
+    const std::vector<int64_t> *lists[3] = {&by.offsets, &by.sizes,
+                                            &by.strides};
     const char *keys[3] = {"offsets", "sizes", "strides"};
-    for (int l = 0; l < 3; ++l) {
-      auto list = member(by, path, keys[l]);
-      if (!list.ok())
-        return list.status();
-      const std::string at = child(path, keys[l]);
-      if (!(*list)->isArray())
-        return typeError(at, "an array of integers", **list);
-      if ((*list)->asArray().size() != shape.size())
-        return errorAt(at, "has " +
-                               std::to_string((*list)->asArray().size()) +
-                               " values for the rank-" +
-                               std::to_string(shape.size()) + " " + role +
-                               " " + describeValue(full));
-      for (size_t d = 0; d < shape.size(); ++d) {
-        auto x = readInteger((*list)->asArray()[d], element(at, d));
-        if (!x.ok())
-          return x.status();
-        lists[l].push_back(*x);
-      }
-    }
+    for (int l = 0; l < 3; ++l)
+      if (lists[l]->size() != shape.size())
+        return errorAt(child(path, keys[l]),
+                       "has " + std::to_string(lists[l]->size()) +
+                           " values for the rank-" +
+                           std::to_string(shape.size()) + " " + role + " " +
+                           describeValue(full));
     int64_t elements = 1;
     for (size_t d = 0; d < shape.size(); ++d) {
-      const int64_t offset = lists[0][d], size = lists[1][d],
-                    stride = lists[2][d];
+      const int64_t offset = by.offsets[d], size = by.sizes[d],
+                    stride = by.strides[d];
       const bool inside =
           offset >= 0 && size >= 0 && stride >= 1 && offset <= shape[d] &&
           (size == 0 || (offset < shape[d] &&
@@ -1766,9 +1975,9 @@ private:
     return elements;
   }
 
-  Status checkSlice(const ArgSpec &value, const JsonValue &by,
+  Status checkSlice(const ArgSpec &value, const ComputedBy &by,
                     const std::string &path, bool insert) {
-    auto input = reference(value, by, path, "input");
+    auto input = reference(value, by.input, path, "input");
     if (!input.ok())
       return input.status();
     TEQ_RETURN_IF_ERROR(needTensor(**input, child(path, "input")));
@@ -1780,7 +1989,7 @@ private:
       return needElements(value, *elements, path, "the slice");
     }
     // insert_slice: `input` goes into a copy of `dest`.
-    auto dest = reference(value, by, path, "dest");
+    auto dest = reference(value, by.dest, path, "dest");
     if (!dest.ok())
       return dest.status();
     TEQ_RETURN_IF_ERROR(needTensor(**dest, child(path, "dest")));
@@ -1793,22 +2002,13 @@ private:
                         "a copy of " + describeValue(**dest));
   }
 
-  Status checkElementwise(const ArgSpec &value, const JsonValue &by,
-                          const std::string &path, const std::string &op) {
+  Status checkElementwise(const ArgSpec &value, const ComputedBy &by,
+                          const std::string &path) {
     TEQ_RETURN_IF_ERROR(needTensor(value, path));
-    auto inputs = member(by, path, "inputs");
-    if (!inputs.ok())
-      return inputs.status();
     const std::string at = child(path, "inputs");
-    if (!(*inputs)->isArray() || (*inputs)->asArray().empty())
-      return errorAt(at, "expected a non-empty array of value names");
-    const size_t count = (*inputs)->asArray().size();
-    if (int arity = elementwiseArity(op); arity && count != size_t(arity))
-      return errorAt(at, op + " takes " + std::to_string(arity) +
-                             " inputs, got " + std::to_string(count));
     const int64_t elements = numElements(shapeOf(value));
-    for (size_t i = 0; i < count; ++i) {
-      auto input = resolve(value, (*inputs)->asArray()[i], element(at, i));
+    for (size_t i = 0; i < by.inputs.size(); ++i) {
+      auto input = resolve(value, by.inputs[i], element(at, i));
       if (!input.ok())
         return input.status();
       TEQ_RETURN_IF_ERROR(needTensor(**input, element(at, i)));
@@ -1982,4 +2182,4 @@ StatusOr<Manifest> parseManifest(std::string_view json) {
   return manifest;
 }
 
-} // namespace mlir::teq::runtime
+} // namespace mlir::teq::artifact

@@ -1,6 +1,6 @@
 //===- Json.cpp - A small JSON value, parser and writer -------------------===//
 
-#include "teq/Runtime/Json.h"
+#include "teq/Artifact/Json.h"
 
 #include <cerrno>
 #include <cmath>
@@ -9,7 +9,7 @@
 #include <cstring>
 #include <limits>
 
-namespace mlir::teq::runtime {
+namespace mlir::teq::artifact {
 
 //===----------------------------------------------------------------------===//
 // JsonValue
@@ -544,4 +544,4 @@ StatusOr<JsonValue> JsonValue::parse(std::string_view text) {
   return JsonParser(text).parseDocument();
 }
 
-} // namespace mlir::teq::runtime
+} // namespace mlir::teq::artifact

@@ -1,13 +1,13 @@
-//===- JsonTest.cpp - The runtime's JSON parser and writer ----------------===//
+//===- JsonTest.cpp - The artifact contract's JSON parser and writer ------===//
 
-#include "teq/Runtime/Json.h"
+#include "teq/Artifact/Json.h"
 
 #include <gtest/gtest.h>
 
 #include <limits>
 #include <string>
 
-using namespace mlir::teq::runtime;
+using namespace mlir::teq::artifact;
 
 namespace {
 

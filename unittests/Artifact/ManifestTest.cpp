@@ -1,6 +1,6 @@
 //===- ManifestTest.cpp - Manifest parsing, validation and targets --------===//
 
-#include "teq/Runtime/Manifest.h"
+#include "teq/Artifact/Manifest.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-using namespace mlir::teq::runtime;
+using namespace mlir::teq::artifact;
 
 namespace {
 
@@ -83,13 +83,14 @@ TEST(ManifestTest, ParsesTheDocumentedExample) {
   EXPECT_EQ(x.tensor.shape, (std::vector<int64_t>{128, 256}));
   ASSERT_EQ(x.buffers.size(), 1u);
   EXPECT_EQ(x.buffers[0].bytes, 65536);
-  EXPECT_TRUE(x.computedBy.isNull());
+  EXPECT_FALSE(x.computedBy.has_value());
 
   const ArgSpec &r = entry.args[1];
   EXPECT_EQ(r.kind, ArgKind::Output);
   EXPECT_TRUE(r.isProto);
-  EXPECT_EQ(r.proto.quantizerKind, "float8_current_scaling");
-  EXPECT_EQ(r.proto.quantizer.find("fp8_dtype")->asString(), "e4m3");
+  EXPECT_STREQ(r.proto.quantizerKind(), "float8_current_scaling");
+  EXPECT_EQ(r.proto.quantizer.kind, QuantizerKind::Float8CurrentScaling);
+  EXPECT_EQ(r.proto.quantizer.fp8Dtype, mlir::teq::layout::Encoding::E4M3);
   EXPECT_TRUE(r.proto.hasRowwise());
   EXPECT_TRUE(r.proto.hasColumnwise());
   EXPECT_EQ(r.proto.scaleLayout, "compact");
@@ -98,7 +99,9 @@ TEST(ManifestTest, ParsesTheDocumentedExample) {
   EXPECT_TRUE(r.buffers[1].transposed);
   EXPECT_FALSE(r.buffers[0].transposed);
   EXPECT_EQ(r.buffers[2].encoding, "f32");
-  EXPECT_EQ(r.computedBy.find("op")->asString(), "quantize");
+  ASSERT_TRUE(r.computedBy.has_value());
+  EXPECT_EQ(r.computedBy->op, ComputeOp::Quantize);
+  EXPECT_EQ(r.computedBy->input, "x");
 
   // Flat buffer list: x.data, result0.{data, transpose, scale_inv}.
   ASSERT_EQ(entry.numBuffers(), 4u);

@@ -1,0 +1,416 @@
+//===- ManifestWriterTest.cpp - The manifest written and read back --------===//
+//
+// What the compiler builds (the contract's types) goes through
+// writeManifest and comes back from parseManifest unchanged: every quantizer
+// kind, every computed_by op, GEMMs with and without a pinned algorithm,
+// temporaries and the workspace.
+//
+//===----------------------------------------------------------------------===//
+
+#include "teq/Artifact/Manifest.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+using namespace mlir::teq::artifact;
+namespace layout = mlir::teq::layout;
+
+namespace {
+
+GpuTarget targetOf(const std::string &name) {
+  auto target = GpuTarget::parse(name);
+  EXPECT_TRUE(target.ok()) << target.message();
+  return target.ok() ? *target : GpuTarget();
+}
+
+ArgSpec tensorArg(const std::string &name, ArgKind kind,
+                  const std::string &dtype, std::vector<int64_t> shape) {
+  ArgSpec arg;
+  arg.name = name;
+  arg.kind = kind;
+  arg.tensor = {dtype, std::move(shape)};
+  return arg;
+}
+
+/// A proto argument with the buffers the layout library gives on `target`,
+/// as the compiler describes one.
+ArgSpec protoArg(const std::string &name, ArgKind kind, const GpuTarget &target,
+                 const QuantizerDesc &quantizer, std::vector<int64_t> shape,
+                 const std::string &usage,
+                 const std::string &scaleLayout = "compact") {
+  ArgSpec arg;
+  arg.name = name;
+  arg.kind = kind;
+  arg.isProto = true;
+  arg.proto.dtype = "bf16";
+  arg.proto.shape = std::move(shape);
+  arg.proto.quantizer = quantizer;
+  arg.proto.usage = usage;
+  arg.proto.scaleLayout = scaleLayout;
+  arg.proto.text = "!teq.proto<...>";
+  for (const layout::BufferDesc &desc :
+       layout::describeBuffers(arg.proto.tensorDesc(), target.caps()))
+    arg.buffers.push_back(BufferSpec::fromLayout(desc));
+  return arg;
+}
+
+ComputedBy computed(ComputeOp op, const std::string &input = "") {
+  ComputedBy by;
+  by.op = op;
+  by.input = input;
+  return by;
+}
+
+/// A manifest for sm_100 with every quantizer kind and computed_by op.
+Manifest buildManifest() {
+  Manifest m;
+  m.target = targetOf("sm_100a");
+  m.deviceCode = DeviceCodeKind::Cubin;
+
+  GemmSpec fprop;
+  fprop.id = 0;
+  fprop.name = "fwd:fprop0";
+  fprop.m = 256;
+  fprop.n = 64;
+  fprop.k = 128;
+  fprop.transa = true;
+  fprop.aType = fprop.bType = GemmType::E4M3;
+  fprop.lda = fprop.ldb = 128;
+  fprop.ldd = 256;
+  fprop.aScaleMode = fprop.bScaleMode = GemmScaleMode::ScalarF32;
+  fprop.epilogue = GemmEpilogue::Bias;
+  fprop.biasType = GemmType::BF16;
+  fprop.fastAccum = true;
+  m.gemms.push_back(fprop);
+  GemmSpec wgrad;
+  wgrad.id = 1;
+  wgrad.name = "fwd:wgrad1";
+  wgrad.m = 128;
+  wgrad.n = 256;
+  wgrad.k = 64;
+  wgrad.transb = true;
+  wgrad.dType = GemmType::F32;
+  wgrad.lda = 128;
+  wgrad.ldb = 256;
+  wgrad.ldd = 128;
+  wgrad.epilogue = GemmEpilogue::BGradB;
+  wgrad.accumulate = true;
+  wgrad.hasAlgo = true;
+  wgrad.algo = {66, 10, 36, 2, 1, 0, 3, 0, 8};
+  m.gemms.push_back(wgrad);
+
+  EntrySpec e;
+  e.name = "fwd";
+  e.symbol = "teq_entry_fwd";
+  e.workspaceBytes = 1 << 20;
+  e.args.push_back(tensorArg("x", ArgKind::Input, "bf16", {64, 128}));
+  e.args.push_back(tensorArg("w", ArgKind::Input, "bf16", {256, 128}));
+  e.args.push_back(tensorArg("bias", ArgKind::Input, "bf16", {256}));
+  e.args.push_back(tensorArg("rng", ArgKind::Input, "i64", {2}));
+  e.args.push_back(tensorArg("scale", ArgKind::InOut, "f32", {1}));
+  e.args.push_back(tensorArg("history", ArgKind::InOut, "f32", {4, 1}));
+  e.args.push_back(tensorArg("dw_prev", ArgKind::Input, "f32", {256, 128}));
+
+  ArgSpec y = tensorArg("y", ArgKind::Output, "bf16", {64, 256});
+  ComputedBy gemm = computed(ComputeOp::Gemm);
+  gemm.gemm = 0;
+  gemm.transa = true;
+  gemm.a = "t1";
+  gemm.b = "view(t0)";
+  gemm.bias = "bias";
+  y.computedBy = gemm;
+  e.args.push_back(y);
+  ArgSpec act = tensorArg("act", ArgKind::Output, "bf16", {64, 256});
+  ComputedBy tanh = computed(ComputeOp::Elementwise);
+  tanh.elementwiseOp = "math.tanh";
+  tanh.inputs = {"y"};
+  act.computedBy = tanh;
+  e.args.push_back(act);
+  ArgSpec sum = tensorArg("sum", ArgKind::Output, "bf16", {64, 256});
+  ComputedBy add = computed(ComputeOp::Elementwise);
+  add.elementwiseOp = "arith.addf";
+  add.inputs = {"y", "act"};
+  sum.computedBy = add;
+  e.args.push_back(sum);
+  ArgSpec db = tensorArg("dy_sum", ArgKind::Output, "f32", {256});
+  db.computedBy = computed(ComputeOp::BiasGrad, "y");
+  e.args.push_back(db);
+  ArgSpec xCopy = tensorArg("x_copy", ArgKind::Output, "bf16", {64, 128});
+  xCopy.computedBy = computed(ComputeOp::Copy, "x");
+  e.args.push_back(xCopy);
+
+  // One output per quantizer kind, each with its non-default fields set.
+  auto block = QuantizerDesc::defaultFor(QuantizerKind::Float8Block);
+  block.fp8Dtype = layout::Encoding::E5M2;
+  block.blockScalingDim = 1;
+  block.forcePow2Scales = false;
+  block.amaxEpsilon = 0.25;
+  ArgSpec qBlock = protoArg("q_block", ArgKind::Output, m.target, block,
+                            {256, 128}, "rowwise|columnwise");
+  qBlock.computedBy = computed(ComputeOp::Quantize, "w");
+  auto mx = QuantizerDesc::defaultFor(QuantizerKind::MXFP8);
+  mx.with2DQuantization = true;
+  ArgSpec qMx = protoArg("q_mx", ArgKind::Output, m.target, mx, {256, 128},
+                         "columnwise", "gemm_swizzled");
+  qMx.computedBy = computed(ComputeOp::Quantize, "w");
+  auto nv = QuantizerDesc::defaultFor(QuantizerKind::NVFP4);
+  nv.withRht = nv.withPostRhtAmax = nv.stochasticRounding = true;
+  nv.with2DQuantization = nv.withAmaxReduction = true;
+  ArgSpec qNv = protoArg("q_nv", ArgKind::Output, m.target, nv, {256, 128},
+                         "rowwise");
+  ComputedBy srQuantize = computed(ComputeOp::Quantize, "w");
+  srQuantize.rngState = "rng";
+  qNv.computedBy = srQuantize;
+  ArgSpec qNvSwizzled = protoArg("q_nv_swizzled", ArgKind::Output, m.target, nv,
+                                 {256, 128}, "rowwise", "gemm_swizzled");
+  qNvSwizzled.computedBy = computed(ComputeOp::SwizzleScales, "q_nv");
+  auto delayed = QuantizerDesc::defaultFor(QuantizerKind::Float8Delayed);
+  ArgSpec qDelayed = protoArg("q_delayed", ArgKind::Output, m.target, delayed,
+                              {64, 128}, "rowwise");
+  ComputedBy delayedQuantize = computed(ComputeOp::Quantize, "x");
+  delayedQuantize.scale = "scale";
+  delayedQuantize.amaxHistory = "h0";
+  qDelayed.computedBy = delayedQuantize;
+  for (ArgSpec *arg : {&qBlock, &qMx, &qNv, &qNvSwizzled, &qDelayed})
+    e.args.push_back(*arg);
+
+  ArgSpec dw = tensorArg("dw", ArgKind::Output, "f32", {256, 128});
+  ComputedBy wgradBy = computed(ComputeOp::Gemm);
+  wgradBy.gemm = 1;
+  wgradBy.transb = true;
+  wgradBy.a = "x";
+  wgradBy.b = "y";
+  wgradBy.accumulate = "t2";
+  wgradBy.useSplitAccumulator = true;
+  dw.computedBy = wgradBy;
+  e.args.push_back(dw);
+  ArgSpec dbias = tensorArg("dbias", ArgKind::Output, "bf16", {256});
+  ComputedBy dbiasBy = wgradBy;
+  dbiasBy.outputsD = false;
+  dbiasBy.accumulate.clear();
+  dbias.computedBy = dbiasBy;
+  e.args.push_back(dbias);
+  ArgSpec scaleOut = tensorArg("scale_out", ArgKind::Output, "f32", {1});
+  ComputedBy update = computed(ComputeOp::DelayedScalingUpdate);
+  update.outputsScale = true;
+  update.scale = "scale";
+  update.amaxHistory = "h1";
+  update.fp8Max = 448.0;
+  update.margin = -3;
+  update.mostRecentAmax = true;
+  scaleOut.computedBy = update;
+  e.args.push_back(scaleOut);
+
+  // Temporaries: quantizations read by the GEMM, slices, record_amax.
+  auto current =
+      QuantizerDesc::defaultFor(QuantizerKind::Float8CurrentScaling);
+  current.withAmaxReduction = current.forcePow2Scales = true;
+  current.amaxEpsilon = 1e-6;
+  ArgSpec t0 = protoArg("t0", ArgKind::Temporary, m.target, current,
+                        {64, 128}, "rowwise|columnwise");
+  t0.computedBy = computed(ComputeOp::Quantize, "x");
+  ArgSpec t1 = protoArg("t1", ArgKind::Temporary, m.target, current,
+                        {256, 128}, "rowwise");
+  t1.computedBy = computed(ComputeOp::Quantize, "w");
+  ArgSpec t2 = tensorArg("t2", ArgKind::Temporary, "f32", {256, 128});
+  t2.computedBy = computed(ComputeOp::Copy, "dw_prev");
+  ArgSpec h0 = tensorArg("h0", ArgKind::Temporary, "f32", {4});
+  ComputedBy extract = computed(ComputeOp::ExtractSlice, "history");
+  extract.offsets = {0, 0};
+  extract.sizes = {4, 1};
+  extract.strides = {1, 1};
+  h0.computedBy = extract;
+  ArgSpec h1 = tensorArg("h1", ArgKind::Temporary, "f32", {4, 1});
+  ComputedBy insert = computed(ComputeOp::InsertSlice, "h2");
+  insert.dest = "history";
+  insert.offsets = {0, 0};
+  insert.sizes = {4, 1};
+  insert.strides = {1, 1};
+  h1.computedBy = insert;
+  ArgSpec h2 = tensorArg("h2", ArgKind::Temporary, "f32", {4});
+  ComputedBy record = computed(ComputeOp::RecordAmax, "x");
+  record.scale = "scale";
+  record.amaxHistory = "h0";
+  h2.computedBy = record;
+  e.temporaries = {t0, t1, t2, h0, h1, h2};
+  m.entries.push_back(e);
+  m.dependentLaunchKernels = {"q1_nvfp4_data", "q0_nvfp4_data"};
+  return m;
+}
+
+void expectSameBuffer(const BufferSpec &a, const BufferSpec &b) {
+  EXPECT_EQ(a.name, b.name);
+  EXPECT_EQ(a.encoding, b.encoding);
+  EXPECT_EQ(a.shape, b.shape);
+  EXPECT_EQ(a.validShape, b.validShape);
+  EXPECT_EQ(a.bytes, b.bytes);
+  EXPECT_EQ(a.transposed, b.transposed);
+  EXPECT_EQ(a.scaleLayout, b.scaleLayout);
+}
+
+void expectSameComputedBy(const ComputedBy &a, const ComputedBy &b) {
+  EXPECT_EQ(a.opName(), b.opName());
+  EXPECT_EQ(a.op, b.op);
+  EXPECT_EQ(a.namedValues(), b.namedValues());
+  if (a.op == ComputeOp::Gemm) {
+    EXPECT_EQ(a.gemm, b.gemm);
+    EXPECT_EQ(a.outputsD, b.outputsD);
+    EXPECT_EQ(a.layoutName(), b.layoutName());
+    EXPECT_EQ(a.useSplitAccumulator, b.useSplitAccumulator);
+  }
+  if (a.op == ComputeOp::DelayedScalingUpdate) {
+    EXPECT_EQ(a.outputsScale, b.outputsScale);
+    EXPECT_EQ(a.fp8Max, b.fp8Max);
+    EXPECT_EQ(a.margin, b.margin);
+    EXPECT_EQ(a.mostRecentAmax, b.mostRecentAmax);
+  }
+  EXPECT_EQ(a.offsets, b.offsets);
+  EXPECT_EQ(a.sizes, b.sizes);
+  EXPECT_EQ(a.strides, b.strides);
+}
+
+void expectSameArg(const ArgSpec &a, const ArgSpec &b) {
+  SCOPED_TRACE("value '" + a.name + "'");
+  EXPECT_EQ(a.name, b.name);
+  EXPECT_EQ(a.kind, b.kind);
+  ASSERT_EQ(a.isProto, b.isProto);
+  EXPECT_EQ(a.dtype(), b.dtype());
+  EXPECT_EQ(a.shape(), b.shape());
+  if (a.isProto) {
+    EXPECT_EQ(a.proto.quantizer, b.proto.quantizer);
+    EXPECT_EQ(a.proto.usage, b.proto.usage);
+    EXPECT_EQ(a.proto.scaleLayout, b.proto.scaleLayout);
+    EXPECT_EQ(a.proto.text, b.proto.text);
+    ASSERT_EQ(a.buffers.size(), b.buffers.size());
+    for (size_t i = 0; i < a.buffers.size(); ++i)
+      expectSameBuffer(a.buffers[i], b.buffers[i]);
+  }
+  ASSERT_EQ(a.computedBy.has_value(), b.computedBy.has_value());
+  if (a.computedBy)
+    expectSameComputedBy(*a.computedBy, *b.computedBy);
+}
+
+TEST(ManifestWriterTest, RoundTripsWhatTheCompilerBuilds) {
+  const Manifest built = buildManifest();
+  const std::string text = writeManifest(built);
+  auto read = parseManifest(text);
+  ASSERT_TRUE(read.ok()) << read.message() << "\n" << text;
+  EXPECT_EQ(read->target.name, "sm_100a");
+  EXPECT_EQ(read->deviceCode, DeviceCodeKind::Cubin);
+  EXPECT_EQ(read->dependentLaunchKernels, built.dependentLaunchKernels);
+  ASSERT_EQ(read->gemms.size(), 2u);
+  for (size_t g = 0; g < 2; ++g)
+    EXPECT_EQ(toJson(read->gemms[g]).serialize(),
+              toJson(built.gemms[g]).serialize());
+  EXPECT_TRUE(read->gemms[1].hasAlgo);
+  EXPECT_EQ(read->gemms[1].algo.splitK, 2);
+  EXPECT_EQ(read->gemms[1].algo.clusterShape, 8);
+  ASSERT_EQ(read->entries.size(), 1u);
+  const EntrySpec &entry = read->entries[0];
+  const EntrySpec &want = built.entries[0];
+  EXPECT_EQ(entry.symbol, want.symbol);
+  EXPECT_EQ(entry.workspaceBytes, want.workspaceBytes);
+  ASSERT_EQ(entry.args.size(), want.args.size());
+  for (size_t i = 0; i < want.args.size(); ++i)
+    expectSameArg(want.args[i], entry.args[i]);
+  ASSERT_EQ(entry.temporaries.size(), want.temporaries.size());
+  for (size_t i = 0; i < want.temporaries.size(); ++i)
+    expectSameArg(want.temporaries[i], entry.temporaries[i]);
+  // Written again, the same bytes.
+  EXPECT_EQ(writeManifest(*read), text);
+}
+
+TEST(ManifestWriterTest, WritesCompactJsonWithSortedKeys) {
+  Manifest m;
+  m.target = targetOf("sm_90");
+  EntrySpec e;
+  e.name = "copy";
+  e.symbol = "teq_entry_copy";
+  e.args.push_back(tensorArg("x", ArgKind::Input, "f32", {2}));
+  ArgSpec y = tensorArg("y", ArgKind::Output, "f32", {2});
+  y.computedBy = computed(ComputeOp::Copy, "x");
+  e.args.push_back(y);
+  m.entries.push_back(e);
+  EXPECT_EQ(writeManifest(m),
+            R"({"device_code":"ptx","entries":[{"args":[{"kind":"input",)"
+            R"("name":"x","tensor":{"dtype":"f32","shape":[2]}},)"
+            R"({"computed_by":{"input":"x","op":"copy"},"kind":"output",)"
+            R"("name":"y","tensor":{"dtype":"f32","shape":[2]}}],)"
+            R"("name":"copy","symbol":"teq_entry_copy"}],)"
+            R"("format":"teq-artifact","target":"sm_90","version":1})");
+}
+
+TEST(ManifestWriterTest, QuantizersWriteEveryFieldOfTheirKind) {
+  EXPECT_EQ(toJson(QuantizerDesc::defaultFor(QuantizerKind::Float8Delayed))
+                .serialize(),
+            R"({"kind":"float8_delayed","fp8_dtype":"e4m3"})");
+  EXPECT_EQ(
+      toJson(QuantizerDesc::defaultFor(QuantizerKind::Float8Block)).serialize(),
+      R"({"kind":"float8_block","fp8_dtype":"e4m3","block_scaling_dim":2,)"
+      R"("force_pow_2_scales":true,"amax_epsilon":0})");
+  EXPECT_EQ(toJson(QuantizerDesc::defaultFor(QuantizerKind::NVFP4)).serialize(),
+            R"({"kind":"nvfp4","with_rht":false,"with_2d_quantization":false,)"
+            R"("stochastic_rounding":false,"with_post_rht_amax":false,)"
+            R"("with_random_sign_mask":true,"nvfp4_use_4over6":false,)"
+            R"("row_scaled_nvfp4":false,"with_amax_reduction":false})");
+}
+
+/// An absent optional quantizer field reads as TE's default, the same the
+/// dialect's attributes have: force_pow_2_scales is on for float8_block and
+/// off for float8_current_scaling; with_random_sign_mask is on.
+TEST(ManifestWriterTest, AbsentQuantizerFieldsReadAsDefaults) {
+  Manifest m = buildManifest();
+  std::string text = writeManifest(m);
+  auto erase = [&](const std::string &field) {
+    size_t pos;
+    while ((pos = text.find(field)) != std::string::npos)
+      text.erase(pos, field.size());
+  };
+  // Leaves {"kind":"float8_block","fp8_dtype":...,"block_scaling_dim":1}
+  // and the NVFP4 quantizers without with_random_sign_mask.
+  erase(R"("amax_epsilon":0.25,)");
+  erase(R"(,"force_pow_2_scales":false)");
+  erase(R"("with_random_sign_mask":true,)");
+  auto read = parseManifest(text);
+  ASSERT_TRUE(read.ok()) << read.message();
+  const ArgSpec *block = read->entries[0].findArg("q_block");
+  ASSERT_NE(block, nullptr);
+  EXPECT_TRUE(block->proto.quantizer.forcePow2Scales);
+  EXPECT_EQ(block->proto.quantizer.amaxEpsilon, 0.0);
+  EXPECT_EQ(block->proto.quantizer.blockScalingDim, 1);
+  const ArgSpec *nv = read->entries[0].findArg("q_nv");
+  ASSERT_NE(nv, nullptr);
+  EXPECT_TRUE(nv->proto.quantizer.withRandomSignMask);
+  EXPECT_FALSE(
+      QuantizerDesc::defaultFor(QuantizerKind::Float8CurrentScaling)
+          .forcePow2Scales);
+}
+
+TEST(ManifestWriterTest, ValuesAreFoundThroughViews) {
+  Manifest m = buildManifest();
+  const EntrySpec &e = m.entries[0];
+  ASSERT_NE(e.findValue("view(view(t0))"), nullptr);
+  EXPECT_EQ(e.findValue("view(t0)")->name, "t0");
+  EXPECT_EQ(e.findValue("x")->kind, ArgKind::Input);
+  EXPECT_EQ(e.findValue("nope"), nullptr);
+}
+
+TEST(ManifestWriterTest, DeviceChecksUseTheTargetCapabilities) {
+  Manifest m = buildManifest();
+  GemmSpec nn = m.gemms[0];
+  nn.transa = false;
+  // FP8 NN: only where non-TN FP8 GEMMs run (layout::TargetCaps).
+  EXPECT_TRUE(checkGemmForDevice(nn, 100).ok());
+  Status hopper = checkGemmForDevice(nn, 90);
+  ASSERT_FALSE(hopper.ok());
+  EXPECT_EQ(hopper.message().rfind("GEMM 'fwd:fprop0' (id 0): FP8 GEMM in the "
+                                   "NN layout",
+                                   0),
+            0u)
+      << hopper.message();
+  EXPECT_TRUE(checkGemmForDevice(m.gemms[0], 90).ok());
+}
+
+} // namespace
