@@ -695,6 +695,137 @@ TEST(ManifestValidationTest, SlicesAndDelayedScaling) {
             "3]) has 48 elements, a copy of 'history' (f32[16, 4]) needs 64");
 }
 
+/// Every error of the computed_by reader (parseComputedBy): the key and
+/// what is wrong with it.
+TEST(ManifestValidationTest, ComputedByKeysAreTyped) {
+  const std::string y = "entries[0].args[3].computed_by";
+  const std::string act = "entries[0].args[4].computed_by";
+  const std::string update = "entries[2].args[5].computed_by";
+  const std::string slice = "entries[2].temporaries[0].computed_by";
+  const std::string q = "entries[0].temporaries[0].computed_by";
+  struct Case {
+    std::string from, to, error;
+  } cases[] = {
+      {R"x("computed_by": {"op": "quantize", "input": "x"})x",
+       R"x("computed_by": [])x", q + ": expected an object, got an array"},
+      {R"x("computed_by": {"op": "quantize", "input": "x"})x",
+       R"x("computed_by": {"input": "x"})x", q + ": missing \"op\""},
+      {R"x("computed_by": {"op": "quantize", "input": "x"})x",
+       R"x("computed_by": {"op": 1, "input": "x"})x",
+       q + ".op: expected a string, got a number"},
+      {R"x("computed_by": {"op": "quantize", "input": "x"})x",
+       R"x("computed_by": {"op": "", "input": "x"})x", q + ".op: must not be empty"},
+      {R"x("computed_by": {"op": "quantize", "input": "x"})x",
+       R"x("computed_by": {"op": "quantize"})x", q + ": missing \"input\""},
+      {R"x("computed_by": {"op": "quantize", "input": "x"})x",
+       R"x("computed_by": {"op": "quantize", "input": 3})x",
+       q + ".input: expected the name of a value (a string), got a number"},
+      {R"x("computed_by": {"op": "quantize", "input": "x"})x",
+       R"x("computed_by": {"op": "quantize", "input": ""})x",
+       q + ".input: must name a value"},
+      {R"x("computed_by": {"op": "quantize", "input": "x"})x",
+       R"x("computed_by": {"op": "quantize", "input": "x", "rng_state": false})x",
+       q + ".rng_state: expected the name of a value (a string), got a "
+           "boolean"},
+      // gemm
+      {R"x("gemm": 0, "output": "d")x", R"x("gemm": "0", "output": "d")x",
+       y + ".gemm: expected an integer, got a string"},
+      {R"x("gemm": 0, "output": "d")x", R"x("gemm": 0)x", y + ": missing \"output\""},
+      {R"x("gemm": 0, "output": "d")x", R"x("gemm": 0, "output": "c")x",
+       y + ".output: unknown GEMM output \"c\" (expected d or dbias)"},
+      {R"x("output": "d", "layout": "TN")x", R"x("output": "d")x",
+       y + ": missing \"layout\""},
+      {R"x("output": "d", "layout": "TN")x", R"x("output": "d", "layout": "TX")x",
+       y + ".layout: invalid layout \"TX\" (expected TN, NN, NT or TT)"},
+      {R"x("use_split_accumulator": false)x", R"x("use_split_accumulator": 0)x",
+       y + ".use_split_accumulator: expected a boolean, got a number"},
+      {R"x("a": "t1", "b": "view(t0)")x", R"x("b": "view(t0)")x",
+       y + ": missing \"a\""},
+      {R"x("a": "t1", "b": "view(t0)")x", R"x("a": "t1")x",
+       y + ": missing \"b\""},
+      {R"x("bias": "bias",)x", R"x("bias": ["bias"],)x",
+       y + ".bias: expected the name of a value (a string), got an array"},
+      // elementwise
+      {R"x("op": "math.tanh", "inputs": ["y"])x", R"x("op": "math.tanh")x",
+       act + ": missing \"inputs\""},
+      {R"x("op": "math.tanh", "inputs": ["y"])x",
+       R"x("op": "math.tanh", "inputs": [])x",
+       act + ".inputs: expected a non-empty array of value names"},
+      {R"x("op": "math.tanh", "inputs": ["y"])x",
+       R"x("op": "math.tanh", "inputs": ["y", "y"])x",
+       act + ".inputs: math.tanh takes 1 inputs, got 2"},
+      {R"x("op": "math.tanh", "inputs": ["y"])x",
+       R"x("op": "math.tanh", "inputs": [7])x",
+       act + ".inputs[0]: expected the name of a value (a string), got a "
+             "number"},
+      {R"x("op": "math.tanh", "inputs": ["y"])x",
+       R"x("op": "math.tanh", "inputs": [""])x", act + ".inputs[0]: must name a value"},
+      // delayed_scaling_update
+      {R"x("output": "scale",)x", "", update + ": missing \"output\""},
+      {R"x("output": "scale",)x", R"x("output": "history",)x",
+       update + ".output: unknown output \"history\" (expected scale or "
+                "amax_history)"},
+      {R"x("amax_compute_algo": "max")x", R"x("amax_compute_algo": "mean")x",
+       update + ".amax_compute_algo: unknown amax_compute_algo \"mean\" "
+                "(expected max or most_recent)"},
+      {R"x("fp8_max": 448,)x", "", update + ": missing \"fp8_max\""},
+      {R"x("fp8_max": 448,)x", R"x("fp8_max": "448",)x",
+       update + ".fp8_max: expected a number, got a string"},
+      {R"x("fp8_max": 448,)x", R"x("fp8_max": 0,)x",
+       update + ".fp8_max: must be a finite number > 0"},
+      {R"x("margin": -3,)x", R"x("margin": 0.5,)x",
+       update + ".margin: expected an integer, got a number"},
+      {R"x("margin": -3,)x", R"x("margin": 101,)x",
+       update + ".margin: 101 is outside [-100, 100]"},
+      {R"x("scale": "scale", "amax_history": "history_out")x",
+       R"x("amax_history": "history_out")x", update + ": missing \"scale\""},
+      {R"x("scale": "scale", "amax_history": "history_out")x",
+       R"x("scale": "scale")x", update + ": missing \"amax_history\""},
+      // slices
+      {R"x("op": "tensor.insert_slice", "input": "h1", "dest": "history",)x",
+       R"x("op": "tensor.insert_slice", "input": "h1",)x",
+       "entries[2].args[4].computed_by: missing \"dest\""},
+      {R"x("offsets": [0], "sizes": [1], "strides": [1]}},)x",
+       R"x("sizes": [1], "strides": [1]}},)x", slice + ": missing \"offsets\""},
+      {R"x("offsets": [0], "sizes": [1], "strides": [1]}},)x",
+       R"x("offsets": 0, "sizes": [1], "strides": [1]}},)x",
+       slice + ".offsets: expected an array of integers, got a number"},
+      {R"x("offsets": [0], "sizes": [1], "strides": [1]}},)x",
+       R"x("offsets": [0], "sizes": ["1"], "strides": [1]}},)x",
+       slice + ".sizes[0]: expected an integer, got a string"},
+      {R"x("offsets": [0], "sizes": [1], "strides": [1]}},)x",
+       R"x("offsets": [0], "sizes": [1], "strides": [1, 1]}},)x",
+       slice + ".strides: has 2 values for the rank-1 input 'scale' (f32[3])"},
+  };
+  for (const Case &c : cases)
+    EXPECT_EQ(programError({{c.from, c.to}}), "manifest: " + c.error)
+        << c.from << " -> " << c.to;
+}
+
+/// A manifest read and written again is the same manifest: kProgram's
+/// values and GEMMs survive writeManifest.
+TEST(ManifestValidationTest, TheProgramRoundTrips) {
+  auto read = parseManifest(kProgram);
+  ASSERT_TRUE(read.ok()) << read.message();
+  const std::string written = writeManifest(*read);
+  auto again = parseManifest(written);
+  ASSERT_TRUE(again.ok()) << again.message() << "\n" << written;
+  EXPECT_EQ(writeManifest(*again), written);
+  const ArgSpec *update = again->entries[2].findArg("scale_out");
+  ASSERT_NE(update, nullptr);
+  ASSERT_TRUE(update->computedBy.has_value());
+  EXPECT_EQ(update->computedBy->margin, -3);
+  EXPECT_EQ(update->computedBy->fp8Max, 448.0);
+  EXPECT_EQ(update->computedBy->scale, "scale");
+  EXPECT_EQ(update->computedBy->amaxHistory, "history_out");
+  const ArgSpec *y = again->entries[0].findArg("y");
+  ASSERT_NE(y, nullptr);
+  EXPECT_EQ(y->computedBy->layoutName(), "TN");
+  EXPECT_EQ(y->computedBy->b, "view(t0)");
+  EXPECT_EQ(toJson(again->gemms[1]).serialize(),
+            toJson(read->gemms[1]).serialize());
+}
+
 TEST(GpuTargetTest, Parse) {
   auto sm90 = GpuTarget::parse("sm_90");
   ASSERT_TRUE(sm90.ok());
