@@ -1,0 +1,227 @@
+//===- EntryBuffers.cpp - An entry's buffers and workspace plan -----------===//
+
+#include "EntryBuffers.h"
+
+#include "Kernels/BiasGrad.h"
+#include "Lowerable.h"
+#include "MemoryPlan.h"
+
+#include <algorithm>
+#include <functional>
+
+using namespace mlir;
+using namespace mlir::teq;
+using namespace mlir::teq::lowering;
+namespace layout = ::mlir::teq::layout;
+
+FailureOr<SmallVector<Buffer>>
+lowering::buffersOf(Type type, TargetAttr target, Location loc) {
+  MLIRContext *ctx = type.getContext();
+  SmallVector<Buffer> buffers;
+  if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+    Type element = tensor.getElementType();
+    // i64 only as the (seed, offset) of stochastic rounding: a 16-byte
+    // buffer the kernels read.
+    bool rngState = element.isInteger(64) &&
+                    tensor.getShape() == ArrayRef<int64_t>{2};
+    if (!element.isBF16() && !element.isF16() && !element.isF32() &&
+        !rngState)
+      return emitError(loc) << "entry tensors must be bf16, f16 or f32 (or "
+                               "tensor<2xi64>, the rng_state of stochastic "
+                               "rounding), got "
+                            << tensor;
+    int64_t bytes =
+        tensor.getNumElements() * element.getIntOrFloatBitWidth() / 8;
+    buffers.push_back({"tensor",
+                       MemRefType::get({tensor.getNumElements()}, element),
+                       bytes, std::nullopt});
+    return buffers;
+  }
+  auto proto = dyn_cast<TensorProtoType>(type);
+  if (!proto)
+    return emitError(loc) << "entry arguments and results must be tensors or "
+                             "!teq.proto, got "
+                          << type;
+  for (const layout::BufferDesc &desc : proto.getBuffers(target)) {
+    Type element = desc.encoding == layout::Encoding::F32
+                       ? Type(Float32Type::get(ctx))
+                       : Type(IntegerType::get(ctx, 8));
+    buffers.push_back({desc.name,
+                       MemRefType::get({desc.numElements()}, element),
+                       desc.sizeInBytes(), desc});
+  }
+  return buffers;
+}
+
+bool lowering::isScaleBuffer(StringRef name) {
+  return name == "rowwise_scale_inv" || name == "columnwise_scale_inv";
+}
+
+llvm::StringMap<NamedBuffer> lowering::buffersByName(TensorProtoType proto,
+                                                     TargetAttr target,
+                                                     ArrayRef<Value> buffers) {
+  llvm::StringMap<NamedBuffer> named;
+  for (auto [desc, value] : llvm::zip(proto.getBuffers(target), buffers))
+    named[desc.name] = {value, desc};
+  return named;
+}
+
+namespace {
+
+/// The f32 partial sums of a bias gradient's first pass.
+int64_t biasGradScratchElements(BiasGradOp op) {
+  auto input = cast<RankedTensorType>(op.getInput().getType());
+  kernels::BiasGradSpec spec;
+  spec.cols = op.getResult().getType().getNumElements();
+  spec.rows = input.getNumElements() / spec.cols;
+  return kernels::biasGradChunks(spec) * spec.cols;
+}
+
+} // namespace
+
+FailureOr<EntryPlan> lowering::planEntry(func::FuncOp func,
+                                         TargetAttr target) {
+  if (!func.getBody().hasOneBlock())
+    return func.emitOpError("entry functions must be one block");
+  Block &entryBlock = func.getBody().front();
+  for (BlockArgument arg : entryBlock.getArguments())
+    if (failed(checkBufferShape(arg.getType(), func.getLoc())))
+      return failure();
+  for (Operation &op : entryBlock)
+    if (failed(checkLowerable(op)))
+      return failure();
+  auto ret = cast<func::ReturnOp>(entryBlock.getTerminator());
+  EntryPlan plan;
+
+  // Returned values live in the caller's output buffers; the rest
+  // (temporaries) in the workspace. A result that is an argument, a usage
+  // view or a value returned before is a copy made at the end.
+  for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+    if (isa<BlockArgument>(v) || v.getDefiningOp<UpdateUsageOp>() ||
+        plan.resultIndexOf.count(v))
+      plan.copiedResults.push_back({static_cast<unsigned>(i), v});
+    else
+      plan.resultIndexOf[v] = static_cast<unsigned>(i);
+  }
+
+  // GEMMs get their cuBLASLt descriptions first, so every error surfaces
+  // before any IR is built.
+  for (auto gemmOp : entryBlock.getOps<GemmOp>()) {
+    FailureOr<gemm::GemmDescriptor> desc = gemm::describeGemm(gemmOp, target);
+    if (failed(desc))
+      return failure();
+    plan.gemms.push_back({gemmOp, *desc});
+  }
+
+  // Temporaries: every value computed and not returned, except usage views
+  // (they alias their input's buffers). Lifetimes run to the last use,
+  // through views.
+  DenseMap<Operation *, int64_t> opIndex;
+  for (auto [i, op] : llvm::enumerate(entryBlock.getOperations()))
+    opIndex[&op] = static_cast<int64_t>(i);
+  DenseMap<Operation *, const gemm::GemmDescriptor *> descOf;
+  for (auto &[gemmOp, desc] : plan.gemms)
+    descOf[gemmOp.getOperation()] = &desc;
+  // The last op reading buffer `name` of `v`. Lifetimes are per buffer: a
+  // GEMM reads only the copy its layout needs (after the fprop, x's rowwise
+  // data is dead while its transpose waits for wgrad), and usage views
+  // share their input's buffers of the same name.
+  std::function<int64_t(Value, StringRef)> lastUse = [&](Value v,
+                                                          StringRef name) {
+    int64_t last = opIndex.lookup(v.getDefiningOp());
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto view = dyn_cast<UpdateUsageOp>(user)) {
+        for (const layout::BufferDesc &d :
+             view.getResult().getType().getBuffers(target))
+          if (d.name == name)
+            last = std::max(last, lastUse(view.getResult(), name));
+        continue;
+      }
+      // A swizzle reads the input's scales and passes on its other buffers.
+      if (auto swizzle = dyn_cast<SwizzleScalesOp>(user)) {
+        last = std::max(last, opIndex.lookup(user));
+        if (!isScaleBuffer(name) &&
+            !plan.resultIndexOf.count(swizzle.getResult()))
+          last = std::max(last, lastUse(swizzle.getResult(), name));
+        continue;
+      }
+      auto gemmOp = dyn_cast<GemmOp>(user);
+      if (gemmOp && isa<TensorProtoType>(v.getType()) &&
+          (&use == &gemmOp.getAMutable() || &use == &gemmOp.getBMutable())) {
+        const gemm::OperandBuffers &reads = &use == &gemmOp.getAMutable()
+                                                ? descOf.lookup(user)->a
+                                                : descOf.lookup(user)->b;
+        if (name != reads.data && name != reads.scale && name != reads.amax)
+          continue;
+      }
+      last = std::max(last, opIndex.lookup(user));
+    }
+    return last;
+  };
+  std::vector<TemporaryBuffer> intervals;
+  for (Operation &op : entryBlock) {
+    if (isa<UpdateUsageOp, func::ReturnOp>(op))
+      continue;
+    for (Value result : op.getResults()) {
+      if (plan.resultIndexOf.count(result))
+        continue;
+      FailureOr<SmallVector<Buffer>> buffers =
+          buffersOf(result.getType(), target, op.getLoc());
+      if (failed(buffers))
+        return failure();
+      for (const Buffer &b : *buffers)
+        // A swizzle's temporary result owns only its scales (see lastUse).
+        if (!isa<SwizzleScalesOp>(op) || isScaleBuffer(b.name))
+          intervals.push_back(
+              {b.bytes, opIndex.lookup(&op), lastUse(result, b.name), -1});
+      plan.temporaries.push_back(result);
+      plan.temporaryBuffers.push_back(std::move(*buffers));
+    }
+  }
+  auto f32 = Float32Type::get(func.getContext());
+  for (auto &[gemmOp, desc] : plan.gemms)
+    if (desc.alphaOnDevice)
+      plan.scratch.push_back(
+          {gemmOp.getOperation(), MemRefType::get({1}, f32), -1});
+  for (auto biasGrad : entryBlock.getOps<BiasGradOp>())
+    plan.scratch.push_back(
+        {biasGrad.getOperation(),
+         MemRefType::get({biasGradScratchElements(biasGrad)}, f32), -1});
+  for (const EntryPlan::Scratch &s : plan.scratch) {
+    int64_t at = opIndex.lookup(s.op);
+    intervals.push_back({s.type.getNumElements() * 4, at, at, -1});
+  }
+  plan.workspaceBytes = planWorkspace(intervals);
+
+  // Hand the offsets back in the order the intervals were made.
+  size_t next = 0;
+  for (auto [v, buffers] :
+       llvm::zip(plan.temporaries, plan.temporaryBuffers)) {
+    SmallVector<std::optional<int64_t>> offsets;
+    for (const Buffer &b : buffers)
+      if (!isa<SwizzleScalesOp>(v.getDefiningOp()) || isScaleBuffer(b.name))
+        offsets.push_back(intervals[next++].offset);
+      else
+        offsets.push_back(std::nullopt);
+    plan.temporaryOffsets.push_back(std::move(offsets));
+  }
+  for (EntryPlan::Scratch &s : plan.scratch)
+    s.offset = intervals[next++].offset;
+
+  for (Type type : func.getArgumentTypes()) {
+    FailureOr<SmallVector<Buffer>> buffers =
+        buffersOf(type, target, func.getLoc());
+    if (failed(buffers))
+      return failure();
+    plan.argumentBuffers.push_back(std::move(*buffers));
+  }
+  for (Type type : func.getResultTypes()) {
+    FailureOr<SmallVector<Buffer>> buffers =
+        buffersOf(type, target, func.getLoc());
+    if (failed(buffers))
+      return failure();
+    plan.resultBuffers.push_back(std::move(*buffers));
+  }
+  return plan;
+}

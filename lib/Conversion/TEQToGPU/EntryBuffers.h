@@ -1,0 +1,90 @@
+//===- EntryBuffers.h - An entry's buffers and workspace plan --*- C++ -*-===//
+//
+// Before an entry is lowered, each of its values gets device buffers: the
+// caller's for arguments and results, the entry's workspace for temporaries
+// (values computed and not returned) and per-op scratch. A temporary's
+// buffers live from its defining op to the last op reading each of them
+// (through usage views), and MemoryPlan.h packs them into one workspace.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TEQ_LIB_CONVERSION_TEQTOGPU_ENTRYBUFFERS_H
+#define TEQ_LIB_CONVERSION_TEQTOGPU_ENTRYBUFFERS_H
+
+#include "GemmDescriptor.h"
+#include "teq/Dialect/TEQ/IR/TEQOps.h"
+#include "teq/Layout/BufferLayout.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mlir::teq::lowering {
+
+/// One device buffer of an entry value: a 1-D memref of its bytes. A
+/// quantized value's buffers carry their layout (TE's name, encoding, shape).
+struct Buffer {
+  std::string name; ///< TE's buffer name; "tensor" for a plain tensor.
+  MemRefType type;
+  int64_t bytes = 0;
+  std::optional<layout::BufferDesc> desc;
+};
+
+/// The buffers of a tensor or quantized-tensor type on `target`, or an error
+/// at `loc` naming a type that has none.
+FailureOr<llvm::SmallVector<Buffer>> buffersOf(Type type, TargetAttr target,
+                                               Location loc);
+
+/// Whether `name` is a block-scale buffer (TE's *_scale_inv of MXFP8/NVFP4).
+bool isScaleBuffer(llvm::StringRef name);
+
+/// A quantization's buffers by TE's buffer name, with their layout.
+struct NamedBuffer {
+  Value value;
+  layout::BufferDesc desc;
+};
+llvm::StringMap<NamedBuffer> buffersByName(TensorProtoType proto,
+                                           TargetAttr target,
+                                           llvm::ArrayRef<Value> buffers);
+
+/// Everything the lowering and the manifest need to know about where an
+/// entry's values live.
+struct EntryPlan {
+  /// Results computed in place into the caller's output buffers, by value.
+  llvm::DenseMap<Value, unsigned> resultIndexOf;
+  /// Results that are an argument, a usage view or a value returned before:
+  /// copied into their output buffers at the end.
+  llvm::SmallVector<std::pair<unsigned, Value>> copiedResults;
+  /// The entry's GEMMs in program order, canonicalized for the target.
+  std::vector<std::pair<GemmOp, gemm::GemmDescriptor>> gemms;
+  llvm::SmallVector<llvm::SmallVector<Buffer>> argumentBuffers, resultBuffers;
+  /// Temporaries in definition order; each buffer has a workspace offset,
+  /// or none where it aliases the input's (a swizzle passes data on).
+  llvm::SmallVector<Value> temporaries;
+  llvm::SmallVector<llvm::SmallVector<Buffer>> temporaryBuffers;
+  llvm::SmallVector<llvm::SmallVector<std::optional<int64_t>>> temporaryOffsets;
+  /// Scratch that lives for one op: an NVFP4 GEMM's device alpha, a bias
+  /// gradient's partial sums.
+  struct Scratch {
+    Operation *op;
+    MemRefType type;
+    int64_t offset;
+  };
+  llvm::SmallVector<Scratch> scratch;
+  int64_t workspaceBytes = 0;
+};
+
+/// Plans `func`'s buffers on `target`, or emits the error that stops it
+/// (an unsupported op or type, a GEMM cuBLASLt cannot run).
+FailureOr<EntryPlan> planEntry(func::FuncOp func, TargetAttr target);
+
+} // namespace mlir::teq::lowering
+
+#endif // TEQ_LIB_CONVERSION_TEQTOGPU_ENTRYBUFFERS_H

@@ -1,0 +1,137 @@
+//===- EntryLowering.cpp - One teq entry function to launches -------------===//
+
+#include "EntryLowering.h"
+
+#include "Lowerable.h"
+#include "teq/Dialect/TEQ/IR/TEQDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::teq;
+using namespace mlir::teq::lowering;
+
+LogicalResult EntryLowering::run() {
+  Location loc = func.getLoc();
+  FailureOr<EntryPlan> planned = planEntry(func, target);
+  if (failed(planned))
+    return failure();
+  const EntryPlan &plan = *planned;
+  FailureOr<EntryNames> names = EntryNames::get(func, plan);
+  if (failed(names))
+    return failure();
+  std::string name = func.getSymName().str();
+  for (auto [k, gemm] : llvm::enumerate(plan.gemms)) {
+    GemmOp gemmOp = gemm.first;
+    std::string kindName =
+        gemmOp.getKind() ? stringifyGemmKind(*gemmOp.getKind()).str() : "gemm";
+    gemmIds[gemmOp.getOperation()] = manifest.addGemm(
+        gemm.second, name + ":" + kindName + std::to_string(k));
+  }
+  manifest.addEntry(func, plan, *names, gemmIds);
+
+  // The lowered function takes the flat buffer list (arguments, then
+  // results, then the workspace) and replaces the original under its name.
+  SmallVector<Type> memrefs;
+  for (const auto &buffers :
+       llvm::concat<const SmallVector<Buffer>>(plan.argumentBuffers,
+                                               plan.resultBuffers))
+    for (const Buffer &b : buffers)
+      memrefs.push_back(b.type);
+  if (plan.workspaceBytes > 0)
+    memrefs.push_back(MemRefType::get({plan.workspaceBytes},
+                                      IntegerType::get(func.getContext(), 8)));
+  OpBuilder b(func);
+  auto lowered = func::FuncOp::create(b, loc, name + ".lowered",
+                                      b.getFunctionType(memrefs, {}));
+  lowered->setAttr(TEQDialect::getEntryAttrName(), b.getUnitAttr());
+  Block *body = lowered.addEntryBlock();
+  b.setInsertionPointToStart(body);
+  unsigned next = 0;
+  for (auto [arg, buffers] : llvm::zip(func.getArguments(), plan.argumentBuffers))
+    for (size_t j = 0; j < buffers.size(); ++j)
+      buffersOfValue[arg].push_back(body->getArgument(next++));
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  SmallVector<SmallVector<Value>> resultMemrefs;
+  for (auto [i, buffers] : llvm::enumerate(plan.resultBuffers)) {
+    SmallVector<Value> memrefsOfResult;
+    for (size_t j = 0; j < buffers.size(); ++j)
+      memrefsOfResult.push_back(body->getArgument(next++));
+    Value value = ret.getOperand(i);
+    auto it = plan.resultIndexOf.find(value);
+    if (it != plan.resultIndexOf.end() && it->second == i)
+      buffersOfValue[value] = memrefsOfResult;
+    resultMemrefs.push_back(std::move(memrefsOfResult));
+  }
+  if (plan.workspaceBytes > 0) {
+    Value workspace = body->getArgument(next++);
+    auto view = [&](MemRefType type, int64_t offset) -> Value {
+      Value at = arith::ConstantIndexOp::create(b, loc, offset);
+      return memref::ViewOp::create(b, loc, type, workspace, at, ValueRange{});
+    };
+    for (auto [v, buffers, offsets] :
+         llvm::zip(plan.temporaries, plan.temporaryBuffers,
+                   plan.temporaryOffsets))
+      for (auto [buffer, offset] : llvm::zip(buffers, offsets))
+        // Without an offset the buffer is the input's (lowerSwizzleScales).
+        buffersOfValue[v].push_back(offset ? view(buffer.type, *offset)
+                                           : Value());
+    for (const EntryPlan::Scratch &s : plan.scratch)
+      scratchOf[s.op] = view(s.type, s.offset);
+  }
+
+  Value token =
+      gpu::WaitOp::create(b, loc, b.getType<gpu::AsyncTokenType>(), ValueRange{})
+          .getAsyncToken();
+  size_t gemmIndex = 0;
+  for (Operation &op : func.getBody().front()) {
+    if (isa<func::ReturnOp>(op))
+      continue;
+    if (auto update = dyn_cast<DelayedScalingUpdateOp>(op)) {
+      lowerUpdate(b, update, token);
+      continue;
+    }
+    if (auto view = dyn_cast<UpdateUsageOp>(op)) {
+      aliasUsageView(view);
+      continue;
+    }
+    if (auto swizzle = dyn_cast<SwizzleScalesOp>(op)) {
+      lowerSwizzleScales(b, swizzle, token);
+      continue;
+    }
+    if (auto gemmOp = dyn_cast<GemmOp>(op)) {
+      lowerGemm(b, gemmOp, plan.gemms[gemmIndex++].second, token);
+      continue;
+    }
+    if (auto biasGrad = dyn_cast<BiasGradOp>(op)) {
+      lowerBiasGrad(b, biasGrad, token);
+      continue;
+    }
+    if (isElementwiseOnTensors(op)) {
+      lowerElementwise(b, op, token);
+      continue;
+    }
+    if (isa<tensor::ExtractSliceOp, tensor::InsertSliceOp>(op)) {
+      lowerSlice(b, op, token);
+      continue;
+    }
+    auto quantize = cast<QuantizeOp>(op);
+    Value updatedHistory;
+    if (Value h = quantize.getUpdatedAmaxHistory())
+      updatedHistory = buffersOfValue.lookup(h).front();
+    if (failed(lowerQuantize(b, quantize,
+                             buffersOfValue.lookup(quantize.getResult()),
+                             updatedHistory, token)))
+      return failure();
+  }
+  for (auto &[index, value] : plan.copiedResults)
+    copyInto(b, value, resultMemrefs[index], token);
+  gpu::WaitOp::create(b, loc, Type(), ValueRange{token});
+  func::ReturnOp::create(b, loc);
+
+  func.erase();
+  lowered.setSymName(name);
+  return success();
+}

@@ -1,0 +1,407 @@
+//===- KernelLowering.cpp - teq ops of an entry to kernel launches --------===//
+//
+// Each op picks its kernel family's emitter (Kernels/), describes the
+// specialisation (shape, types, quantizer, target) and launches what the
+// emitter returns, in program order on the entry's stream.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EntryLowering.h"
+
+#include "Kernels/Auxiliary.h"
+#include "Kernels/BiasGrad.h"
+#include "Kernels/BlockFP8.h"
+#include "Kernels/DelayedScalingUpdate.h"
+#include "Kernels/Elementwise.h"
+#include "Kernels/MXFP8.h"
+#include "Kernels/NVFP4.h"
+#include "Kernels/PerTensorFP8.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::teq;
+using namespace mlir::teq::lowering;
+namespace layout = ::mlir::teq::layout;
+
+namespace {
+
+kernels::InputType inputTypeOf(Type element) {
+  if (element.isF32())
+    return kernels::InputType::F32;
+  if (element.isF16())
+    return kernels::InputType::F16;
+  return kernels::InputType::BF16;
+}
+
+/// Whether the target has Blackwell's arch-specific E2M1 / UE8M0
+/// conversions (cvt.rn.satfinite.e2m1x2, cvt.rp.satfinite.ue8m0x2): sm_100a
+/// and later `a` targets. Elsewhere exact software conversions stand in.
+bool hasBlackwellConversions(TargetAttr target) {
+  return target.getSm() >= 100 && target.getSuffix() == "a";
+}
+
+/// The data and scale buffers of a block-scaled quantization (MXFP8, NVFP4)
+/// whose scale padding must read as zero (te-semantics.md §4.2).
+struct BlockScaledOutputs {
+  Value rdata, rscale, cdata, cscale;
+  int64_t rowScaleRows = 0, rowScaleCols = 0;
+  int64_t colScaleRows = 0, colScaleCols = 0;
+
+  explicit BlockScaledOutputs(llvm::StringMap<NamedBuffer> &named) {
+    rdata = named.lookup("rowwise_data").value;
+    rscale = named.lookup("rowwise_scale_inv").value;
+    cdata = named.lookup("columnwise_data").value;
+    cscale = named.lookup("columnwise_scale_inv").value;
+    if (rscale) {
+      const layout::BufferDesc &d = named["rowwise_scale_inv"].desc;
+      rowScaleRows = d.shape[0];
+      rowScaleCols = d.shape[1];
+    }
+    if (cscale) {
+      const layout::BufferDesc &d = named["columnwise_scale_inv"].desc;
+      colScaleRows = d.shape[0];
+      colScaleCols = d.shape[1];
+    }
+  }
+
+  /// Which copies the kernel writes and the shapes of their scales.
+  template <typename Spec>
+  void describeInto(Spec &spec) const {
+    spec.rowwise = static_cast<bool>(rdata);
+    spec.columnwise = static_cast<bool>(cdata);
+    spec.rowScaleRows = rowScaleRows;
+    spec.rowScaleCols = rowScaleCols;
+    spec.colScaleRows = colScaleRows;
+    spec.colScaleCols = colScaleCols;
+  }
+
+  /// The buffers of the tile kernels (block FP8, MXFP8) reading `x`.
+  kernels::TileBuffers tileBuffers(Value x) const {
+    return {x, rdata, rscale, cdata, cscale};
+  }
+};
+
+/// The fields every kernel spec shares: the kernel-name prefix, the
+/// flattened M x K shape and the input type.
+template <typename Spec>
+void initSpec(Spec &spec, std::string prefix, TensorProtoType proto) {
+  layout::Flat2D flat = layout::flatten2D(
+      std::vector<int64_t>(proto.getShape().begin(), proto.getShape().end()));
+  spec.prefix = std::move(prefix);
+  spec.rows = flat.m;
+  spec.cols = flat.k;
+  spec.input = inputTypeOf(proto.getElementType());
+}
+
+/// The shape and types of a bias gradient.
+kernels::BiasGradSpec biasGradSpec(BiasGradOp op) {
+  auto input = cast<RankedTensorType>(op.getInput().getType());
+  kernels::BiasGradSpec spec;
+  spec.cols = op.getResult().getType().getNumElements();
+  spec.rows = input.getNumElements() / spec.cols;
+  spec.input = inputTypeOf(input.getElementType());
+  spec.output = inputTypeOf(op.getResult().getType().getElementType());
+  return spec;
+}
+
+} // namespace
+
+std::string EntryLowering::kernelName(StringRef letter, StringRef suffix) {
+  return (letter + std::to_string(kernelCounter++) + suffix).str();
+}
+
+LogicalResult EntryLowering::lowerQuantize(OpBuilder &b, QuantizeOp op,
+                                           ArrayRef<Value> outputs,
+                                           Value updatedHistory,
+                                           Value &token) {
+  TensorProtoType proto = op.getResult().getType();
+  if (isa<Float8BlockQuantizerAttr>(proto.getQuantizer()))
+    return lowerBlockQuantize(b, op, outputs, token);
+  if (isa<MXFP8QuantizerAttr>(proto.getQuantizer()))
+    return lowerMXFP8Quantize(b, op, outputs, token);
+  if (isa<NVFP4QuantizerAttr>(proto.getQuantizer()))
+    return lowerNVFP4Quantize(b, op, outputs, token);
+  kernels::PerTensorFP8Spec spec;
+  initSpec(spec, kernelName("q"), proto);
+  spec.e5m2 = isa<Float8E5M2Type>(proto.getQuantizer().getDataType());
+  if (auto cs = dyn_cast<Float8CurrentScalingQuantizerAttr>(
+          proto.getQuantizer())) {
+    spec.forcePow2 = cs.getForcePow_2Scales();
+    spec.epsilon = static_cast<float>(cs.getAmaxEpsilon().convertToDouble());
+  } else {
+    spec.delayed = true;
+    spec.historyLength =
+        cast<RankedTensorType>(op.getAmaxHistory().getType()).getDimSize(0);
+  }
+  // Which buffers exist follows the layout (data, transpose, scale_inv).
+  std::vector<layout::BufferDesc> descs = proto.getBuffers(target);
+  Value data, transpose, scaleInv;
+  for (auto [desc, value] : llvm::zip(descs, outputs)) {
+    if (desc.name == "data")
+      data = value;
+    else if (desc.name == "transpose")
+      transpose = value;
+    else if (desc.name == "scale_inv")
+      scaleInv = value;
+  }
+  spec.rowwise = static_cast<bool>(data);
+  spec.transpose = static_cast<bool>(transpose);
+
+  kernels::PerTensorFP8Buffers buffers;
+  buffers.input = buffersOfValue.lookup(op.getInput()).front();
+  buffers.data = data;
+  buffers.transpose = transpose;
+  buffers.scaleInv = scaleInv;
+  if (spec.delayed) {
+    buffers.scale = buffersOfValue.lookup(op.getScale()).front();
+    buffers.amaxHistory = buffersOfValue.lookup(op.getAmaxHistory()).front();
+    buffers.updatedAmaxHistory = updatedHistory;
+  }
+  ImplicitLocOpBuilder kb(op.getLoc(), b);
+  for (const kernels::KernelLaunch &k :
+       kernels::emitPerTensorFP8(kb, kernelModule, spec, buffers))
+    launch(b, op.getLoc(), k, token);
+  return success();
+}
+
+LogicalResult EntryLowering::lowerBlockQuantize(OpBuilder &b, QuantizeOp op,
+                                                ArrayRef<Value> outputs,
+                                                Value &token) {
+  TensorProtoType proto = op.getResult().getType();
+  auto bq = cast<Float8BlockQuantizerAttr>(proto.getQuantizer());
+  kernels::BlockFP8Spec spec;
+  initSpec(spec, kernelName("q"), proto);
+  spec.e5m2 = isa<Float8E5M2Type>(bq.getFp8Dtype());
+  spec.twoD = bq.getBlockScalingDim() == 2;
+  spec.forcePow2 = bq.getForcePow_2Scales();
+  spec.epsilon = static_cast<float>(bq.getAmaxEpsilon().convertToDouble());
+  llvm::StringMap<NamedBuffer> named = buffersByName(proto, target, outputs);
+  // The kernel writes the scale padding itself: no zero-fill.
+  BlockScaledOutputs outs(named);
+  outs.describeInto(spec);
+  ImplicitLocOpBuilder kb(op.getLoc(), b);
+  launch(b, op.getLoc(),
+         kernels::emitBlockFP8(
+             kb, kernelModule, spec,
+             outs.tileBuffers(buffersOfValue.lookup(op.getInput()).front())),
+         token);
+  return success();
+}
+
+LogicalResult EntryLowering::lowerMXFP8Quantize(OpBuilder &b, QuantizeOp op,
+                                                ArrayRef<Value> outputs,
+                                                Value &token) {
+  TensorProtoType proto = op.getResult().getType();
+  auto mx = cast<MXFP8QuantizerAttr>(proto.getQuantizer());
+  kernels::MXFP8Spec spec;
+  initSpec(spec, kernelName("q"), proto);
+  spec.e5m2 = isa<Float8E5M2Type>(mx.getFp8Dtype());
+  spec.twoD = mx.getWith_2dQuantization();
+  spec.swizzled = proto.getScaleLayout() == ScaleLayout::gemm_swizzled;
+  spec.hardwareConversions = hasBlackwellConversions(target);
+  llvm::StringMap<NamedBuffer> named = buffersByName(proto, target, outputs);
+  BlockScaledOutputs outs(named);
+  outs.describeInto(spec);
+  // The kernel writes every scale byte, padding included: no zero-fill.
+  ImplicitLocOpBuilder kb(op.getLoc(), b);
+  launch(b, op.getLoc(),
+         kernels::emitMXFP8(
+             kb, kernelModule, spec,
+             outs.tileBuffers(buffersOfValue.lookup(op.getInput()).front())),
+         token);
+  return success();
+}
+
+LogicalResult EntryLowering::lowerNVFP4Quantize(OpBuilder &b, QuantizeOp op,
+                                                ArrayRef<Value> outputs,
+                                                Value &token) {
+  TensorProtoType proto = op.getResult().getType();
+  auto nv = cast<NVFP4QuantizerAttr>(proto.getQuantizer());
+  kernels::NVFP4Spec spec;
+  initSpec(spec, kernelName("q"), proto);
+  spec.twoD = nv.getWith_2dQuantization();
+  spec.swizzled = proto.getScaleLayout() == ScaleLayout::gemm_swizzled;
+  spec.rht = nv.getWithRht();
+  spec.hardwareConversions = hasBlackwellConversions(target);
+  spec.stochastic = nv.getStochasticRounding();
+  // Hopper and later: the data kernel stages its tile while the amax pass
+  // drains (NVFP4Spec::dependentLaunch).
+  spec.dependentLaunch = target.getSm() >= 90;
+  // The (seed, offset) buffer of stochastic rounding: an entry argument.
+  Value rng;
+  if (spec.stochastic) {
+    auto it = buffersOfValue.find(op.getRngState());
+    if (it == buffersOfValue.end())
+      return op.emitOpError("rng_state must be an argument of the entry "
+                            "function (the kernels read its 16 bytes)");
+    rng = it->second.front();
+  }
+  llvm::StringMap<NamedBuffer> named = buffersByName(proto, target, outputs);
+  BlockScaledOutputs outs(named);
+  outs.describeInto(spec);
+  kernels::NVFP4Buffers buffers;
+  buffers.input = buffersOfValue.lookup(op.getInput()).front();
+  buffers.rowData = outs.rdata;
+  buffers.rowScale = outs.rscale;
+  buffers.columnData = outs.cdata;
+  buffers.columnScale = outs.cscale;
+  buffers.rowAmax = named.lookup("amax_rowwise").value;
+  buffers.columnAmax = named.lookup("amax_columnwise").value;
+  buffers.rngState = rng;
+  ImplicitLocOpBuilder kb(op.getLoc(), b);
+  for (const kernels::KernelLaunch &k :
+       kernels::emitNVFP4Quantize(kb, kernelModule, spec, buffers)) {
+    // The data kernel follows its amax pass directly on the stream.
+    if (k.dependentLaunch)
+      manifest.addDependentLaunch(k.kernel);
+    launch(b, op.getLoc(), k, token);
+  }
+  return success();
+}
+
+void EntryLowering::lowerUpdate(OpBuilder &b, DelayedScalingUpdateOp op,
+                                Value &token) {
+  kernels::DelayedScalingUpdateSpec spec;
+  spec.slots = op.getScale().getType().getDimSize(0);
+  spec.length = op.getAmaxHistory().getType().getDimSize(0);
+  spec.fp8Max = static_cast<float>(getFormatMax(op.getFp8Dtype()));
+  spec.margin = op.getMarginAttr().getValue().getSExtValue();
+  spec.mostRecent = op.getAmaxComputeAlgo() == AmaxComputeAlgo::most_recent;
+  std::string name = kernelName("u", "_update");
+  ImplicitLocOpBuilder kb(op.getLoc(), b);
+  launch(b, op.getLoc(),
+         kernels::emitDelayedScalingUpdate(
+             kb, kernelModule, name, spec,
+             buffersOfValue.lookup(op.getScale()).front(),
+             buffersOfValue.lookup(op.getAmaxHistory()).front(),
+             buffersOfValue.lookup(op.getUpdatedScale()).front(),
+             buffersOfValue.lookup(op.getUpdatedAmaxHistory()).front()),
+         token);
+}
+
+void EntryLowering::lowerSwizzleScales(OpBuilder &b, SwizzleScalesOp op,
+                                       Value &token) {
+  TensorProtoType to = op.getResult().getType();
+  SmallVector<Value> &outputs = buffersOfValue[op.getResult()];
+  std::vector<layout::BufferDesc> descs = to.getBuffers(target);
+  bool mxfp8 = isa<MXFP8QuantizerAttr>(to.getQuantizer());
+  ImplicitLocOpBuilder kb(op.getLoc(), b);
+  for (auto [desc, output] : llvm::zip_equal(descs, outputs)) {
+    Value input = namedBuffer(op.getInput(), desc.name);
+    if (!isScaleBuffer(desc.name)) {
+      if (!output) { // a temporary: the input's buffer
+        output = input;
+        continue;
+      }
+      copyBuffer(b, op.getLoc(), input, output, token);
+      continue;
+    }
+    kernels::ScaleSwizzleSpec spec;
+    spec.rows = desc.shape[0];
+    spec.cols = desc.shape[1];
+    spec.transposed = mxfp8 && desc.name == "columnwise_scale_inv";
+    std::string name = kernelName("s", "_swizzle");
+    launch(b, op.getLoc(),
+           kernels::emitScaleSwizzle(kb, kernelModule, name, spec, input,
+                                     output),
+           token);
+  }
+}
+
+void EntryLowering::aliasUsageView(UpdateUsageOp view) {
+  // The view's buffers are those of its input with the same TE name.
+  TensorProtoType to = view.getResult().getType();
+  for (const layout::BufferDesc &desc : to.getBuffers(target))
+    buffersOfValue[view.getResult()].push_back(
+        namedBuffer(view.getInput(), desc.name));
+}
+
+void EntryLowering::lowerSlice(OpBuilder &b, Operation &op, Value &token) {
+  auto slice = cast<OffsetSizeAndStrideOpInterface>(op);
+  auto insert = dyn_cast<tensor::InsertSliceOp>(op);
+  Value full = insert ? insert.getDest() : op.getOperand(0);
+  kernels::SliceSpec spec;
+  spec.fullShape.assign(cast<RankedTensorType>(full.getType()).getShape());
+  spec.offsets.assign(slice.getStaticOffsets());
+  spec.sizes.assign(slice.getStaticSizes());
+  spec.strides.assign(slice.getStaticStrides());
+  spec.scatter = static_cast<bool>(insert);
+  std::string name =
+      kernelName("s", insert ? "_insert_slice" : "_extract_slice");
+  Value result = buffersOfValue.lookup(op.getResult(0)).front();
+  if (insert)
+    copyInto(b, full, {result}, token);
+  Value part = insert ? buffersOfValue.lookup(insert.getSource()).front()
+                      : result;
+  Value fullBuffer = insert ? result : buffersOfValue.lookup(full).front();
+  ImplicitLocOpBuilder kb(op.getLoc(), b);
+  launch(b, op.getLoc(),
+         kernels::emitSlice(kb, kernelModule, name, spec, fullBuffer, part),
+         token);
+}
+
+void EntryLowering::lowerElementwise(OpBuilder &b, Operation &op,
+                                     Value &token) {
+  std::string name = kernelName("e", "_" + op.getName().stripDialect().str());
+  std::replace(name.begin(), name.end(), '.', '_');
+  SmallVector<Value> operands;
+  for (Value operand : op.getOperands())
+    operands.push_back(buffersOfValue.lookup(operand).front());
+  ImplicitLocOpBuilder kb(op.getLoc(), b);
+  launch(b, op.getLoc(),
+         kernels::emitElementwise(
+             kb, kernelModule, name, op, operands,
+             buffersOfValue.lookup(op.getResult(0)).front()),
+         token);
+}
+
+void EntryLowering::lowerBiasGrad(OpBuilder &b, BiasGradOp op,
+                                  Value &token) {
+  std::string prefix = kernelName("b");
+  ImplicitLocOpBuilder kb(op.getLoc(), b);
+  for (const kernels::KernelLaunch &k : kernels::emitBiasGrad(
+           kb, kernelModule, prefix, biasGradSpec(op),
+           buffersOfValue.lookup(op.getInput()).front(),
+           scratchOf.lookup(op.getOperation()),
+           buffersOfValue.lookup(op.getResult()).front()))
+    launch(b, op.getLoc(), k, token);
+}
+
+void EntryLowering::copyInto(OpBuilder &b, Value value,
+                             ArrayRef<Value> destination, Value &token) {
+  // Buffers pair up in layout order; a view's are a named subset of its
+  // input's, in the same order.
+  SmallVector<Value> sources = buffersOfValue.lookup(value);
+  for (auto [source, dest] : llvm::zip(sources, destination))
+    copyBuffer(b, func.getLoc(), source, dest, token);
+}
+
+void EntryLowering::copyBuffer(OpBuilder &b, Location loc, Value source,
+                               Value dest, Value &token) {
+  ImplicitLocOpBuilder kb(loc, b);
+  std::string name = kernelName("c", "_copy");
+  launch(b, loc, kernels::emitCopy(kb, kernelModule, name, source, dest),
+         token);
+}
+
+void EntryLowering::launch(OpBuilder &b, Location loc,
+                           const kernels::KernelLaunch &k, Value &token) {
+  auto c = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  Value smem;
+  if (k.sharedBytes > 0)
+    smem = arith::ConstantIntOp::create(b, loc, b.getI32Type(), k.sharedBytes);
+  auto symbol = SymbolRefAttr::get(
+      b.getStringAttr(kKernelModule),
+      {FlatSymbolRefAttr::get(b.getStringAttr(k.kernel))});
+  auto op = gpu::LaunchFuncOp::create(
+      b, loc, symbol, gpu::KernelDim3{c(k.gridX), c(k.gridY), c(1)},
+      gpu::KernelDim3{c(k.blockX), c(1), c(1)}, smem, k.args,
+      b.getType<gpu::AsyncTokenType>(), ValueRange{token});
+  token = op.getAsyncToken();
+}

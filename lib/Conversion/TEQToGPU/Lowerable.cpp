@@ -1,0 +1,160 @@
+//===- Lowerable.cpp - What convert-teq-to-gpu lowers ---------------------===//
+
+#include "Lowerable.h"
+
+#include "teq/Dialect/TEQ/IR/TEQOps.h"
+#include "teq/Layout/BufferLayout.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace mlir::teq;
+namespace layout = ::mlir::teq::layout;
+
+bool lowering::isElementwiseOnTensors(Operation &op) {
+  if (!op.hasTrait<OpTrait::Elementwise>() || op.getNumResults() != 1 ||
+      op.getNumRegions() != 0 ||
+      !isa<arith::ArithDialect, math::MathDialect>(op.getDialect()))
+    return false;
+  auto resultType = dyn_cast<RankedTensorType>(op.getResult(0).getType());
+  if (!resultType)
+    return false;
+  auto highPrecision = [](Type t) {
+    return t.isBF16() || t.isF16() || t.isF32();
+  };
+  if (!highPrecision(resultType.getElementType()))
+    return false;
+  for (Type t : op.getOperandTypes()) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    if (!tensor || tensor.getShape() != resultType.getShape() ||
+        !highPrecision(tensor.getElementType()))
+      return false;
+  }
+  return true;
+}
+
+LogicalResult lowering::checkBufferShape(Type type, Location loc) {
+  ArrayRef<int64_t> shape;
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    shape = tensor.getShape();
+  else if (auto proto = dyn_cast<TensorProtoType>(type))
+    shape = proto.getShape();
+  else
+    return success();
+  if (ShapedType::isDynamicShape(shape))
+    return emitError(loc) << "entry values need static shapes (buffers are "
+                             "planned at compile time), got "
+                          << type;
+  constexpr int64_t kMaxBytes = int64_t(1) << 48;
+  int64_t elements = 1;
+  for (int64_t d : shape) {
+    if (d == 0)
+      return emitError(loc) << "empty tensors have no GPU lowering, got "
+                            << type;
+    // 4 bytes an element at most: the f32 tensors and their copies.
+    if (llvm::MulOverflow(elements, d, elements) || elements > kMaxBytes / 4)
+      return emitError(loc) << type << " is too large: entry buffers are "
+                               "limited to 2^48 bytes";
+  }
+  return success();
+}
+
+LogicalResult lowering::checkLowerable(Operation &op) {
+  for (Type type : llvm::concat<Type>(op.getOperandTypes(), op.getResultTypes()))
+    if (failed(checkBufferShape(type, op.getLoc())))
+      return failure();
+  if (auto view = dyn_cast<UpdateUsageOp>(op)) {
+    // A view aliases its input's buffers; a usage that needs a buffer the
+    // input lacks (a transposed copy) would need a transpose kernel.
+    llvm::StringSet<> held;
+    TargetAttr target = TargetAttr::lookup(&op);
+    for (const layout::BufferDesc &d :
+         view.getInput().getType().getBuffers(target))
+      held.insert(d.name);
+    for (const layout::BufferDesc &d :
+         view.getResult().getType().getBuffers(target))
+      if (!held.contains(d.name))
+        return op.emitOpError("derives buffer '")
+               << d.name << "' its input does not hold (" << target.getChip()
+               << "); deriving a usage has no GPU lowering yet: quantize with "
+                  "every usage the program reads";
+  }
+  if (isa<func::ReturnOp, DelayedScalingUpdateOp, UpdateUsageOp,
+          SwizzleScalesOp, GemmOp, BiasGradOp>(op))
+    return success();
+  if (isElementwiseOnTensors(op))
+    return success();
+  if (isa<tensor::ExtractSliceOp, tensor::InsertSliceOp>(op)) {
+    // Delayed-scaling state slices (teq-decompose-linear).
+    auto slice = cast<OffsetSizeAndStrideOpInterface>(op);
+    if (!slice.getOffsets().empty() || !slice.getSizes().empty() ||
+        !slice.getStrides().empty())
+      return op.emitOpError("has dynamic offsets, sizes or strides; only "
+                            "static slices are lowered");
+    return success();
+  }
+  auto quantize = dyn_cast<QuantizeOp>(op);
+  if (!quantize)
+    return op.emitOpError("has no GPU lowering yet; convert-teq-to-gpu "
+                          "lowers teq.quantize, teq.update_usage, "
+                          "teq.swizzle_scales, teq.gemm, "
+                          "teq.bias_grad, teq.delayed_scaling_update and "
+                          "elementwise arith/math ops on bf16/f16/f32 "
+                          "tensors of one shape in this version");
+  QuantizerAttrInterface q = quantize.getResult().getType().getQuantizer();
+  if (isa<Float8QuantizerAttr>(q))
+    return success();
+  if (isa<Float8BlockQuantizerAttr, MXFP8QuantizerAttr>(q))
+    return success();
+  if (auto nv = dyn_cast<NVFP4QuantizerAttr>(q)) {
+    // Round-to-nearest and stochastic rounding, 1D and 2D, and RHT are
+    // lowered; the rest needs kernels of its own (te-semantics.md §5.5).
+    // (with_rht without with_post_rht_amax, or on non-bf16 input, does not
+    // verify.)
+    const char *missing =
+        nv.getWithRht() && !nv.getWithRandomSignMask()
+            ? "with_rht but not with_random_sign_mask"
+                          : nv.getRowScaledNvfp4()     ? "row_scaled_nvfp4"
+                          : nv.getNvfp4Use_4over6()    ? "nvfp4_use_4over6"
+                          : nv.getWithAmaxReduction()  ? "with_amax_reduction"
+                                                       : nullptr;
+    if (!missing && nv.getNvfp4E4m3Max() != 448)
+      missing = "nvfp4_e4m3_max other than 448";
+    TensorProtoType proto = quantize.getResult().getType();
+    if (!missing && nv.getWithRht() &&
+        proto.hasColumnwise()) {
+      int64_t m = layout::flatten2D(std::vector<int64_t>(
+                                        proto.getShape().begin(),
+                                        proto.getShape().end()))
+                      .m;
+      if (nv.getWith_2dQuantization())
+        return op.emitOpError("NVFP4 RHT cannot be combined with 2D (16x16) "
+                              "quantization");
+      if (m % 16 != 0)
+        return op.emitOpError("NVFP4 RHT transforms groups of 16 rows: M = ")
+               << m << " must be a multiple of 16";
+    }
+    if (missing)
+      return op.emitOpError("NVFP4Quantizer with ")
+             << missing
+             << " has no GPU lowering yet (this version lowers NVFP4 with "
+                "round-to-nearest or stochastic rounding, 1D and 2D, and RHT "
+                "with the post-RHT amax)";
+    return success();
+  }
+  auto cs = dyn_cast<Float8CurrentScalingQuantizerAttr>(q);
+  if (!cs)
+    return op.emitOpError("quantizing with ")
+           << q.getQuantizerName()
+           << " has no GPU lowering yet (this version lowers "
+              "Float8CurrentScalingQuantizer, Float8Quantizer, "
+              "Float8BlockQuantizer, MXFP8Quantizer and NVFP4Quantizer)";
+  if (cs.getWithAmaxReduction())
+    return op.emitOpError("amax reduction over a process group has no GPU "
+                          "lowering yet");
+  return success();
+}

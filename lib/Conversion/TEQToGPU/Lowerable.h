@@ -1,0 +1,30 @@
+//===- Lowerable.h - What convert-teq-to-gpu lowers ------------*- C++ -*-===//
+//
+// The checks made before any IR is built: every op of an entry has a
+// lowering, every value a static buffer. Each failure is an error at the op
+// naming what is not supported.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TEQ_LIB_CONVERSION_TEQTOGPU_LOWERABLE_H
+#define TEQ_LIB_CONVERSION_TEQTOGPU_LOWERABLE_H
+
+#include "mlir/IR/Operation.h"
+
+namespace mlir::teq::lowering {
+
+/// Entry values become buffers of a size fixed at compile time: static,
+/// non-empty shapes whose bytes fit the runtime's 2^48-byte limit
+/// (docs/Artifact.md), checked before any size is computed.
+LogicalResult checkBufferShape(Type type, Location loc);
+
+/// An arith/math op applied elementwise to same-shaped high-precision
+/// tensors (a Linear's neighbours: activations, gradient sums).
+bool isElementwiseOnTensors(Operation &op);
+
+/// Success if `op` has a lowering, else an error naming what is missing.
+LogicalResult checkLowerable(Operation &op);
+
+} // namespace mlir::teq::lowering
+
+#endif // TEQ_LIB_CONVERSION_TEQTOGPU_LOWERABLE_H
