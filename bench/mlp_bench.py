@@ -182,8 +182,8 @@ def main():
           "spread = largest difference between one contender's rounds):")
     print()
     print("| tokens x hidden x ffn | TEQ | TEQ +g | bf16 | bf16 +g | bf16 compile "
-          "| bf16 compile +g | compile FP8 | compile FP8 +g | TEQ host ms per call |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "| bf16 compile +g | compile FP8 | compile FP8 +g | TEQ host ms per call | spread |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         t = r["t"]
         cells = [cell(t.get(k)) for k in ("teq", "teq+graph", "bf16", "bf16+graph",
