@@ -1255,6 +1255,35 @@ Status parseEntry(const JsonValue &value, const std::string &path,
                              "(2^48)");
     entry.workspaceBytes = *bytes;
   }
+  if (const JsonValue *groups = value.find("groups")) {
+    const std::string groupsPath = child(path, "groups");
+    if (!groups->isArray())
+      return typeError(groupsPath, "an array", *groups);
+    for (size_t i = 0; i < groups->asArray().size(); ++i) {
+      const JsonValue &item = groups->asArray()[i];
+      const std::string groupPath = element(groupsPath, i);
+      if (!item.isObject())
+        return typeError(groupPath, "an object", item);
+      GroupSpec group;
+      auto groupName = readName(item, groupPath, "name");
+      if (!groupName.ok())
+        return groupName.status();
+      group.name = *groupName;
+      auto size = readIntegerMember(item, groupPath, "size");
+      if (!size.ok())
+        return size.status();
+      if (*size < 1 || *size > (int64_t(1) << 30))
+        return errorAt(child(groupPath, "size"),
+                       "a group has 1 to 2^30 ranks, got " +
+                           std::to_string(*size));
+      group.size = *size;
+      for (const GroupSpec &other : entry.groups)
+        if (other.name == group.name)
+          return errorAt(child(groupPath, "name"),
+                         "group \"" + group.name + "\" is listed twice");
+      entry.groups.push_back(std::move(group));
+    }
+  }
   auto args = member(value, path, "args");
   if (!args.ok())
     return args.status();

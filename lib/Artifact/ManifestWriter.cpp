@@ -89,6 +89,12 @@ JsonValue entryJson(const EntrySpec &entry) {
                                       {"args", std::move(args)}});
   if (entry.workspaceBytes > 0)
     json.set("workspace_bytes", entry.workspaceBytes);
+  if (!entry.groups.empty()) {
+    JsonValue groups = JsonValue::array();
+    for (const GroupSpec &group : entry.groups)
+      groups.push(JsonValue::object({{"name", group.name}, {"size", group.size}}));
+    json.set("groups", std::move(groups));
+  }
   if (!entry.temporaries.empty()) {
     JsonValue temporaries = JsonValue::array();
     for (const ArgSpec &temporary : entry.temporaries)

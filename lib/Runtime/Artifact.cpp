@@ -98,10 +98,6 @@ StatusOr<Manifest> readArtifact(const std::string &path, bool forLoading) {
       return Status::error(prefix + ": entry '" + entry.name +
                            "': the library does not export its symbol '" +
                            entry.symbol + "'");
-  // The entries' parallel groups (not modeled by the manifest's types).
-  for (size_t i = 0; i < manifest->entries.size(); ++i)
-    if (auto groups = parseEntryGroups(manifest->json, i); !groups.ok())
-      return groups.status().withPrefix(prefix);
   return manifest;
 }
 
@@ -191,8 +187,7 @@ Artifact::open(const std::string &path, std::shared_ptr<Context> context) {
   // The symbols were found in the file's dynamic symbol table; dlsym is
   // what the loader itself resolves.
   artifact->entries_.reserve(loaded.entries.size());
-  for (size_t index = 0; index < loaded.entries.size(); ++index) {
-    const EntrySpec &spec = loaded.entries[index];
+  for (const EntrySpec &spec : loaded.entries) {
     (void)dlerror();
     void *symbol = dlsym(opened.handle, spec.symbol.c_str());
     if (!symbol)
@@ -202,12 +197,6 @@ Artifact::open(const std::string &path, std::shared_ptr<Context> context) {
     entry.artifact_ = artifact.get();
     entry.spec_ = &spec;
     entry.function_ = reinterpret_cast<Entry::EntryFunction>(symbol);
-    // The manifest's "groups" (read here until the manifest library models
-    // them).
-    auto groups = parseEntryGroups(loaded.json, index);
-    if (!groups.ok())
-      return groups.status().withPrefix(prefix);
-    entry.groups_ = std::move(*groups);
     artifact->entries_.push_back(std::move(entry));
   }
   return artifact;
@@ -340,7 +329,7 @@ Status Entry::run(const std::vector<DevicePtr> &buffers,
   std::vector<const CommunicatorInfo *> infos;
   for (const Communicator *comm : options.communicators)
     infos.push_back(comm ? &comm->info() : nullptr);
-  TEQ_RETURN_IF_ERROR(checkCommunicators(spec_->name, groups_, infos,
+  TEQ_RETURN_IF_ERROR(checkCommunicators(spec_->name, spec_->groups, infos,
                                          context->device().ordinal));
   if (options.validate)
     TEQ_RETURN_IF_ERROR(validate(buffers));
@@ -367,7 +356,8 @@ Status Entry::run(const std::vector<DevicePtr> &buffers,
     MgpuScope scope(stream, /*inspectOnly=*/false,
                     &artifact_->manifest().dependentLaunchKernels, slot->key());
     detail::GemmScope gemmScope(&artifact_->gemmPlans());
-    detail::CollectiveScope collectiveScope(&groups_, &options.communicators);
+    detail::CollectiveScope collectiveScope(&spec_->groups,
+                                            &options.communicators);
     function_(pointers.data());
   }
   Status released = slot->release(); // after the call's work, on `stream`

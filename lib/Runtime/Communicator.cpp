@@ -364,51 +364,8 @@ Status Communicator::asyncError() const {
 }
 
 //===----------------------------------------------------------------------===//
-// Groups of an entry and the checks before a run
+// The checks before a run
 //===----------------------------------------------------------------------===//
-
-StatusOr<std::vector<GroupSpec>> parseEntryGroups(const JsonValue &manifestJson,
-                                                  size_t entryIndex) {
-  std::vector<GroupSpec> groups;
-  const JsonValue *entries = manifestJson.find("entries");
-  if (!entries || !entries->isArray() ||
-      entryIndex >= entries->asArray().size())
-    return Status::error("manifest: entries[" + std::to_string(entryIndex) +
-                         "] does not exist");
-  const std::string entryPath =
-      "manifest: entries[" + std::to_string(entryIndex) + "]";
-  const JsonValue *list = entries->asArray()[entryIndex].find("groups");
-  if (!list)
-    return groups;
-  if (!list->isArray())
-    return Status::error(entryPath + ".groups: expected an array, got " +
-                         describeJsonKind(list->kind()));
-  for (size_t i = 0; i < list->asArray().size(); ++i) {
-    const JsonValue &item = list->asArray()[i];
-    const std::string path = entryPath + ".groups[" + std::to_string(i) + "]";
-    if (!item.isObject())
-      return Status::error(path + ": expected an object, got " +
-                           describeJsonKind(item.kind()));
-    const JsonValue *name = item.find("name");
-    const JsonValue *size = item.find("size");
-    if (!name)
-      return Status::error(path + ": missing \"name\"");
-    if (!name->isString() || name->asString().empty())
-      return Status::error(path + ".name: expected a non-empty string");
-    if (!size)
-      return Status::error(path + ": missing \"size\"");
-    if (!size->isInteger() || size->asInteger() < 1 ||
-        size->asInteger() > (int64_t(1) << 30))
-      return Status::error(path + ".size: expected an integer from 1 to "
-                                  "2^30 (the ranks of the group)");
-    for (const GroupSpec &other : groups)
-      if (other.name == name->asString())
-        return Status::error(path + ".name: group '" + other.name +
-                             "' is listed twice");
-    groups.push_back(GroupSpec{name->asString(), size->asInteger()});
-  }
-  return groups;
-}
 
 Status
 checkCommunicators(const std::string &entryName,

@@ -49,8 +49,6 @@ struct CEntry {
   /// The runnable entry; null for an inspected artifact.
   const Entry *entry = nullptr;
   std::vector<CArg> args;
-  /// The parallel groups (the loaded entry's, or read from the manifest).
-  std::vector<GroupSpec> groups;
 };
 
 struct CArtifact {
@@ -80,12 +78,6 @@ void buildEntries(CArtifact &artifact) {
     entry.spec = &spec;
     if (artifact.loaded)
       entry.entry = artifact.loaded->findEntry(spec.name);
-    if (entry.entry) {
-      entry.groups = entry.entry->groups();
-    } else if (auto groups = parseEntryGroups(manifest.json, i); groups.ok()) {
-      // Checked already by Artifact::inspect.
-      entry.groups = std::move(*groups);
-    }
     entry.args.resize(spec.args.size());
     size_t next = 0;
     for (size_t a = 0; a < spec.args.size(); ++a) {
@@ -669,7 +661,7 @@ TeqRtStatus teqRtEntryGetNumGroups(TeqRtEntry entry, size_t *numGroups) {
   return guarded(__func__, [&](const char *function) {
     TEQ_CHECK_HANDLE(entry, "entry");
     TEQ_CHECK_OUT(numGroups);
-    *numGroups = unwrap(entry)->groups.size();
+    *numGroups = unwrap(entry)->spec->groups.size();
     return succeed();
   });
 }
@@ -680,11 +672,11 @@ TeqRtStatus teqRtEntryGetGroupInfo(TeqRtEntry entry, size_t index,
     TEQ_CHECK_HANDLE(entry, "entry");
     TEQ_CHECK_OUT(info);
     const CEntry &e = *unwrap(entry);
-    if (index >= e.groups.size())
-      return outOfRange(entryName(e), "group", index, e.groups.size(),
-                        "groups");
-    info->name = e.groups[index].name.c_str();
-    info->size = e.groups[index].size;
+    const std::vector<GroupSpec> &groups = e.spec->groups;
+    if (index >= groups.size())
+      return outOfRange(entryName(e), "group", index, groups.size(), "groups");
+    info->name = groups[index].name.c_str();
+    info->size = groups[index].size;
     return succeed();
   });
 }

@@ -1021,15 +1021,11 @@ StatusOr<RanksPlan> planRanks(const Options &options) {
   if (!manifest.ok())
     return manifest.status();
   RanksPlan plan;
-  for (size_t i = 0; i < manifest->entries.size(); ++i) {
-    const EntrySpec &spec = manifest->entries[i];
+  for (const EntrySpec &spec : manifest->entries) {
     if (!options.entry.empty() && spec.name != options.entry)
       continue;
     plan.entries.push_back(spec.name);
-    auto groups = parseEntryGroups(manifest->json, i);
-    if (!groups.ok())
-      return groups.status();
-    for (const GroupSpec &group : *groups) {
+    for (const GroupSpec &group : spec.groups) {
       if (group.size != options.nranks)
         return Status::error(
             "entry '" + spec.name + "' communicates over group '" +

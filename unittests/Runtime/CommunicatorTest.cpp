@@ -1,6 +1,7 @@
 //===- CommunicatorTest.cpp - Parallel groups, NCCL and the collectives ---===//
 //
-// Without a GPU: unique ids, the manifest's "groups", the communicator
+// Without a GPU: unique ids, the manifest's "groups" (as the artifact
+// contract reads them), the communicator
 // checks Entry::run makes before anything runs, the collectives' errors
 // outside an entry, NCCL loading ($TEQ_NCCL_LIBRARY) and the C API's groups.
 // With one GPU: a one-rank NCCL communicator and the errors of a missing or
@@ -70,33 +71,61 @@ TEST(UniqueIdTest, HexErrors) {
 // The manifest's "groups"
 //===----------------------------------------------------------------------===//
 
-StatusOr<std::vector<GroupSpec>> groupsOf(const std::string &entry) {
-  auto json = JsonValue::parse(R"({"entries": [)" + entry + "]}");
-  EXPECT_TRUE(json.ok()) << json.message();
-  if (!json.ok())
-    return json.status();
-  return parseEntryGroups(*json, 0);
+/// The groups of the one entry of a manifest (the artifact contract's
+/// reader, teq/Artifact/Manifest.h).
+StatusOr<std::vector<GroupSpec>> groupsOf(const std::string &groups) {
+  std::string json = R"({"format": "teq-artifact", "version": 1,
+    "target": "sm_90", "device_code": "ptx", "entries": [{"name": "e", )" +
+                     (groups.empty() ? std::string()
+                                     : "\"groups\": " + groups + ", ") +
+                     R"("args": []}]})";
+  auto manifest = parseManifest(json);
+  if (!manifest.ok())
+    return manifest.status();
+  return manifest->entries[0].groups;
 }
 
 std::string groupsError(const std::string &groups) {
-  auto parsed = groupsOf(R"({"name": "e", "groups": )" + groups + "}");
+  auto parsed = groupsOf(groups);
   EXPECT_FALSE(parsed.ok());
   return parsed.ok() ? std::string() : parsed.message();
 }
 
 TEST(GroupsTest, Parse) {
-  auto none = groupsOf(R"({"name": "e"})");
+  auto none = groupsOf("");
   ASSERT_TRUE(none.ok()) << none.message();
   EXPECT_TRUE(none->empty());
   auto two = groupsOf(
-      R"({"name": "e", "groups": [{"name": "tp", "size": 2},
-                                  {"name": "dp", "size": 8}]})");
+      R"([{"name": "tp", "size": 2}, {"name": "dp", "size": 8}])");
   ASSERT_TRUE(two.ok()) << two.message();
   ASSERT_EQ(two->size(), 2u);
   EXPECT_EQ((*two)[0].name, "tp");
   EXPECT_EQ((*two)[0].size, 2);
   EXPECT_EQ((*two)[1].name, "dp");
   EXPECT_EQ((*two)[1].size, 8);
+}
+
+TEST(GroupsTest, WrittenAndReadBack) {
+  Manifest manifest;
+  manifest.target.sm = 90;
+  manifest.target.name = "sm_90";
+  EntrySpec entry;
+  entry.name = "mlp";
+  entry.symbol = "teq_entry_mlp";
+  entry.groups = {{"tp", 2}, {"dp", 4}};
+  manifest.entries.push_back(entry);
+  std::string json = mlir::teq::artifact::writeManifest(manifest);
+  EXPECT_NE(json.find(R"("groups":[{"name":"tp","size":2},{"name":"dp","size":4}])"),
+            std::string::npos)
+      << json;
+  auto read = parseManifest(json);
+  ASSERT_TRUE(read.ok()) << read.message();
+  ASSERT_EQ(read->entries[0].groups.size(), 2u);
+  EXPECT_EQ(read->entries[0].groups[1].name, "dp");
+  EXPECT_EQ(read->entries[0].groups[1].size, 4);
+  // No groups: no key.
+  manifest.entries[0].groups.clear();
+  EXPECT_EQ(mlir::teq::artifact::writeManifest(manifest).find("groups"), std::string::npos);
 }
 
 TEST(GroupsTest, Errors) {
@@ -107,13 +136,13 @@ TEST(GroupsTest, Errors) {
   EXPECT_EQ(groupsError(R"([{"name": "tp"}])"),
             "manifest: entries[0].groups[0]: missing \"size\"");
   EXPECT_EQ(groupsError(R"([{"name": "tp", "size": 0}])"),
-            "manifest: entries[0].groups[0].size: expected an integer from 1 "
-            "to 2^30 (the ranks of the group)");
+            "manifest: entries[0].groups[0].size: a group has 1 to 2^30 "
+            "ranks, got 0");
   EXPECT_EQ(groupsError(R"([{"name": "", "size": 2}])"),
-            "manifest: entries[0].groups[0].name: expected a non-empty string");
+            "manifest: entries[0].groups[0].name: must not be empty");
   EXPECT_EQ(
       groupsError(R"([{"name": "tp", "size": 2}, {"name": "tp", "size": 2}])"),
-      "manifest: entries[0].groups[1].name: group 'tp' is listed twice");
+      "manifest: entries[0].groups[1].name: group \"tp\" is listed twice");
   EXPECT_EQ(groupsError(R"([2])"),
             "manifest: entries[0].groups[0]: expected an object, got a number");
 }
@@ -275,17 +304,17 @@ TEST(CommunicatorDeathTest, NcclLibraryFromTheEnvironment) {
 TEST(ArtifactGroupsTest, InspectReadsGroups) {
   auto manifest = Artifact::inspect(TEQ_FAKE_ARTIFACT_COLLECTIVES);
   ASSERT_TRUE(manifest.ok()) << manifest.message();
-  auto groups = parseEntryGroups(manifest->json, 0);
-  ASSERT_TRUE(groups.ok()) << groups.message();
-  ASSERT_EQ(groups->size(), 1u);
-  EXPECT_EQ((*groups)[0].name, "tp");
+  const std::vector<GroupSpec> &groups = manifest->entries[0].groups;
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(groups[0].name, "tp");
+  EXPECT_EQ(groups[0].size, 2);
 
   auto bad = Artifact::inspect(TEQ_FAKE_ARTIFACT_BAD_GROUPS);
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.message(),
             std::string("artifact '") + TEQ_FAKE_ARTIFACT_BAD_GROUPS +
-                "': manifest: entries[1].groups[0].size: expected an integer "
-                "from 1 to 2^30 (the ranks of the group)");
+                "': manifest: entries[1].groups[0].size: a group has 1 to "
+                "2^30 ranks, got 0");
 }
 
 TEST(ArtifactGroupsTest, CApi) {

@@ -234,10 +234,21 @@ struct BufferRef {
   size_t buffer = 0; ///< Index into ArgSpec::buffers.
 };
 
+/// A parallel group an entry communicates over ("groups"): the runtime takes
+/// one NCCL communicator per group for each run (teq/Runtime/Communicator.h),
+/// and the artifact's collectives name a group by its index in the list.
+struct GroupSpec {
+  std::string name; ///< e.g. "tp" (the entry's !teq.process_group argument).
+  int64_t size = 0; ///< Ranks in the group (1 to 2^30).
+};
+
 struct EntrySpec {
   std::string name;
   std::string symbol;
   std::vector<ArgSpec> args;
+  /// "groups" (absent: none): the entry's collectives run over these, in
+  /// this order.
+  std::vector<GroupSpec> groups;
   /// The flat buffer list teq_entry_<name> takes: over args in order, each
   /// argument's buffers in order. Filled by the reader (writing ignores it).
   std::vector<BufferRef> flatBuffers;
@@ -369,8 +380,8 @@ struct Manifest {
   /// serialization, sm_90+): they may start while it finishes, and wait for
   /// it themselves (griddepcontrol.wait) before reading what it wrote.
   std::set<std::string> dependentLaunchKernels;
-  /// The document parseManifest() read, for keys these types do not model
-  /// (an entry's "groups", read by the runtime's communicator); not written.
+  /// The document parseManifest() read, for keys these types do not model;
+  /// not written.
   JsonValue json;
 
   const EntrySpec *findEntry(std::string_view name) const;

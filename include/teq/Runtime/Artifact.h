@@ -94,7 +94,7 @@ public:
   size_t numBuffers() const { return spec_->numBuffers(); }
   /// The parallel groups the entry communicates over (the manifest's
   /// "groups"); RunOptions::communicators gives one communicator for each.
-  const std::vector<GroupSpec> &groups() const { return groups_; }
+  const std::vector<GroupSpec> &groups() const { return spec_->groups; }
 
   /// Checks `buffers` (argument buffers only) against the manifest without
   /// calling the entry:
@@ -127,7 +127,6 @@ private:
   const Artifact *artifact_ = nullptr;
   const EntrySpec *spec_ = nullptr;
   EntryFunction function_ = nullptr;
-  std::vector<GroupSpec> groups_;
 };
 
 class TEQ_RUNTIME_EXPORT Artifact {

@@ -37,7 +37,7 @@
 
 #include "teq/Runtime/Context.h"
 #include "teq/Runtime/Export.h"
-#include "teq/Runtime/Json.h"
+#include "teq/Runtime/Manifest.h"
 #include "teq/Runtime/Status.h"
 
 #include <array>
@@ -66,10 +66,7 @@ struct TEQ_RUNTIME_EXPORT UniqueId {
 
 /// A parallel group an entry communicates over (the manifest's "groups";
 /// index i is what the artifact passes as `group`).
-struct TEQ_RUNTIME_EXPORT GroupSpec {
-  std::string name; ///< e.g. "tp" (the IR's process group argument).
-  int64_t size = 0; ///< Ranks in the group.
-};
+using artifact::GroupSpec;
 
 /// What the communicator checks of Entry::run look at.
 struct TEQ_RUNTIME_EXPORT CommunicatorInfo {
@@ -174,12 +171,6 @@ private:
   mutable std::mutex mutex_;
   mutable bool failed_ = false;
 };
-
-/// The groups of manifest entry `entryIndex`: its "groups" list (absent:
-/// none), each {"name": string, "size": integer >= 1}. Errors name the
-/// JSON path: "manifest: entries[0].groups[1]: missing \"size\"".
-TEQ_RUNTIME_EXPORT StatusOr<std::vector<GroupSpec>>
-parseEntryGroups(const JsonValue &manifestJson, size_t entryIndex);
 
 /// The checks Entry::run makes before it runs an entry of `groups` with
 /// `communicators` (one per group, in order) on CUDA device `device`:
