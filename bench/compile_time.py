@@ -18,6 +18,7 @@ is printed with the table, since other work on its cores inflates times.
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -63,6 +64,11 @@ def main():
           f"{args.runs} runs each, whole-process wall time")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
+        # A private copy of the binary: a rebuild of build/ mid-run must
+        # neither break nor change the measurement.
+        private = os.path.join(tmp, "te-compile")
+        shutil.copy2(tool, private)
+        tool = private
         for n in layers:
             src = os.path.join(tmp, f"stack{n}.mlir")
             out = os.path.join(tmp, f"stack{n}.so")

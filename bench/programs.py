@@ -5,6 +5,7 @@
   python3 bench/programs.py mlp > bench/mlp.mlir
   python3 bench/programs.py stack --layers 24 [--tokens 8192 --hidden 4096
       --ffn 16384] > stack.mlir
+  python3 bench/programs.py check   # bench/linear.mlir, bench/mlp.mlir up to date?
 
 * linear: one TE Linear (y = x w^T, dx = dy w, dw = dy^T x; x:[M,K],
   w:[N,K], dy:[M,N], bf16) at each benchmark size, entries
@@ -31,6 +32,7 @@
 """
 
 import argparse
+import os
 import sys
 
 LINEAR_SIZES = [(8192, 8192, 8192), (16384, 4096, 4096), (4096, 4096, 4096),
@@ -204,13 +206,23 @@ def stack_module(layers, tokens, hidden, ffn):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=["linear", "mlp", "stack"])
+    parser.add_argument("what", choices=["linear", "mlp", "stack", "check"])
     parser.add_argument("--layers", type=int, default=24)
     parser.add_argument("--tokens", type=int, default=8192)
     parser.add_argument("--hidden", type=int, default=4096)
     parser.add_argument("--ffn", type=int, default=16384)
     parser.add_argument("-o", "--output", default="-")
     args = parser.parse_args()
+    if args.what == "check":
+        here = os.path.dirname(os.path.abspath(__file__))
+        stale = []
+        for name, make in (("linear", linear_module), ("mlp", mlp_module)):
+            with open(os.path.join(here, f"{name}.mlir")) as f:
+                if f.read() != make():
+                    stale.append(name)
+        for name in stale:
+            print(f"bench/{name}.mlir is not what `python3 bench/programs.py {name}` writes")
+        return 1 if stale else 0
     if args.what == "linear":
         text = linear_module()
     elif args.what == "mlp":
