@@ -27,7 +27,6 @@ bytes (through CuPy's runtime bindings, on PyTorch's current stream), both
 timed queued by `queued`, in the caller's run.
 """
 
-import math
 import os
 import statistics
 import time
@@ -130,24 +129,6 @@ def measure(fn, warmup, iters, errors=None, label=""):
             errors.append(f"{label}: {msg}")
         torch.cuda.synchronize()
         return Timing(error=msg)
-
-
-def measure_graphed(fn, warmup, iters, errors=None, label=""):
-    """`queued(graphed(fn))`, errors recorded as by `measure`."""
-    try:
-        replay = graphed(fn)
-    except Exception as e:  # noqa: BLE001
-        msg = " ".join(str(e).split()) or type(e).__name__
-        if errors is not None:
-            errors.append(f"{label} (CUDA graph capture): {msg}")
-        try:
-            torch.cuda.synchronize()
-        except Exception:  # noqa: BLE001
-            pass
-        return Timing(error="capture failed: " + msg)
-    result = measure(replay, warmup, iters, errors, label + " (CUDA graph)")
-    del replay
-    return result
 
 
 class Suite:
@@ -336,7 +317,3 @@ def git_commit():
         return out.stdout.strip() or "unknown"
     except Exception:  # noqa: BLE001
         return "unknown"
-
-
-def nan_to_none(x):
-    return None if x is None or (isinstance(x, float) and math.isnan(x)) else x
