@@ -1,7 +1,8 @@
 //===- te-opt.cpp - Run teq pass pipelines --------------------------------===//
 //
 // MlirOptMain with the teq dialect, the upstream dialects TEQ uses (upstream
-// quant included: both live in one context) and TEQ's passes.
+// quant included: both live in one context) and TEQ's passes; with the
+// tests built, also TEQ's test passes (test/lib).
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,10 +13,19 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
+#ifdef TEQ_INCLUDE_TESTS
+namespace mlir::teq::test {
+void registerTestPasses();
+} // namespace mlir::teq::test
+#endif
+
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::teq::registerAllDialects(registry);
   mlir::teq::registerAllPasses();
+#ifdef TEQ_INCLUDE_TESTS
+  mlir::teq::test::registerTestPasses();
+#endif
   llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
     os << mlir::teq::getVersionString() << "\n";
   });

@@ -3,18 +3,18 @@
 // The GPU tests (test/GPU) need a GPU; this runs the very IR of the NVFP4
 // data kernels (one 64x64 tile a block, staged in workgroup memory) that
 // convert-teq-to-gpu generates for NVFP4SRKernels.mlir, lowered for the
-// host (kernels_to_cpu.py: a block's threads one after another, phase by
-// phase between barriers; then mlir-opt / mlir-translate / llc: see
-// CMakeLists.txt), over every block of their launch, and compares the data
-// and scale buffers with the CPU reference byte for byte. It checks the
-// tiling (staging loads, partial tiles, 2D tile amaxes, the columnwise
+// host (te-opt --teq-test-kernels-to-cpu: a block's threads one after
+// another, phase by phase between barriers; then mlir-opt / mlir-translate /
+// llc: see CMakeLists.txt), over every block of their launch, and compares
+// the data and scale buffers with the CPU reference byte for byte. It checks
+// the tiling (staging loads, partial tiles, 2D tile amaxes, the columnwise
 // copy read from the tile, 8-byte data stores), round to nearest and the
 // kernels' stochastic rounding: Philox4x32-10 evaluated in the kernel
 // (Random.h), the element index in the stored orientation, the columnwise
 // stream and floatToE2M1Stochastic's rule, on each data path (whole
 // blocks, RHT, per-pair, 2D; bf16, f16, f32). The global amax comes from
 // the reference (the amax kernels are separate) and the hardware E4M3
-// conversion of the block scale is the reference's (kernels_to_cpu.py).
+// conversion of the block scale is the reference's (emu_e4m3).
 //
 //===----------------------------------------------------------------------===//
 

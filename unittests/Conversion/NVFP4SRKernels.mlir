@@ -1,7 +1,7 @@
 // The NVFP4 quantizations whose data kernels NVFP4SREmulationTest runs on
 // the CPU (see CMakeLists.txt), one 64x64 tile a block, all threads of a
-// block phase by phase (kernels_to_cpu.py): each data path of the kernel
-// generator, with stochastic rounding (q0..q4) and to nearest (q5..q8).
+// block phase by phase (--teq-test-kernels-to-cpu): each data path of the
+// kernel generator, with stochastic rounding (q0..q4) and to nearest (q5..q8).
 //   @rht:     RHT columnwise in registers, GEMM-swizzled scales, 2 tiles;
 //   @padded:  1D both ways on a partial 64x64 tile (48x48: padded scale
 //             buffers; TE's quantizers take multiples of 16 only);

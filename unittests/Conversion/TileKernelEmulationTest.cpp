@@ -6,9 +6,9 @@
 // CPU reference (lib/Reference).
 //
 // The kernels synchronize (gpu.barrier, gpu.shuffle) and use workgroup
-// memory, so kernels_to_cpu.py --tiles turns each into a function of one
-// thread (plus its workgroup buffers, dynamic shared memory and block ids)
-// whose barriers and shuffles call back here. Each thread of a block runs as
+// memory, so te-opt --teq-test-kernels-to-cpu=per-thread turns each into a
+// function of one thread (plus its workgroup buffers, dynamic shared memory
+// and block ids) whose barriers and shuffles call back here. Each thread of a block runs as
 // a fiber (ucontext); a fiber that reaches a barrier or a shuffle yields.
 // A barrier is released when every thread of the block waits on it, a
 // shuffle when every thread of the warp waits on it (each gets its partner's

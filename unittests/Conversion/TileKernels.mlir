@@ -1,6 +1,8 @@
-// The block FP8 and MXFP8 quantizations whose tile kernels TileKernelEmulationTest
-// runs on the CPU (kernels_to_cpu.py --tiles): TE's ragged shapes, 1D/2D,
-// E4M3/E5M2, bf16/f16/f32, compact and GEMM-swizzled scales, single usages.
+// The block FP8 and MXFP8 quantizations whose tile kernels
+// TileKernelEmulationTest runs on the CPU (--teq-test-kernels-to-cpu=per-thread,
+// which also writes the test's case table from this module's entries): TE's
+// ragged shapes, 1D/2D, E4M3/E5M2, bf16/f16/f32, compact and GEMM-swizzled
+// scales, single usages.
 module attributes {teq.target = #teq.target<sm_90>} {
   func.func @e0(%x: tensor<303x300xbf16>) -> !teq.proto<303x300xbf16, #teq.float8_block_quantizer<f8E4M3FN, block_scaling_dim = 1>, rowwise|columnwise> {
     %q = teq.quantize %x : tensor<303x300xbf16> -> !teq.proto<303x300xbf16, #teq.float8_block_quantizer<f8E4M3FN, block_scaling_dim = 1>, rowwise|columnwise>
