@@ -461,6 +461,7 @@ LogicalResult KernelConverter::expandPhases(func::FuncOp fn) {
 
   for (size_t phase = 0; phase < segments.size(); ++phase) {
     auto loop = scf::ForOp::create(b, loc, c0, threads, c1);
+    loop.getInductionVar().setLoc(threadId.getLoc());
     auto lb = OpBuilder::atBlockTerminator(loop.getBody());
     IRMapping mapping = common;
     mapping.map(threadId, loop.getInductionVar());
@@ -636,15 +637,16 @@ void TestKernelsToCPU::runOnOperation() {
       module.getBody()->getOperations(), [](Operation &op) { return &op; });
 
   // The kernels to convert: every kernel, or the ones named.
-  llvm::StringSet<> named(llvm::from_range, kernels);
+  llvm::StringSet<> named(llvm::from_range, kernels), found;
   SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
   SmallVector<gpu::GPUFuncOp> selected;
   llvm::StringMap<KernelSummary> summaries;
   for (gpu::GPUModuleOp gpuModule : gpuModules)
     for (auto kernel : gpuModule.getOps<gpu::GPUFuncOp>()) {
       if (!kernel.isKernel() ||
-          (!named.empty() && !named.erase(kernel.getName())))
+          (!named.empty() && !named.contains(kernel.getName())))
         continue;
+      found.insert(kernel.getName());
       selected.push_back(kernel);
       KernelSummary &summary = summaries[kernel.getName()];
       summary.numArguments = kernel.getNumArguments();
@@ -654,12 +656,16 @@ void TestKernelsToCPU::runOnOperation() {
             type.getNumElements() * type.getElementTypeBitWidth() / 8);
       }
     }
-  for (const auto &missing : named)
-    module.emitError("no kernel named '") << missing.getKey() << "'";
-  if (!named.empty())
+  bool missing = false;
+  for (const auto &name : named)
+    if (!found.contains(name.getKey())) {
+      emitError(module.getLoc(), "no kernel named '") << name.getKey() << "'";
+      missing = true;
+    }
+  if (missing)
     return signalPassFailure();
   if (selected.empty()) {
-    module.emitError("no kernels to convert");
+    emitError(module.getLoc(), "no kernels to convert");
     return signalPassFailure();
   }
 
