@@ -17,6 +17,7 @@
 #define TEQ_LIB_CONVERSION_TEQTOGPU_ENTRYLOWERING_H
 
 #include "EntryBuffers.h"
+#include "KernelCache.h"
 #include "Kernels/KernelBuilder.h"
 #include "ManifestWriter.h"
 
@@ -35,10 +36,9 @@ constexpr unsigned kGemmFunctionArgs = 9;
 class EntryLowering {
 public:
   EntryLowering(func::FuncOp func, TargetAttr target,
-                gpu::GPUModuleOp kernelModule, int &kernelCounter,
-                ManifestWriter &manifest)
-      : func(func), target(target), kernelModule(kernelModule),
-        kernelCounter(kernelCounter), manifest(manifest) {}
+                KernelCache &kernelCache, ManifestWriter &manifest)
+      : func(func), target(target), kernelCache(kernelCache),
+        manifest(manifest) {}
 
   /// Replaces the entry by its lowered form and adds it to the manifest.
   LogicalResult run();
@@ -76,8 +76,20 @@ private:
   /// Launches what a kernel emitter asked for, after `token`.
   void launch(OpBuilder &b, Location loc, const kernels::KernelLaunch &k,
               Value &token);
-  /// A fresh kernel name: `letter`<n>`suffix`.
-  std::string kernelName(llvm::StringRef letter, llvm::StringRef suffix = "");
+  /// Builds a kernel group into `into` under `prefix` (KernelCache.h).
+  using GroupEmitter = llvm::function_ref<llvm::SmallVector<
+      kernels::KernelLaunch>(ImplicitLocOpBuilder &b, gpu::GPUModuleOp into,
+                             llvm::StringRef prefix)>;
+  using KernelEmitter = llvm::function_ref<kernels::KernelLaunch(
+      ImplicitLocOpBuilder &b, gpu::GPUModuleOp into, llvm::StringRef prefix)>;
+  /// Launches the group `emit` builds, after `token`: its kernels are
+  /// emitted under a new prefix `letter`<n> unless an identical group was
+  /// emitted before in the module.
+  void launchGroup(OpBuilder &b, Location loc, llvm::StringRef letter,
+                   GroupEmitter emit, Value &token);
+  /// The same for an emitter of one kernel.
+  void launchKernel(OpBuilder &b, Location loc, llvm::StringRef letter,
+                    KernelEmitter emit, Value &token);
 
   // GemmLowering.cpp
   /// One teqGemm call (docs/Artifact.md) on the runtime's stream.
@@ -97,9 +109,8 @@ private:
 
   func::FuncOp func;
   TargetAttr target;
-  gpu::GPUModuleOp kernelModule;
-  /// Numbers kernel names across the module's entries.
-  int &kernelCounter;
+  /// The module's kernels, each distinct one emitted once.
+  KernelCache &kernelCache;
   ManifestWriter &manifest;
   /// Artifact-wide GEMM ids (indices of the manifest's "gemms").
   DenseMap<Operation *, int64_t> gemmIds;

@@ -61,14 +61,15 @@ void EntryLowering::lowerGemm(OpBuilder &b, GemmOp op,
 Value EntryLowering::lowerNVFP4Alpha(OpBuilder &b, GemmOp op,
                                      const gemm::GemmDescriptor &desc,
                                      Value &token) {
-  std::string name = kernelName("g", "_alpha");
   Value alpha = scratchOf.lookup(op.getOperation());
-  ImplicitLocOpBuilder kb(op.getLoc(), b);
-  launch(b, op.getLoc(),
-         kernels::emitNVFP4GemmAlpha(kb, kernelModule, name,
-                                     namedBuffer(op.getA(), desc.a.amax),
-                                     namedBuffer(op.getB(), desc.b.amax),
-                                     alpha),
-         token);
+  launchKernel(
+      b, op.getLoc(), "g",
+      [&](ImplicitLocOpBuilder &kb, gpu::GPUModuleOp into, StringRef prefix) {
+        return kernels::emitNVFP4GemmAlpha(
+            kb, into, (prefix + "_alpha").str(),
+            namedBuffer(op.getA(), desc.a.amax),
+            namedBuffer(op.getB(), desc.b.amax), alpha);
+      },
+      token);
   return alpha;
 }

@@ -85,13 +85,12 @@ struct BlockScaledOutputs {
   }
 };
 
-/// The fields every kernel spec shares: the kernel-name prefix, the
-/// flattened M x K shape and the input type.
+/// The fields every quantize kernel spec shares: the flattened M x K shape
+/// and the input type (the name prefix comes from the kernel cache).
 template <typename Spec>
-void initSpec(Spec &spec, std::string prefix, TensorProtoType proto) {
+void initSpec(Spec &spec, TensorProtoType proto) {
   layout::Flat2D flat = layout::flatten2D(
       std::vector<int64_t>(proto.getShape().begin(), proto.getShape().end()));
-  spec.prefix = std::move(prefix);
   spec.rows = flat.m;
   spec.cols = flat.k;
   spec.input = inputTypeOf(proto.getElementType());
@@ -110,8 +109,24 @@ kernels::BiasGradSpec biasGradSpec(BiasGradOp op) {
 
 } // namespace
 
-std::string EntryLowering::kernelName(StringRef letter, StringRef suffix) {
-  return (letter + std::to_string(kernelCounter++) + suffix).str();
+void EntryLowering::launchGroup(OpBuilder &b, Location loc, StringRef letter,
+                                GroupEmitter emit, Value &token) {
+  ImplicitLocOpBuilder kb(loc, b);
+  for (const kernels::KernelLaunch &k : kernelCache.emit(
+           loc, letter, [&](gpu::GPUModuleOp into, StringRef prefix) {
+             return emit(kb, into, prefix);
+           }))
+    launch(b, loc, k, token);
+}
+
+void EntryLowering::launchKernel(OpBuilder &b, Location loc, StringRef letter,
+                                 KernelEmitter emit, Value &token) {
+  launchGroup(
+      b, loc, letter,
+      [&](ImplicitLocOpBuilder &kb, gpu::GPUModuleOp into, StringRef prefix) {
+        return SmallVector<kernels::KernelLaunch>{emit(kb, into, prefix)};
+      },
+      token);
 }
 
 LogicalResult EntryLowering::lowerQuantize(OpBuilder &b, QuantizeOp op,
@@ -126,7 +141,7 @@ LogicalResult EntryLowering::lowerQuantize(OpBuilder &b, QuantizeOp op,
   if (isa<NVFP4QuantizerAttr>(proto.getQuantizer()))
     return lowerNVFP4Quantize(b, op, outputs, token);
   kernels::PerTensorFP8Spec spec;
-  initSpec(spec, kernelName("q"), proto);
+  initSpec(spec, proto);
   spec.e5m2 = isa<Float8E5M2Type>(proto.getQuantizer().getDataType());
   if (auto cs = dyn_cast<Float8CurrentScalingQuantizerAttr>(
           proto.getQuantizer())) {
@@ -161,10 +176,13 @@ LogicalResult EntryLowering::lowerQuantize(OpBuilder &b, QuantizeOp op,
     buffers.amaxHistory = buffersOfValue.lookup(op.getAmaxHistory()).front();
     buffers.updatedAmaxHistory = updatedHistory;
   }
-  ImplicitLocOpBuilder kb(op.getLoc(), b);
-  for (const kernels::KernelLaunch &k :
-       kernels::emitPerTensorFP8(kb, kernelModule, spec, buffers))
-    launch(b, op.getLoc(), k, token);
+  launchGroup(b, op.getLoc(), "q",
+              [&](ImplicitLocOpBuilder &kb, gpu::GPUModuleOp into,
+                  StringRef prefix) {
+                spec.prefix = prefix.str();
+                return kernels::emitPerTensorFP8(kb, into, spec, buffers);
+              },
+              token);
   return success();
 }
 
@@ -174,7 +192,7 @@ LogicalResult EntryLowering::lowerBlockQuantize(OpBuilder &b, QuantizeOp op,
   TensorProtoType proto = op.getResult().getType();
   auto bq = cast<Float8BlockQuantizerAttr>(proto.getQuantizer());
   kernels::BlockFP8Spec spec;
-  initSpec(spec, kernelName("q"), proto);
+  initSpec(spec, proto);
   spec.e5m2 = isa<Float8E5M2Type>(bq.getFp8Dtype());
   spec.twoD = bq.getBlockScalingDim() == 2;
   spec.forcePow2 = bq.getForcePow_2Scales();
@@ -183,12 +201,15 @@ LogicalResult EntryLowering::lowerBlockQuantize(OpBuilder &b, QuantizeOp op,
   // The kernel writes the scale padding itself: no zero-fill.
   BlockScaledOutputs outs(named);
   outs.describeInto(spec);
-  ImplicitLocOpBuilder kb(op.getLoc(), b);
-  launch(b, op.getLoc(),
-         kernels::emitBlockFP8(
-             kb, kernelModule, spec,
-             outs.tileBuffers(buffersOfValue.lookup(op.getInput()).front())),
-         token);
+  kernels::TileBuffers buffers =
+      outs.tileBuffers(buffersOfValue.lookup(op.getInput()).front());
+  launchKernel(b, op.getLoc(), "q",
+               [&](ImplicitLocOpBuilder &kb, gpu::GPUModuleOp into,
+                   StringRef prefix) {
+                 spec.prefix = prefix.str();
+                 return kernels::emitBlockFP8(kb, into, spec, buffers);
+               },
+               token);
   return success();
 }
 
@@ -198,7 +219,7 @@ LogicalResult EntryLowering::lowerMXFP8Quantize(OpBuilder &b, QuantizeOp op,
   TensorProtoType proto = op.getResult().getType();
   auto mx = cast<MXFP8QuantizerAttr>(proto.getQuantizer());
   kernels::MXFP8Spec spec;
-  initSpec(spec, kernelName("q"), proto);
+  initSpec(spec, proto);
   spec.e5m2 = isa<Float8E5M2Type>(mx.getFp8Dtype());
   spec.twoD = mx.getWith_2dQuantization();
   spec.swizzled = proto.getScaleLayout() == ScaleLayout::gemm_swizzled;
@@ -207,12 +228,15 @@ LogicalResult EntryLowering::lowerMXFP8Quantize(OpBuilder &b, QuantizeOp op,
   BlockScaledOutputs outs(named);
   outs.describeInto(spec);
   // The kernel writes every scale byte, padding included: no zero-fill.
-  ImplicitLocOpBuilder kb(op.getLoc(), b);
-  launch(b, op.getLoc(),
-         kernels::emitMXFP8(
-             kb, kernelModule, spec,
-             outs.tileBuffers(buffersOfValue.lookup(op.getInput()).front())),
-         token);
+  kernels::TileBuffers buffers =
+      outs.tileBuffers(buffersOfValue.lookup(op.getInput()).front());
+  launchKernel(b, op.getLoc(), "q",
+               [&](ImplicitLocOpBuilder &kb, gpu::GPUModuleOp into,
+                   StringRef prefix) {
+                 spec.prefix = prefix.str();
+                 return kernels::emitMXFP8(kb, into, spec, buffers);
+               },
+               token);
   return success();
 }
 
@@ -222,7 +246,7 @@ LogicalResult EntryLowering::lowerNVFP4Quantize(OpBuilder &b, QuantizeOp op,
   TensorProtoType proto = op.getResult().getType();
   auto nv = cast<NVFP4QuantizerAttr>(proto.getQuantizer());
   kernels::NVFP4Spec spec;
-  initSpec(spec, kernelName("q"), proto);
+  initSpec(spec, proto);
   spec.twoD = nv.getWith_2dQuantization();
   spec.swizzled = proto.getScaleLayout() == ScaleLayout::gemm_swizzled;
   spec.rht = nv.getWithRht();
@@ -252,14 +276,13 @@ LogicalResult EntryLowering::lowerNVFP4Quantize(OpBuilder &b, QuantizeOp op,
   buffers.rowAmax = named.lookup("amax_rowwise").value;
   buffers.columnAmax = named.lookup("amax_columnwise").value;
   buffers.rngState = rng;
-  ImplicitLocOpBuilder kb(op.getLoc(), b);
-  for (const kernels::KernelLaunch &k :
-       kernels::emitNVFP4Quantize(kb, kernelModule, spec, buffers)) {
-    // The data kernel follows its amax pass directly on the stream.
-    if (k.dependentLaunch)
-      manifest.addDependentLaunch(k.kernel);
-    launch(b, op.getLoc(), k, token);
-  }
+  launchGroup(b, op.getLoc(), "q",
+              [&](ImplicitLocOpBuilder &kb, gpu::GPUModuleOp into,
+                  StringRef prefix) {
+                spec.prefix = prefix.str();
+                return kernels::emitNVFP4Quantize(kb, into, spec, buffers);
+              },
+              token);
   return success();
 }
 
@@ -271,16 +294,17 @@ void EntryLowering::lowerUpdate(OpBuilder &b, DelayedScalingUpdateOp op,
   spec.fp8Max = static_cast<float>(getFormatMax(op.getFp8Dtype()));
   spec.margin = op.getMarginAttr().getValue().getSExtValue();
   spec.mostRecent = op.getAmaxComputeAlgo() == AmaxComputeAlgo::most_recent;
-  std::string name = kernelName("u", "_update");
-  ImplicitLocOpBuilder kb(op.getLoc(), b);
-  launch(b, op.getLoc(),
-         kernels::emitDelayedScalingUpdate(
-             kb, kernelModule, name, spec,
-             buffersOfValue.lookup(op.getScale()).front(),
-             buffersOfValue.lookup(op.getAmaxHistory()).front(),
-             buffersOfValue.lookup(op.getUpdatedScale()).front(),
-             buffersOfValue.lookup(op.getUpdatedAmaxHistory()).front()),
-         token);
+  launchKernel(
+      b, op.getLoc(), "u",
+      [&](ImplicitLocOpBuilder &kb, gpu::GPUModuleOp into, StringRef prefix) {
+        return kernels::emitDelayedScalingUpdate(
+            kb, into, (prefix + "_update").str(), spec,
+            buffersOfValue.lookup(op.getScale()).front(),
+            buffersOfValue.lookup(op.getAmaxHistory()).front(),
+            buffersOfValue.lookup(op.getUpdatedScale()).front(),
+            buffersOfValue.lookup(op.getUpdatedAmaxHistory()).front());
+      },
+      token);
 }
 
 void EntryLowering::lowerSwizzleScales(OpBuilder &b, SwizzleScalesOp op,
@@ -289,7 +313,6 @@ void EntryLowering::lowerSwizzleScales(OpBuilder &b, SwizzleScalesOp op,
   SmallVector<Value> &outputs = buffersOfValue[op.getResult()];
   std::vector<layout::BufferDesc> descs = to.getBuffers(target);
   bool mxfp8 = isa<MXFP8QuantizerAttr>(to.getQuantizer());
-  ImplicitLocOpBuilder kb(op.getLoc(), b);
   for (auto [desc, output] : llvm::zip_equal(descs, outputs)) {
     Value input = namedBuffer(op.getInput(), desc.name);
     if (!isScaleBuffer(desc.name)) {
@@ -304,11 +327,13 @@ void EntryLowering::lowerSwizzleScales(OpBuilder &b, SwizzleScalesOp op,
     spec.rows = desc.shape[0];
     spec.cols = desc.shape[1];
     spec.transposed = mxfp8 && desc.name == "columnwise_scale_inv";
-    std::string name = kernelName("s", "_swizzle");
-    launch(b, op.getLoc(),
-           kernels::emitScaleSwizzle(kb, kernelModule, name, spec, input,
-                                     output),
-           token);
+    launchKernel(
+        b, op.getLoc(), "s",
+        [&](ImplicitLocOpBuilder &kb, gpu::GPUModuleOp into, StringRef prefix) {
+          return kernels::emitScaleSwizzle(kb, into, (prefix + "_swizzle").str(),
+                                           spec, input, output);
+        },
+        token);
   }
 }
 
@@ -330,45 +355,51 @@ void EntryLowering::lowerSlice(OpBuilder &b, Operation &op, Value &token) {
   spec.sizes.assign(slice.getStaticSizes());
   spec.strides.assign(slice.getStaticStrides());
   spec.scatter = static_cast<bool>(insert);
-  std::string name =
-      kernelName("s", insert ? "_insert_slice" : "_extract_slice");
+  StringRef suffix = insert ? "_insert_slice" : "_extract_slice";
   Value result = buffersOfValue.lookup(op.getResult(0)).front();
   if (insert)
     copyInto(b, full, {result}, token);
   Value part = insert ? buffersOfValue.lookup(insert.getSource()).front()
                       : result;
   Value fullBuffer = insert ? result : buffersOfValue.lookup(full).front();
-  ImplicitLocOpBuilder kb(op.getLoc(), b);
-  launch(b, op.getLoc(),
-         kernels::emitSlice(kb, kernelModule, name, spec, fullBuffer, part),
-         token);
+  launchKernel(
+      b, op.getLoc(), "s",
+      [&](ImplicitLocOpBuilder &kb, gpu::GPUModuleOp into, StringRef prefix) {
+        return kernels::emitSlice(kb, into, (prefix + suffix).str(), spec,
+                                  fullBuffer, part);
+      },
+      token);
 }
 
 void EntryLowering::lowerElementwise(OpBuilder &b, Operation &op,
                                      Value &token) {
-  std::string name = kernelName("e", "_" + op.getName().stripDialect().str());
-  std::replace(name.begin(), name.end(), '.', '_');
+  std::string suffix = "_" + op.getName().stripDialect().str();
+  std::replace(suffix.begin(), suffix.end(), '.', '_');
   SmallVector<Value> operands;
   for (Value operand : op.getOperands())
     operands.push_back(buffersOfValue.lookup(operand).front());
-  ImplicitLocOpBuilder kb(op.getLoc(), b);
-  launch(b, op.getLoc(),
-         kernels::emitElementwise(
-             kb, kernelModule, name, op, operands,
-             buffersOfValue.lookup(op.getResult(0)).front()),
-         token);
+  launchKernel(
+      b, op.getLoc(), "e",
+      [&](ImplicitLocOpBuilder &kb, gpu::GPUModuleOp into, StringRef prefix) {
+        return kernels::emitElementwise(
+            kb, into, (prefix + suffix).str(), op, operands,
+            buffersOfValue.lookup(op.getResult(0)).front());
+      },
+      token);
 }
 
 void EntryLowering::lowerBiasGrad(OpBuilder &b, BiasGradOp op,
                                   Value &token) {
-  std::string prefix = kernelName("b");
-  ImplicitLocOpBuilder kb(op.getLoc(), b);
-  for (const kernels::KernelLaunch &k : kernels::emitBiasGrad(
-           kb, kernelModule, prefix, biasGradSpec(op),
-           buffersOfValue.lookup(op.getInput()).front(),
-           scratchOf.lookup(op.getOperation()),
-           buffersOfValue.lookup(op.getResult()).front()))
-    launch(b, op.getLoc(), k, token);
+  launchGroup(
+      b, op.getLoc(), "b",
+      [&](ImplicitLocOpBuilder &kb, gpu::GPUModuleOp into, StringRef prefix) {
+        return kernels::emitBiasGrad(
+            kb, into, prefix, biasGradSpec(op),
+            buffersOfValue.lookup(op.getInput()).front(),
+            scratchOf.lookup(op.getOperation()),
+            buffersOfValue.lookup(op.getResult()).front());
+      },
+      token);
 }
 
 void EntryLowering::copyInto(OpBuilder &b, Value value,
@@ -382,10 +413,13 @@ void EntryLowering::copyInto(OpBuilder &b, Value value,
 
 void EntryLowering::copyBuffer(OpBuilder &b, Location loc, Value source,
                                Value dest, Value &token) {
-  ImplicitLocOpBuilder kb(loc, b);
-  std::string name = kernelName("c", "_copy");
-  launch(b, loc, kernels::emitCopy(kb, kernelModule, name, source, dest),
-         token);
+  launchKernel(
+      b, loc, "c",
+      [&](ImplicitLocOpBuilder &kb, gpu::GPUModuleOp into, StringRef prefix) {
+        return kernels::emitCopy(kb, into, (prefix + "_copy").str(), source,
+                                 dest);
+      },
+      token);
 }
 
 void EntryLowering::launch(OpBuilder &b, Location loc,
@@ -396,6 +430,10 @@ void EntryLowering::launch(OpBuilder &b, Location loc,
   Value smem;
   if (k.sharedBytes > 0)
     smem = arith::ConstantIntOp::create(b, loc, b.getI32Type(), k.sharedBytes);
+  // A programmatic dependent of the launch before it (NVFP4's data kernel
+  // after its amax pass): the runtime launches it with the attribute.
+  if (k.dependentLaunch)
+    manifest.addDependentLaunch(k.kernel);
   auto symbol = SymbolRefAttr::get(
       b.getStringAttr(kKernelModule),
       {FlatSymbolRefAttr::get(b.getStringAttr(k.kernel))});

@@ -68,10 +68,9 @@ struct ConvertTEQToGPUPass
       if (func.isPublic() && !func.isExternal())
         entries.push_back(func);
     lowering::ManifestWriter manifest;
-    int kernelCounter = 0;
+    lowering::KernelCache kernelCache(kernelModule);
     for (func::FuncOp func : entries)
-      if (failed(lowering::EntryLowering(func, target, kernelModule,
-                                         kernelCounter, manifest)
+      if (failed(lowering::EntryLowering(func, target, kernelCache, manifest)
                      .run()))
         return signalPassFailure();
     kernels::makeLibdeviceFree(kernelModule);

@@ -62,25 +62,32 @@ int64_t mlir::teq::kernels::blocksFor(int64_t n, int64_t blockX,
 Value mlir::teq::kernels::gemmSwizzledScaleIndex(ImplicitLocOpBuilder &b,
                                                  Value i, Value j,
                                                  int64_t numTilesX) {
-  auto c = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, v);
-  };
   // tile = (i / 128) * numTilesX + j / 4; the byte is at
   // tile * 512 + (i % 32) * 16 + ((i % 128) / 32) * 4 + j % 4.
-  Value tile = arith::AddIOp::create(
-      b, arith::MulIOp::create(b, arith::DivUIOp::create(b, i, c(128)),
-                               c(numTilesX)),
-      arith::DivUIOp::create(b, j, c(4)));
-  Value rowInBand = arith::MulIOp::create(
-      b, arith::RemUIOp::create(b, i, c(32)), c(16));
-  Value quarter = arith::MulIOp::create(
-      b, arith::DivUIOp::create(b, arith::RemUIOp::create(b, i, c(128)), c(32)),
-      c(4));
-  Value column = arith::RemUIOp::create(b, j, c(4));
-  Value offset = arith::AddIOp::create(
-      b, arith::AddIOp::create(b, rowInBand, quarter), column);
-  return arith::AddIOp::create(b, arith::MulIOp::create(b, tile, c(512)),
-                               offset);
+  // One op a statement: the order of the ops is the order of the PTX.
+  Value band = arith::DivUIOp::create(b, i, constantIndex(b, 128));
+  Value bandStart = arith::MulIOp::create(b, band, constantIndex(b, numTilesX));
+  Value tileColumn = arith::DivUIOp::create(b, j, constantIndex(b, 4));
+  Value tile = arith::AddIOp::create(b, bandStart, tileColumn);
+  Value tileStart = arith::MulIOp::create(b, tile, constantIndex(b, 512));
+  Value row32 = arith::RemUIOp::create(b, i, constantIndex(b, 32));
+  Value rowOffset = arith::MulIOp::create(b, row32, constantIndex(b, 16));
+  Value row128 = arith::RemUIOp::create(b, i, constantIndex(b, 128));
+  Value quarter = arith::DivUIOp::create(b, row128, constantIndex(b, 32));
+  Value quarterOffset = arith::MulIOp::create(b, quarter, constantIndex(b, 4));
+  Value column = arith::RemUIOp::create(b, j, constantIndex(b, 4));
+  Value sum0 = arith::AddIOp::create(b, tileStart, rowOffset);
+  Value sum1 = arith::AddIOp::create(b, sum0, quarterOffset);
+  return arith::AddIOp::create(b, sum1, column);
+}
+
+Value mlir::teq::kernels::scaleOffset(ImplicitLocOpBuilder &b, Value i,
+                                      Value j, bool swizzled, int64_t cols,
+                                      int64_t numTilesX) {
+  if (swizzled)
+    return gemmSwizzledScaleIndex(b, i, j, numTilesX);
+  Value rowStart = arith::MulIOp::create(b, i, constantIndex(b, cols));
+  return arith::AddIOp::create(b, rowStart, j);
 }
 
 Value mlir::teq::kernels::constantIndex(ImplicitLocOpBuilder &b,

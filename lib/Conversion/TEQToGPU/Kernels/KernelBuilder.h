@@ -71,6 +71,11 @@ int64_t blocksFor(int64_t n, int64_t blockX, int64_t maxBlocks = 4096);
 Value gemmSwizzledScaleIndex(ImplicitLocOpBuilder &b, Value i, Value j,
                              int64_t numTilesX);
 
+/// Offset of scale S[i][j] in a scale buffer: row-major with `cols`
+/// columns (compact), or gemmSwizzledScaleIndex with `numTilesX`.
+Value scaleOffset(ImplicitLocOpBuilder &b, Value i, Value j, bool swizzled,
+                  int64_t cols, int64_t numTilesX);
+
 
 //===----------------------------------------------------------------------===//
 // Constants, memory and control flow

@@ -65,33 +65,6 @@ bool sharesCodes2D(const NVFP4Spec &spec) {
          spec.rowwise && spec.columnwise && stagesWrites(spec);
 }
 
-/// Byte offset of scale S[i][j] in a scale buffer with `cols` columns:
-/// compact row-major, or GEMM-swizzled (128x4 tiles, cols / 4 a 128-row
-/// band; te-semantics.md §4.2).
-Value scaleOffset(ImplicitLocOpBuilder &b, Value i, Value j, bool swizzled,
-                  int64_t cols) {
-  if (!swizzled) {
-    Value rowStart = arith::MulIOp::create(b, i, constantIndex(b, cols));
-    return arith::AddIOp::create(b, rowStart, j);
-  }
-  // ((i / 128) * (cols / 4) + j / 4) * 512 + (i % 32) * 16
-  //   + ((i % 128) / 32) * 4 + j % 4
-  Value band = arith::DivUIOp::create(b, i, constantIndex(b, 128));
-  Value bandStart = arith::MulIOp::create(b, band, constantIndex(b, cols / 4));
-  Value tileColumn = arith::DivUIOp::create(b, j, constantIndex(b, 4));
-  Value tile = arith::AddIOp::create(b, bandStart, tileColumn);
-  Value tileStart = arith::MulIOp::create(b, tile, constantIndex(b, 512));
-  Value row32 = arith::RemUIOp::create(b, i, constantIndex(b, 32));
-  Value rowOffset = arith::MulIOp::create(b, row32, constantIndex(b, 16));
-  Value row128 = arith::RemUIOp::create(b, i, constantIndex(b, 128));
-  Value quarter = arith::DivUIOp::create(b, row128, constantIndex(b, 32));
-  Value quarterOffset = arith::MulIOp::create(b, quarter, constantIndex(b, 4));
-  Value column = arith::RemUIOp::create(b, j, constantIndex(b, 4));
-  Value sum0 = arith::AddIOp::create(b, tileStart, rowOffset);
-  Value sum1 = arith::AddIOp::create(b, sum0, quarterOffset);
-  return arith::AddIOp::create(b, sum1, column);
-}
-
 Value vectorLoad(ImplicitLocOpBuilder &b, VectorType type, Value memref,
                  Value offset) {
   return vector::LoadOp::create(b, type, memref, ValueRange{offset});
@@ -644,7 +617,8 @@ void DataKernelEmitter::writeBlock(const Copy &copy, const BlockPlace &place,
                             ValueRange{offset});
   } else {
     Value offset =
-        scaleOffset(b, place.row, place.index, spec.swizzled, copy.scaleCols);
+        scaleOffset(b, place.row, place.index, spec.swizzled, copy.scaleCols,
+                    copy.scaleCols / 4);
     memref::StoreOp::create(b, scale.code8, copy.scale, ValueRange{offset});
   }
   // The block's 8 bytes in the data: copy row `row`, bytes 8 * index on (a
@@ -813,7 +787,8 @@ void DataKernelEmitter::writeStagedOutputs(const Copy *rowwise,
       Value word = vectorLoad(b, i8x4, copy.scaleStage, stageOffset);
       Value i = arith::AddIOp::create(b, rowBase, t);
       Value j = arith::DivUIOp::create(b, colBase, constantIndex(b, kBlock));
-      Value offset = scaleOffset(b, i, j, spec.swizzled, copy.scaleCols);
+      Value offset = scaleOffset(b, i, j, spec.swizzled, copy.scaleCols,
+                                   copy.scaleCols / 4);
       vectorStore(b, word, copy.scale, offset, 4);
     });
   };

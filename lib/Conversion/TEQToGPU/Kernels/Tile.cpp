@@ -394,33 +394,6 @@ void mlir::teq::kernels::storeTransposedTile(ImplicitLocOpBuilder &b,
   });
 }
 
-Value mlir::teq::kernels::scaleOffset(ImplicitLocOpBuilder &b, Value i, Value j,
-                                      bool swizzled, int64_t cols,
-                                      int64_t numTilesX) {
-  if (!swizzled) {
-    Value rowStart = arith::MulIOp::create(b, i, constantIndex(b, cols));
-    return arith::AddIOp::create(b, rowStart, j);
-  }
-  // gemmSwizzledScaleIndex's byte, summed tile first: the tile kernels'
-  // code (and PTX) depends on the order of these adds, and the swizzle
-  // kernel's on gemmSwizzledScaleIndex's, so each keeps its own.
-  auto c = [&](int64_t v) { return constantIndex(b, v); };
-  Value band = arith::DivUIOp::create(b, i, c(128));
-  Value bandTiles = arith::MulIOp::create(b, band, c(numTilesX));
-  Value tileInBand = arith::DivUIOp::create(b, j, c(4));
-  Value tile = arith::AddIOp::create(b, bandTiles, tileInBand);
-  Value tileStart = arith::MulIOp::create(b, tile, c(512));
-  Value rowOffset =
-      arith::MulIOp::create(b, arith::RemUIOp::create(b, i, c(32)), c(16));
-  Value rowInBand = arith::RemUIOp::create(b, i, c(128));
-  Value quarterOffset = arith::MulIOp::create(
-      b, arith::DivUIOp::create(b, rowInBand, c(32)), c(4));
-  Value column = arith::RemUIOp::create(b, j, c(4));
-  Value at = arith::AddIOp::create(b, tileStart, rowOffset);
-  at = arith::AddIOp::create(b, at, quarterOffset);
-  return arith::AddIOp::create(b, at, column);
-}
-
 TileKernelArgs mlir::teq::kernels::tileKernelArgs(Block *body, bool rowwise,
                                                   bool columnwise) {
   TileKernelArgs args;

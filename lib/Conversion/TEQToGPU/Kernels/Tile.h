@@ -144,12 +144,6 @@ Value xorShuffleMax(ImplicitLocOpBuilder &b, Value value,
 void storeTransposedTile(ImplicitLocOpBuilder &b, const RegisterTile &tile,
                          llvm::ArrayRef<Value> bytes, Value stage, Value dest);
 
-/// Offset of scale S[i][j] in a scale buffer: row-major with `cols`
-/// columns (compact), or the GEMM swizzle with `numTilesX` 128x4 tiles per
-/// 128-row band (te-semantics.md §4.2).
-Value scaleOffset(ImplicitLocOpBuilder &b, Value i, Value j, bool swizzled,
-                  int64_t cols, int64_t numTilesX);
-
 } // namespace mlir::teq::kernels
 
 #endif // TEQ_LIB_CONVERSION_TEQTOGPU_KERNELS_TILE_H
