@@ -18,6 +18,9 @@ FailureOr<SmallVector<Buffer>>
 lowering::buffersOf(Type type, TargetAttr target, Location loc) {
   MLIRContext *ctx = type.getContext();
   SmallVector<Buffer> buffers;
+  // A process group is a communicator the caller passes, not memory.
+  if (isa<ProcessGroupType>(type))
+    return buffers;
   if (auto tensor = dyn_cast<RankedTensorType>(type)) {
     Type element = tensor.getElementType();
     // i64 only as the (seed, offset) of stochastic rounding: a 16-byte
@@ -92,6 +95,40 @@ FailureOr<EntryPlan> lowering::planEntry(func::FuncOp func,
       return failure();
   auto ret = cast<func::ReturnOp>(entryBlock.getTerminator());
   EntryPlan plan;
+
+  // Groups: each process-group argument, sized by the collectives over it.
+  for (BlockArgument arg : entryBlock.getArguments()) {
+    if (!isa<ProcessGroupType>(arg.getType()))
+      continue;
+    EntryPlan::Group group{arg, 0};
+    for (Operation &op : entryBlock) {
+      Operation *user = &op;
+      if (!llvm::is_contained(op.getOperands(), Value(arg)))
+        continue;
+      int64_t size = 0;
+      if (auto gather = dyn_cast<AllGatherOp>(user))
+        size = gather.getTpSize();
+      else if (auto scatter = dyn_cast<ReduceScatterOp>(user))
+        size = scatter.getTpSize();
+      else if (auto reduce = dyn_cast<AllReduceOp>(user))
+        size = reduce.getTpSize();
+      else
+        continue;
+      if (group.size && group.size != size)
+        return user->emitOpError("has tp_size = ")
+               << size << ", but an earlier collective over the same group has "
+               << group.size;
+      group.size = size;
+    }
+    if (!group.size)
+      return emitError(func.getLoc())
+             << "process group argument #" << arg.getArgNumber()
+             << " has no collective (teq.all_gather, teq.reduce_scatter, "
+                "teq.all_reduce) that gives its size (tp_size)";
+    plan.groups.push_back(group);
+  }
+  if (llvm::any_of(ret.getOperandTypes(), llvm::IsaPred<ProcessGroupType>))
+    return ret.emitOpError("cannot return a process group");
 
   // Returned values live in the caller's output buffers; the rest
   // (temporaries) in the workspace. A result that is an argument, a usage

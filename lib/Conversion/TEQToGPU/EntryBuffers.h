@@ -79,6 +79,15 @@ struct EntryPlan {
   };
   llvm::SmallVector<Scratch> scratch;
   int64_t workspaceBytes = 0;
+  /// The parallel groups: the entry's !teq.process_group arguments (no
+  /// buffers), in order, each with the size its collectives give it
+  /// (tp_size). The manifest's "groups"; the caller passes one NCCL
+  /// communicator per group.
+  struct Group {
+    BlockArgument arg;
+    int64_t size = 0;
+  };
+  llvm::SmallVector<Group> groups;
 };
 
 /// Plans `func`'s buffers on `target`, or emits the error that stops it

@@ -31,6 +31,8 @@ LogicalResult EntryLowering::run() {
         gemm.second, name + ":" + kindName + std::to_string(k));
   }
   manifest.addEntry(func, plan, *names, gemmIds);
+  for (auto [i, group] : llvm::enumerate(plan.groups))
+    groupIndexOf[group.arg] = static_cast<int64_t>(i);
 
   // The lowered function takes the flat buffer list (arguments, then
   // results, then the workspace) and replaces the original under its name.
@@ -107,6 +109,10 @@ LogicalResult EntryLowering::run() {
     }
     if (auto biasGrad = dyn_cast<BiasGradOp>(op)) {
       lowerBiasGrad(b, biasGrad, token);
+      continue;
+    }
+    if (isa<AllGatherOp, ReduceScatterOp, AllReduceOp>(op)) {
+      lowerCollective(b, op, token);
       continue;
     }
     if (isElementwiseOnTensors(op)) {

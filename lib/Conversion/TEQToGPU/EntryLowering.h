@@ -32,6 +32,13 @@ constexpr llvm::StringLiteral kKernelModule = "teq_kernels";
 /// void teqGemm(i64 id, a, a_scale, b, b_scale, c, d, bias, alpha).
 constexpr llvm::StringLiteral kGemmFunction = "teqGemm";
 constexpr unsigned kGemmFunctionArgs = 9;
+/// The runtime's collectives (docs/Artifact.md, "Collectives"):
+/// teqAllGather(i64 group, send, recv, i64 sendCount, i32 type),
+/// teqReduceScatter / teqAllReduce(i64 group, send, recv, i64 count, i32
+/// type, i32 op).
+constexpr llvm::StringLiteral kAllGatherFunction = "teqAllGather";
+constexpr llvm::StringLiteral kReduceScatterFunction = "teqReduceScatter";
+constexpr llvm::StringLiteral kAllReduceFunction = "teqAllReduce";
 
 class EntryLowering {
 public:
@@ -95,6 +102,11 @@ private:
   /// One teqGemm call (docs/Artifact.md) on the runtime's stream.
   void lowerGemm(OpBuilder &b, GemmOp op, const gemm::GemmDescriptor &desc,
                  Value &token);
+  // CollectiveLowering.cpp
+  /// One teqAllGather / teqReduceScatter / teqAllReduce call on the
+  /// runtime's stream (a quantized all-gather also copies its scales).
+  void lowerCollective(OpBuilder &b, Operation &op, Value &token);
+
   /// Launches the kernel computing an NVFP4 GEMM's alpha; returns its buffer.
   Value lowerNVFP4Alpha(OpBuilder &b, GemmOp op,
                         const gemm::GemmDescriptor &desc, Value &token);
@@ -116,6 +128,9 @@ private:
   DenseMap<Operation *, int64_t> gemmIds;
   /// Workspace scratch of one op (EntryPlan::scratch).
   DenseMap<Operation *, Value> scratchOf;
+  /// The index of each !teq.process_group argument among the entry's groups
+  /// (EntryPlan::groups; the `group` of the runtime's collectives).
+  DenseMap<Value, int64_t> groupIndexOf;
   /// The memrefs of each value of the entry, in layout order.
   DenseMap<Value, SmallVector<Value>> buffersOfValue;
 };

@@ -63,6 +63,45 @@ LogicalResult lowering::checkBufferShape(Type type, Location loc) {
   return success();
 }
 
+LogicalResult lowering::checkCollective(Operation &op) {
+  // The group is a communicator the caller passes for the entry.
+  auto group = dyn_cast<BlockArgument>(op.getOperand(1));
+  if (!group || !isa<func::FuncOp>(group.getOwner()->getParentOp()))
+    return op.emitOpError("needs its process group as an argument of the "
+                          "entry function (the caller passes a communicator "
+                          "per group)");
+  Type type = op.getOperand(0).getType();
+  if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+    Type element = tensor.getElementType();
+    if (!element.isBF16() && !element.isF16() && !element.isF32())
+      return op.emitOpError("communicates bf16, f16 or f32 tensors, got ")
+             << tensor;
+    return success();
+  }
+  // Quantized: only all-gather (the verifier), of per-tensor FP8 rowwise
+  // data, as TE gathers it (te-semantics.md §7).
+  auto proto = cast<TensorProtoType>(type);
+  QuantizerAttrInterface q = proto.getQuantizer();
+  if (!isa<Float8CurrentScalingQuantizerAttr, Float8QuantizerAttr>(q))
+    return op.emitOpError("all-gather of ")
+           << q.getQuantizerName()
+           << " data has no GPU lowering yet (this version gathers "
+              "per-tensor FP8: Float8CurrentScalingQuantizer, "
+              "Float8Quantizer)";
+  if (proto.hasColumnwise())
+    return op.emitOpError("gathers per-tensor FP8 with a columnwise usage; "
+                          "TE gathers only the rowwise data of per-tensor "
+                          "FP8 (the columnwise copy is made after the "
+                          "gather)");
+  if (auto cs = dyn_cast<Float8CurrentScalingQuantizerAttr>(q);
+      cs && !cs.getWithAmaxReduction())
+    return op.emitOpError("gathers current-scaling FP8 whose quantizer has "
+                          "no amax reduction: every rank's data would have "
+                          "its own scale (TE reduces the amax over the group "
+                          "first: with_amax_reduction = true)");
+  return success();
+}
+
 LogicalResult lowering::checkLowerable(Operation &op) {
   for (Type type : llvm::concat<Type>(op.getOperandTypes(), op.getResultTypes()))
     if (failed(checkBufferShape(type, op.getLoc())))
@@ -97,11 +136,14 @@ LogicalResult lowering::checkLowerable(Operation &op) {
                             "static slices are lowered");
     return success();
   }
+  if (isa<AllGatherOp, ReduceScatterOp, AllReduceOp>(op))
+    return checkCollective(op);
   auto quantize = dyn_cast<QuantizeOp>(op);
   if (!quantize)
     return op.emitOpError("has no GPU lowering yet; convert-teq-to-gpu "
                           "lowers teq.quantize, teq.update_usage, "
-                          "teq.swizzle_scales, teq.gemm, "
+                          "teq.swizzle_scales, teq.gemm, teq.all_gather, "
+                          "teq.reduce_scatter, teq.all_reduce, "
                           "teq.bias_grad, teq.delayed_scaling_update and "
                           "elementwise arith/math ops on bf16/f16/f32 "
                           "tensors of one shape in this version");

@@ -25,6 +25,12 @@ bool isElementwiseOnTensors(Operation &op);
 /// Success if `op` has a lowering, else an error naming what is missing.
 LogicalResult checkLowerable(Operation &op);
 
+/// The checks of checkLowerable for teq.all_gather, teq.reduce_scatter and
+/// teq.all_reduce: the group is an entry argument; tensors are bf16, f16 or
+/// f32; a quantized all-gather is per-tensor FP8, rowwise, with a scale
+/// every rank shares.
+LogicalResult checkCollective(Operation &op);
+
 } // namespace mlir::teq::lowering
 
 #endif // TEQ_LIB_CONVERSION_TEQTOGPU_LOWERABLE_H

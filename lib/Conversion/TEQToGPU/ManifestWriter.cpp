@@ -276,8 +276,9 @@ void ManifestWriter::addEntry(func::FuncOp func, const EntryPlan &plan,
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   llvm::json::Array args;
   for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
-    args.push_back(describeArgument(names.argument(i), "input", type,
-                                    plan.argumentBuffers[i]));
+    if (!isa<ProcessGroupType>(type))
+      args.push_back(describeArgument(names.argument(i), "input", type,
+                                      plan.argumentBuffers[i]));
   for (auto [i, type] : llvm::enumerate(func.getResultTypes())) {
     llvm::json::Object arg = describeArgument(names.result(i), "output", type,
                                               plan.resultBuffers[i]);
@@ -307,6 +308,15 @@ void ManifestWriter::addEntry(func::FuncOp func, const EntryPlan &plan,
     entry["workspace_bytes"] = plan.workspaceBytes;
   if (!temporaries.empty())
     entry["temporaries"] = std::move(temporaries);
+  // Process groups are no buffers: the caller passes a communicator each.
+  if (!plan.groups.empty()) {
+    llvm::json::Array groups;
+    for (const EntryPlan::Group &group : plan.groups)
+      groups.push_back(llvm::json::Object{
+          {"name", names.argument(group.arg.getArgNumber())},
+          {"size", group.size}});
+    entry["groups"] = std::move(groups);
+  }
   entries.push_back(std::move(entry));
 }
 

@@ -1,0 +1,166 @@
+// TP/SP collectives (te-semantics.md §7) as convert-teq-to-gpu lowers them:
+// calls of the runtime's teqAllGather / teqReduceScatter / teqAllReduce
+// (docs/Artifact.md, "Collectives") with the index of the op's group among
+// the entry's process-group arguments, the buffers' device pointers, the
+// element count and type; process groups become the manifest's "groups",
+// not buffers. A row-parallel Linear in bf16 goes through te-compile's whole
+// pipeline (its GEMM, then the all-reduce of the partial output).
+// RUN: split-file %s %t
+// RUN: te-opt %t/tensors.mlir --convert-teq-to-gpu | FileCheck %s --check-prefix=IR
+// RUN: te-compile %t/tensors.mlir --emit=manifest | FileCheck %s --check-prefix=MANIFEST
+// RUN: te-opt %t/fp8-gather.mlir --convert-teq-to-gpu | FileCheck %s --check-prefix=FP8
+// RUN: te-compile %t/row-linear.mlir --emit=mlir | FileCheck %s --check-prefix=ROW
+// RUN: te-compile %t/row-linear.mlir --emit=manifest | FileCheck %s --check-prefix=ROW-MANIFEST
+// RUN: not te-opt %t/errors.mlir --convert-teq-to-gpu --split-input-file 2>&1 | FileCheck %s --check-prefix=ERR
+
+//--- tensors.mlir
+// Two groups; the gathered f32 tensor is a temporary (workspace) read by an
+// add, the other results are written in place into the caller's buffers.
+module attributes {teq.target = #teq.target<sm_90>} {
+  func.func @tp(%x: tensor<64x256xbf16>, %dp: !teq.process_group, %g: tensor<32x128xf32>, %tp: !teq.process_group) -> (tensor<32x256xbf16>, tensor<64x256xbf16>, tensor<64x128xf32>) {
+    %rs = teq.reduce_scatter %x, %tp {tp_size = 2 : i64} : tensor<64x256xbf16> -> tensor<32x256xbf16>
+    %ar = teq.all_reduce %x, %dp {tp_size = 4 : i64} : tensor<64x256xbf16> -> tensor<64x256xbf16>
+    %ag = teq.all_gather %g, %tp {tp_size = 2 : i64} : tensor<32x128xf32> -> tensor<64x128xf32>
+    %sum = arith.addf %ag, %ag : tensor<64x128xf32>
+    return %rs, %ar, %sum : tensor<32x256xbf16>, tensor<64x256xbf16>, tensor<64x128xf32>
+  }
+}
+
+// No memref for the groups: x, g, three results, the workspace.
+// IR-LABEL: func.func @tp(
+// IR-SAME: %[[X:[^:]*]]: memref<16384xbf16>, %[[G:[^:]*]]: memref<4096xf32>, %[[RS:[^:]*]]: memref<8192xbf16>, %[[AR:[^:]*]]: memref<16384xbf16>, %[[SUM:[^:]*]]: memref<8192xf32>, %[[WS:[^:]*]]: memref<32768xi8>)
+// IR: %[[AG:.*]] = memref.view %[[WS]]
+// reduce-scatter over %tp (group 1): 8192 bf16 (type 2) received, sum (0).
+// IR: %[[XP:.*]] = memref.extract_aligned_pointer_as_index %[[X]]
+// IR: %[[RSP:.*]] = memref.extract_aligned_pointer_as_index %[[RS]]
+// IR: call @teqReduceScatter(%c1_i64, %{{.*}}, %{{.*}}, %c8192_i64, %c2_i32, %c0_i32) : (i64, i64, i64, i64, i32, i32) -> ()
+// all-reduce over %dp (group 0): 16384 elements.
+// IR: call @teqAllReduce(%c0_i64, %{{.*}}, %{{.*}}, %c16384_i64, %c2_i32{{.*}}, %c0_i32{{.*}}) : (i64, i64, i64, i64, i32, i32) -> ()
+// all-gather into the workspace temporary: 4096 f32 (type 1) sent by each rank.
+// IR: memref.extract_aligned_pointer_as_index %[[G]]
+// IR: memref.extract_aligned_pointer_as_index %[[AG]]
+// IR: call @teqAllGather(%c1_i64{{.*}}, %{{.*}}, %{{.*}}, %c4096_i64, %c1_i32{{.*}}) : (i64, i64, i64, i64, i32) -> ()
+// The add reads the gathered temporary after the call, on the same stream.
+// IR: gpu.launch_func async
+// IR-SAME: args(%[[AG]] : memref<8192xf32>
+// IR-DAG: func.func private @teqReduceScatter(i64, i64, i64, i64, i32, i32)
+// IR-DAG: func.func private @teqAllReduce(i64, i64, i64, i64, i32, i32)
+// IR-DAG: func.func private @teqAllGather(i64, i64, i64, i64, i32)
+
+// The groups, in argument order, sized by their collectives; no argument
+// for them; the gathered value is a temporary.
+// MANIFEST: "name": "arg0",
+// MANIFEST-NOT: "name": "arg1",
+// MANIFEST: "name": "arg2",
+// MANIFEST-NOT: "name": "arg3",
+// MANIFEST: "name": "result0",
+// MANIFEST: "groups": [
+// MANIFEST-NEXT: {
+// MANIFEST-NEXT: "name": "arg1",
+// MANIFEST-NEXT: "size": 4
+// MANIFEST-NEXT: },
+// MANIFEST-NEXT: {
+// MANIFEST-NEXT: "name": "arg3",
+// MANIFEST-NEXT: "size": 2
+// MANIFEST: "temporaries": [
+// MANIFEST: "name": "t0",
+// MANIFEST: "workspace_bytes": 32768
+
+//--- fp8-gather.mlir
+// Sequence-parallel input in per-tensor FP8 (delayed scaling: every rank
+// quantizes with the same stored scale): the rowwise data is gathered as
+// bytes (type 0), the scale_inv copied from the rank's own shard.
+module attributes {teq.target = #teq.target<sm_90>} {
+  func.func @gather(%xq: !teq.proto<32x128xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise>, %tp: !teq.process_group) -> !teq.proto<64x128xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise> {
+    %full = teq.all_gather %xq, %tp {tp_size = 2 : i64} : !teq.proto<32x128xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise> -> !teq.proto<64x128xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise>
+    return %full : !teq.proto<64x128xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise>
+  }
+}
+
+// FP8-LABEL: func.func @gather(
+// FP8-SAME: %[[DATA:[^:]*]]: memref<4096xi8>, %[[SINV:[^:]*]]: memref<1xf32>, %[[ODATA:[^:]*]]: memref<8192xi8>, %[[OSINV:[^:]*]]: memref<1xf32>)
+// FP8: memref.extract_aligned_pointer_as_index %[[DATA]]
+// FP8: memref.extract_aligned_pointer_as_index %[[ODATA]]
+// FP8: call @teqAllGather(%c0_i64, %{{.*}}, %{{.*}}, %c4096_i64, %c0_i32)
+// FP8: gpu.launch_func async {{.*}} args(%[[SINV]] : memref<1xf32>, %[[OSINV]] : memref<1xf32>
+
+//--- row-linear.mlir
+// A row-parallel Linear in bf16, tp = 2 (no sequence parallelism, no bias:
+// teq.bias_add, which a row-parallel bias needs, has no lowering yet): the
+// partial output of the local GEMM is all-reduced into the result.
+module attributes {teq.target = #teq.target<sm_90>} {
+  func.func @fwd(%x: tensor<64x64xbf16>, %w: tensor<256x64xbf16>, %tp: !teq.process_group) -> tensor<64x256xbf16> {
+    %y = teq.autocast enabled(false) -> tensor<64x256xbf16> {
+      %out, %sa, %sb = teq.linear_forward %x, %w tp_group(%tp) config(#teq.linear<parallel_mode = row, tp_size = 2>) : tensor<64x64xbf16>, tensor<256x64xbf16> -> tensor<64x256xbf16> saved_input(tensor<64x64xbf16>) saved_weight(tensor<256x64xbf16>)
+      teq.yield %out : tensor<64x256xbf16>
+    }
+    return %y : tensor<64x256xbf16>
+  }
+}
+
+// ROW: call @teqGemm(
+// ROW: call @teqAllReduce(%c0_i64{{.*}}, %{{.*}}, %{{.*}}, %c16384_i64, %c2_i32, %c0_i32)
+// ROW-MANIFEST: "groups": [
+// ROW-MANIFEST-NEXT: {
+// ROW-MANIFEST-NEXT: "name": "arg2",
+// ROW-MANIFEST-NEXT: "size": 2
+
+//--- errors.mlir
+module attributes {teq.target = #teq.target<sm_90>} {
+  func.func @current_without_amax_reduction(%q: !teq.proto<32x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise>, %tp: !teq.process_group) -> !teq.proto<64x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise> {
+    // ERR: error: 'teq.all_gather' op gathers current-scaling FP8 whose quantizer has no amax reduction
+    %r = teq.all_gather %q, %tp {tp_size = 2 : i64} : !teq.proto<32x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise> -> !teq.proto<64x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise>
+    return %r : !teq.proto<64x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise>
+  }
+}
+
+// -----
+
+module attributes {teq.target = #teq.target<sm_90>} {
+  func.func @columnwise(%q: !teq.proto<32x128xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise|columnwise>, %tp: !teq.process_group) -> !teq.proto<64x128xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise|columnwise> {
+    // ERR: error: 'teq.all_gather' op gathers per-tensor FP8 with a columnwise usage; TE gathers only the rowwise data
+    %r = teq.all_gather %q, %tp {tp_size = 2 : i64} : !teq.proto<32x128xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise|columnwise> -> !teq.proto<64x128xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise|columnwise>
+    return %r : !teq.proto<64x128xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise|columnwise>
+  }
+}
+
+// -----
+
+module attributes {teq.target = #teq.target<sm_90>} {
+  func.func @mxfp8(%q: !teq.proto<32x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise>, %tp: !teq.process_group) -> !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise> {
+    // ERR: error: 'teq.all_gather' op all-gather of MXFP8Quantizer data has no GPU lowering yet
+    %r = teq.all_gather %q, %tp {tp_size = 2 : i64} : !teq.proto<32x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise> -> !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise>
+    return %r : !teq.proto<64x128xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise>
+  }
+}
+
+// -----
+
+module attributes {teq.target = #teq.target<sm_90>} {
+  func.func @sizes(%x: tensor<64x256xbf16>, %tp: !teq.process_group) -> (tensor<64x256xbf16>, tensor<64x256xbf16>) {
+    %a = teq.all_reduce %x, %tp {tp_size = 2 : i64} : tensor<64x256xbf16> -> tensor<64x256xbf16>
+    // ERR: error: 'teq.all_reduce' op has tp_size = 4, but an earlier collective over the same group has 2
+    %b = teq.all_reduce %x, %tp {tp_size = 4 : i64} : tensor<64x256xbf16> -> tensor<64x256xbf16>
+    return %a, %b : tensor<64x256xbf16>, tensor<64x256xbf16>
+  }
+}
+
+// -----
+
+module attributes {teq.target = #teq.target<sm_90>} {
+  // ERR: error: process group argument #1 has no collective (teq.all_gather, teq.reduce_scatter, teq.all_reduce) that gives its size (tp_size)
+  func.func @unused(%x: tensor<64x256xbf16>, %tp: !teq.process_group) -> tensor<64x256xbf16> {
+    return %x : tensor<64x256xbf16>
+  }
+}
+
+// -----
+
+module attributes {teq.target = #teq.target<sm_90>} {
+  func.func @amax(%x: tensor<64x256xbf16>, %tp: !teq.process_group) -> (!teq.proto<64x256xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN, with_amax_reduction = true>, rowwise>, tensor<64x256xbf16>) {
+    // ERR: error: 'teq.quantize' op amax reduction over a process group has no GPU lowering yet
+    %q = teq.quantize %x amax_reduction_group(%tp) : tensor<64x256xbf16> -> !teq.proto<64x256xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN, with_amax_reduction = true>, rowwise>
+    %a = teq.all_reduce %x, %tp {tp_size = 2 : i64} : tensor<64x256xbf16> -> tensor<64x256xbf16>
+    return %q, %a : !teq.proto<64x256xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN, with_amax_reduction = true>, rowwise>, tensor<64x256xbf16>
+  }
+}
