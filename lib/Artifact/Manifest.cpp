@@ -1324,11 +1324,22 @@ Status parseEntry(const JsonValue &value, const std::string &path,
                        "duplicate name \"" + temporary.name +
                            "\" (arguments and temporaries share names)");
       // Temporaries live in the workspace (several at once, at offsets the
-      // compiler chose): each one must fit it.
-      if (temporary.totalBytes() > entry.workspaceBytes)
+      // compiler chose): each one must fit it. A swizzle_scales temporary
+      // owns only its scales; its other buffers are its input's.
+      int64_t bytes = temporary.totalBytes();
+      if (temporary.isProto && temporary.computedBy &&
+          temporary.computedBy->op == ComputeOp::SwizzleScales) {
+        bytes = 0;
+        std::vector<layout::BufferDesc> layout = layout::describeBuffers(
+            temporary.proto.tensorDesc(), target.caps());
+        for (size_t b = 0; b < layout.size(); ++b)
+          if (layout[b].role == layout::BufferRole::ScaleInv)
+            bytes += temporary.buffers[b].bytes;
+      }
+      if (bytes > entry.workspaceBytes)
         return errorAt(temporaryPath,
                        "temporary '" + temporary.name + "' has " +
-                           std::to_string(temporary.totalBytes()) +
+                           std::to_string(bytes) +
                            " bytes, but the entry's workspace_bytes is " +
                            std::to_string(entry.workspaceBytes));
       entry.temporaries.push_back(std::move(temporary));
@@ -2198,6 +2209,12 @@ Status parseManifestValue(const JsonValue &root, Manifest &manifest) {
 }
 
 } // namespace
+
+StatusOr<GemmAlgoSpec> parseGemmAlgo(const JsonValue &value) {
+  GemmAlgoSpec algo;
+  TEQ_RETURN_IF_ERROR(parseGemmAlgo(value, "algo", algo));
+  return algo;
+}
 
 StatusOr<Manifest> parseManifest(std::string_view json) {
   auto root = JsonValue::parse(json);

@@ -1,6 +1,7 @@
 //===- Artifact.cpp - From lowered teq IR to a native artifact ------------===//
 
 #include "teq/Target/Artifact.h"
+#include "teq/Artifact/Manifest.h"
 #include "teq/Dialect/TEQ/IR/TEQDialect.h"
 #include "teq/Runtime/ArtifactFile.h"
 
@@ -29,7 +30,6 @@
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
@@ -145,16 +145,18 @@ LogicalResult mlir::teq::emitArtifactABI(ModuleOp module,
       module->getAttrOfType<StringAttr>(TEQDialect::getManifestAttrName());
   if (!manifestAttr)
     return module.emitError("no teq.manifest: run convert-teq-to-gpu first");
-  llvm::Expected<llvm::json::Value> manifest =
-      llvm::json::parse(manifestAttr.getValue());
-  if (!manifest)
-    return module.emitError("internal error: teq.manifest is not JSON: ")
-           << llvm::toString(manifest.takeError());
-  manifest->getAsObject()->insert(
-      {"device_code", deviceCode == DeviceCode::Cubin ? "cubin" : "ptx"});
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << *manifest;
+  // Read back with the runtime's reader: te-compile never embeds a manifest
+  // the runtime would refuse.
+  artifact::StatusOr<artifact::Manifest> manifest =
+      artifact::parseManifest(manifestAttr.getValue());
+  if (!manifest.ok())
+    return module.emitError("internal error: the runtime would refuse the "
+                            "artifact's manifest: ")
+           << manifest.message();
+  manifest->deviceCode = deviceCode == DeviceCode::Cubin
+                             ? artifact::DeviceCodeKind::Cubin
+                             : artifact::DeviceCodeKind::PTX;
+  std::string text = artifact::writeManifest(*manifest);
   text.push_back('\0');
   auto arrayType = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8),
                                             text.size());

@@ -1,6 +1,7 @@
 //===- Compile.cpp - A teq module to an artifact, in one call -------------===//
 
 #include "teq/Target/Compile.h"
+#include "teq/Artifact/Manifest.h"
 #include "teq/Conversion/Passes.h"
 #include "teq/Dialect/TEQ/IR/TEQDialect.h"
 #include "teq/Dialect/TEQ/Transforms/Pipelines.h"
@@ -15,7 +16,6 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -89,7 +89,8 @@ LogicalResult writeText(ModuleOp module, StringRef path,
 /// Copies the "algo" of each GEMM in `path` (te-run --json output) into the
 /// manifest's GEMM of the same name and problem, so the artifact runs that
 /// algorithm on every load (docs/Artifact.md, "algo").
-LogicalResult pinGemmAlgorithms(ModuleOp module, StringRef path) {
+LogicalResult pinGemmAlgorithms(ModuleOp module, StringRef path,
+                                artifact::Manifest &manifest) {
   auto error = [&](const llvm::Twine &message) {
     return emitError(module.getLoc())
            << "--gemm-algos " << path << ": " << message;
@@ -98,50 +99,65 @@ LogicalResult pinGemmAlgorithms(ModuleOp module, StringRef path) {
   std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(path, &message);
   if (!file)
     return error(message);
-  llvm::Expected<llvm::json::Value> pins = llvm::json::parse(file->getBuffer());
-  if (!pins)
-    return error(llvm::toString(pins.takeError()));
-  const llvm::json::Array *pinList =
-      pins->getAsObject() ? pins->getAsObject()->getArray("gemms") : nullptr;
-  if (!pinList)
+  auto pins = artifact::JsonValue::parse(file->getBuffer());
+  if (!pins.ok())
+    return error(pins.message());
+  const artifact::JsonValue *pinList = pins->find("gemms");
+  if (!pinList || !pinList->isArray())
     return error("no \"gemms\" array (expected `te-run --json` output)");
+  if (manifest.gemms.empty())
+    return error("the program has no GEMMs");
+  for (const artifact::JsonValue &pin : pinList->asArray()) {
+    const artifact::JsonValue *name = pin.find("name");
+    const artifact::JsonValue *algoValue = pin.find("algo");
+    if (!name || !name->isString() || !algoValue)
+      return error("every entry of \"gemms\" needs a name and an algo");
+    auto target = llvm::find_if(manifest.gemms, [&](const auto &gemm) {
+      return gemm.name == name->asString();
+    });
+    if (target == manifest.gemms.end())
+      return error("GEMM '" + name->asString() + "' is not in this program");
+    for (auto [dim, value] : {std::pair{"m", target->m},
+                              std::pair{"n", target->n},
+                              std::pair{"k", target->k}}) {
+      const artifact::JsonValue *pinned = pin.find(dim);
+      if (pinned && pinned->isInteger() && pinned->asInteger() != value)
+        return error("GEMM '" + name->asString() + "' has " + dim + " = " +
+                     llvm::Twine(value) + " here but " +
+                     llvm::Twine(pinned->asInteger()) +
+                     " in the file (pinned for another program?)");
+    }
+    auto algo = artifact::parseGemmAlgo(*algoValue);
+    if (!algo.ok())
+      return error("GEMM '" + name->asString() + "': " + algo.message());
+    target->hasAlgo = true;
+    target->algo = *algo;
+  }
+  return success();
+}
+
+/// The module's manifest, read back with the runtime's reader (te-compile
+/// never writes one the runtime would refuse), with the device code and the
+/// GEMM algorithms `options` choose.
+LogicalResult finishManifest(ModuleOp module, const CompileOptions &options) {
   auto attr =
       module->getAttrOfType<StringAttr>(TEQDialect::getManifestAttrName());
-  llvm::Expected<llvm::json::Value> manifest =
-      llvm::json::parse(attr ? attr.getValue() : "");
-  if (!manifest) {
-    llvm::consumeError(manifest.takeError());
-    return error("internal error: the manifest is not JSON");
-  }
-  llvm::json::Array *gemms = manifest->getAsObject()->getArray("gemms");
-  if (!gemms)
-    return error("the program has no GEMMs");
-  for (const llvm::json::Value &pinValue : *pinList) {
-    const llvm::json::Object *pin = pinValue.getAsObject();
-    std::optional<StringRef> name = pin ? pin->getString("name") : std::nullopt;
-    const llvm::json::Object *algo = pin ? pin->getObject("algo") : nullptr;
-    if (!name || !algo)
-      return error("every entry of \"gemms\" needs a name and an algo");
-    llvm::json::Object *target = nullptr;
-    for (llvm::json::Value &g : *gemms)
-      if (g.getAsObject()->getString("name") == *name)
-        target = g.getAsObject();
-    if (!target)
-      return error("GEMM '" + *name + "' is not in this program");
-    for (const char *dim : {"m", "n", "k"})
-      if (pin->getInteger(dim) &&
-          pin->getInteger(dim) != target->getInteger(dim))
-        return error("GEMM '" + *name + "' has " + dim + " = " +
-                     llvm::Twine(*target->getInteger(dim)) + " here but " +
-                     llvm::Twine(*pin->getInteger(dim)) +
-                     " in the file (pinned for another program?)");
-    (*target)["algo"] = llvm::json::Object(*algo);
-  }
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << llvm::json::Value(std::move(*manifest));
+  artifact::StatusOr<artifact::Manifest> manifest =
+      artifact::parseManifest(attr ? attr.getValue() : "");
+  if (!manifest.ok())
+    return emitError(module.getLoc())
+           << "internal error: the runtime would refuse the artifact's "
+              "manifest: "
+           << manifest.message();
+  manifest->deviceCode = options.deviceCode == DeviceCode::Cubin
+                             ? artifact::DeviceCodeKind::Cubin
+                             : artifact::DeviceCodeKind::PTX;
+  if (!options.gemmAlgosPath.empty() &&
+      failed(pinGemmAlgorithms(module, options.gemmAlgosPath, *manifest)))
+    return failure();
   module->setAttr(TEQDialect::getManifestAttrName(),
-                  StringAttr::get(module.getContext(), text));
+                  StringAttr::get(module.getContext(),
+                                  artifact::writeManifest(*manifest)));
   return success();
 }
 
@@ -167,8 +183,7 @@ LogicalResult mlir::teq::compileModule(ModuleOp module,
   teqPasses.addPass(createConvertTEQToGPU());
   if (failed(teqPasses.run(module)))
     return failure();
-  if (!options.gemmAlgosPath.empty() &&
-      failed(pinGemmAlgorithms(module, options.gemmAlgosPath)))
+  if (failed(finishManifest(module, options)))
     return failure();
   if (options.emit == EmitKind::MLIR)
     return writeText(module, outputPath,
@@ -176,14 +191,13 @@ LogicalResult mlir::teq::compileModule(ModuleOp module,
   if (options.emit == EmitKind::Manifest) {
     auto text =
         module->getAttrOfType<StringAttr>(TEQDialect::getManifestAttrName());
-    llvm::Expected<llvm::json::Value> json =
-        llvm::json::parse(text ? text.getValue() : "");
-    if (!json)
+    // finishManifest wrote it: it is JSON. Indented for reading.
+    auto json = artifact::JsonValue::parse(text.getValue());
+    if (!json.ok())
       return emitError(module.getLoc())
-             << "internal error: the manifest is not JSON: "
-             << llvm::toString(json.takeError());
+             << "internal error: the manifest is not JSON: " << json.message();
     return writeText(module, outputPath, [&](raw_ostream &os) {
-      os << llvm::formatv("{0:2}", *json) << "\n";
+      os << json->serialize(/*indent=*/2) << "\n";
     });
   }
 

@@ -397,6 +397,43 @@ TEST(ManifestWriterTest, ValuesAreFoundThroughViews) {
   EXPECT_EQ(e.findValue("nope"), nullptr);
 }
 
+/// A swizzle_scales temporary owns only its scales in the workspace (its
+/// data and amaxes are its input's), so only they must fit workspace_bytes.
+TEST(ManifestWriterTest, SwizzledTemporariesNeedRoomForTheirScalesOnly) {
+  Manifest m;
+  m.target = targetOf("sm_100a");
+  auto mx = QuantizerDesc::defaultFor(QuantizerKind::MXFP8);
+  EntrySpec e;
+  e.name = "swizzle";
+  e.symbol = "teq_entry_swizzle";
+  e.args.push_back(protoArg("q", ArgKind::Input, m.target, mx, {256, 128},
+                            "rowwise"));
+  ArgSpec t = protoArg("t0", ArgKind::Temporary, m.target, mx, {256, 128},
+                       "rowwise", "gemm_swizzled");
+  t.computedBy = computed(ComputeOp::SwizzleScales, "q");
+  int64_t scaleBytes = 0;
+  for (const BufferSpec &buffer : t.buffers)
+    if (buffer.name == "rowwise_scale_inv")
+      scaleBytes = buffer.bytes;
+  ASSERT_GT(t.totalBytes(), scaleBytes);
+  e.temporaries.push_back(t);
+  ArgSpec copy = protoArg("y", ArgKind::Output, m.target, mx, {256, 128},
+                          "rowwise", "gemm_swizzled");
+  copy.computedBy = computed(ComputeOp::Copy, "t0");
+  e.args.push_back(copy);
+  e.workspaceBytes = scaleBytes;
+  m.entries.push_back(e);
+  auto fits = parseManifest(writeManifest(m));
+  EXPECT_TRUE(fits.ok()) << fits.message();
+
+  m.entries[0].workspaceBytes = scaleBytes - 1;
+  EXPECT_EQ(parseManifest(writeManifest(m)).message(),
+            "manifest: entries[0].temporaries[0]: temporary 't0' has " +
+                std::to_string(scaleBytes) +
+                " bytes, but the entry's workspace_bytes is " +
+                std::to_string(scaleBytes - 1));
+}
+
 TEST(ManifestWriterTest, DeviceChecksUseTheTargetCapabilities) {
   Manifest m = buildManifest();
   GemmSpec nn = m.gemms[0];

@@ -411,6 +411,11 @@ JsonValue toJson(const ComputedBy &computedBy);
 JsonValue toJson(const GemmSpec &gemm);
 JsonValue toJson(const GemmAlgoSpec &algo);
 
+/// Reads a GEMM's "algo" object (as te-run --json reports them, and as
+/// te-compile --gemm-algos pins them) with the manifest's rules; errors
+/// name the key.
+StatusOr<GemmAlgoSpec> parseGemmAlgo(const JsonValue &value);
+
 /// Parses and validates a manifest completely (see the top of this file).
 /// Errors start with "manifest: " and name the JSON path of the offending
 /// value.

@@ -46,7 +46,8 @@ unsigned kernelIndexBitwidth(ModuleOp module);
 
 /// Adds `void teq_entry_<name>(void **buffers)` for every lowered entry,
 /// `const char *teq_artifact_manifest(void)` returning the module's
-/// `teq.manifest` (with "device_code" filled in) and the TEQ note that
+/// `teq.manifest` (read back with the runtime's reader, an error if it would
+/// refuse it; "device_code" set to `deviceCode`) and the TEQ note that
 /// sealArtifact completes. Runs on the LLVM dialect. `manifestText`, if
 /// given, receives the manifest for sealArtifact.
 LogicalResult emitArtifactABI(ModuleOp module, DeviceCode deviceCode,

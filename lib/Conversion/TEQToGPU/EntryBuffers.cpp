@@ -218,7 +218,7 @@ FailureOr<EntryPlan> lowering::planEntry(func::FuncOp func,
   }
   auto f32 = Float32Type::get(func.getContext());
   for (auto &[gemmOp, desc] : plan.gemms)
-    if (desc.alphaOnDevice)
+    if (desc.spec.alphaOnDevice)
       plan.scratch.push_back(
           {gemmOp.getOperation(), MemRefType::get({1}, f32), -1});
   for (auto biasGrad : entryBlock.getOps<BiasGradOp>())

@@ -10,18 +10,23 @@ using namespace mlir::teq::gemm;
 
 namespace {
 
-std::string highPrecisionName(Type t) {
+using artifact::GemmEpilogue;
+using artifact::GemmScaleMode;
+using artifact::GemmType;
+
+GemmType highPrecisionType(Type t) {
   if (t.isBF16())
-    return "bf16";
+    return GemmType::BF16;
   if (t.isF16())
-    return "f16";
-  return "f32";
+    return GemmType::F16;
+  return GemmType::F32;
 }
 
-std::string quantizedName(QuantizerAttrInterface q) {
+GemmType quantizedType(QuantizerAttrInterface q) {
   if (isa<NVFP4QuantizerAttr>(q))
-    return "e2m1";
-  return isa<Float8E5M2Type>(q.getDataType()) ? "e5m2" : "e4m3";
+    return GemmType::E2M1;
+  return isa<Float8E5M2Type>(q.getDataType()) ? GemmType::E5M2
+                                              : GemmType::E4M3;
 }
 
 /// Row-major [rows, cols] of an operand flattened as TE does.
@@ -36,36 +41,10 @@ std::pair<int64_t, int64_t> flat(Type type) {
 
 } // namespace
 
-llvm::json::Object GemmDescriptor::toJson(int64_t id,
-                                          llvm::StringRef name) const {
-  llvm::json::Object o{{"id", id},
-                       {"name", name.str()},
-                       {"m", m},
-                       {"n", n},
-                       {"k", k},
-                       {"transa", transa},
-                       {"transb", transb},
-                       {"a_type", aType},
-                       {"b_type", bType},
-                       {"d_type", dType},
-                       {"lda", lda},
-                       {"ldb", ldb},
-                       {"ldd", ldd},
-                       {"a_scale_mode", aScaleMode},
-                       {"b_scale_mode", bScaleMode},
-                       {"epilogue", epilogue},
-                       {"accumulate", accumulate},
-                       {"fast_accum", fastAccum},
-                       {"alpha", alphaOnDevice ? "device" : "host"},
-                       {"compute_type", computeType}};
-  if (!biasType.empty())
-    o["bias_type"] = biasType;
-  return o;
-}
-
 FailureOr<GemmDescriptor> mlir::teq::gemm::describeGemm(GemmOp op,
                                                          TargetAttr target) {
-  GemmDescriptor d;
+  GemmDescriptor desc;
+  artifact::GemmSpec &d = desc.spec;
   Type aType = op.getA().getType(), bType = op.getB().getType();
   auto [a0, a1] = flat(aType);
   auto [b0, b1] = flat(bType);
@@ -76,16 +55,16 @@ FailureOr<GemmDescriptor> mlir::teq::gemm::describeGemm(GemmOp op,
   d.n = transb ? b1 : b0;
   d.ldd = d.m;
   Type out = op.getResult().getType().getElementType();
-  d.dType = highPrecisionName(out);
+  d.dType = highPrecisionType(out);
   if (Value bias = op.getBias()) {
-    d.epilogue = "bias";
-    d.biasType =
-        highPrecisionName(cast<RankedTensorType>(bias.getType()).getElementType());
+    d.epilogue = GemmEpilogue::Bias;
+    d.biasType = highPrecisionType(
+        cast<RankedTensorType>(bias.getType()).getElementType());
   }
   if (Value dbias = op.getDbias()) {
     // BGRADB sums over B: "grad output is always input B".
-    d.epilogue = "bgradb";
-    d.biasType = highPrecisionName(
+    d.epilogue = GemmEpilogue::BGradB;
+    d.biasType = highPrecisionType(
         cast<RankedTensorType>(dbias.getType()).getElementType());
   }
   // (The verifier makes C's type D's, as cuBLASLt reads it.)
@@ -100,19 +79,20 @@ FailureOr<GemmDescriptor> mlir::teq::gemm::describeGemm(GemmOp op,
     d.transb = transb;
     d.lda = a1;
     d.ldb = b1;
-    d.aType = highPrecisionName(cast<RankedTensorType>(aType).getElementType());
-    d.bType = highPrecisionName(cast<RankedTensorType>(bType).getElementType());
-    if (d.aType == "f32" && d.bType == "f32" && d.dType == "f32")
-      d.computeType = "32f_fast_tf32";
-    return d;
+    d.aType = highPrecisionType(cast<RankedTensorType>(aType).getElementType());
+    d.bType = highPrecisionType(cast<RankedTensorType>(bType).getElementType());
+    d.fastTf32 = d.aType == GemmType::F32 && d.bType == GemmType::F32 &&
+                 d.dType == GemmType::F32;
+    return desc;
   }
 
   QuantizerAttrInterface qa = aProto.getQuantizer(), qb = bProto.getQuantizer();
-  d.aType = quantizedName(qa);
-  d.bType = quantizedName(qb);
+  d.aType = quantizedType(qa);
+  d.bType = quantizedType(qb);
   bool fp4 = isa<NVFP4QuantizerAttr>(qa);
   d.fastAccum = !op.getUseSplitAccumulator() && !fp4;
-  bool blackwell = target.getSm() >= 100;
+  // Blackwell's block-scaled GEMMs (layout::TargetCaps).
+  bool blackwell = target.getCaps().hasBlockScaledGemms();
 
   // Which stored copy each operand is read from; `transposedCopies` = the
   // columnwise copy is physically transposed, so reading it runs TN.
@@ -122,14 +102,14 @@ FailureOr<GemmDescriptor> mlir::teq::gemm::describeGemm(GemmOp op,
     d.transb = false;
     d.lda = d.k;
     d.ldb = d.k;
-    d.a = {(transa ? rowData : colData).str(),
-           (transa ? rowScale : colScale).str(), ""};
-    d.b = {(!transb ? rowData : colData).str(),
-           (!transb ? rowScale : colScale).str(), ""};
+    desc.a = {(transa ? rowData : colData).str(),
+              (transa ? rowScale : colScale).str(), ""};
+    desc.b = {(!transb ? rowData : colData).str(),
+              (!transb ? rowScale : colScale).str(), ""};
   };
 
   if (isa<Float8CurrentScalingQuantizerAttr, Float8QuantizerAttr>(qa)) {
-    d.aScaleMode = d.bScaleMode = "scalar_f32";
+    d.aScaleMode = d.bScaleMode = GemmScaleMode::ScalarF32;
     if (!target.isNonTNFP8GemmSupported()) {
       // Hopper, Ada and SM 12.x run FP8 TN only: the transposed copies serve
       // N operands.
@@ -140,8 +120,8 @@ FailureOr<GemmDescriptor> mlir::teq::gemm::describeGemm(GemmOp op,
       d.transb = transb;
       d.lda = a1;
       d.ldb = b1;
-      d.a = {"data", "scale_inv", ""};
-      d.b = {"data", "scale_inv", ""};
+      desc.a = {"data", "scale_inv", ""};
+      desc.b = {"data", "scale_inv", ""};
     }
   } else if (auto ba = dyn_cast<Float8BlockQuantizerAttr>(qa)) {
     if (blackwell)
@@ -152,10 +132,12 @@ FailureOr<GemmDescriptor> mlir::teq::gemm::describeGemm(GemmOp op,
     auto bb = cast<Float8BlockQuantizerAttr>(qb);
     tnOperands("rowwise_data", "columnwise_data", "rowwise_scale_inv",
                "columnwise_scale_inv");
-    d.aScaleMode =
-        ba.getBlockScalingDim() == 2 ? "blk128x128_f32" : "vec128_f32";
-    d.bScaleMode =
-        bb.getBlockScalingDim() == 2 ? "blk128x128_f32" : "vec128_f32";
+    auto blockMode = [](Float8BlockQuantizerAttr q) {
+      return q.getBlockScalingDim() == 2 ? GemmScaleMode::Blk128x128F32
+                                         : GemmScaleMode::Vec128F32;
+    };
+    d.aScaleMode = blockMode(ba);
+    d.bScaleMode = blockMode(bb);
     if (d.m % 8 != 0)
       return op.emitOpError("FP8 block-scaled GEMMs need m % 8 == 0 "
                             "(cuBLASLt), got m = ")
@@ -179,11 +161,13 @@ FailureOr<GemmDescriptor> mlir::teq::gemm::describeGemm(GemmOp op,
     d.transb = transb;
     d.lda = transa ? d.k : d.m;
     d.ldb = transb ? d.n : d.k;
-    d.a = transa ? OperandBuffers{"rowwise_data", "rowwise_scale_inv", ""}
+    desc.a = transa
+                 ? OperandBuffers{"rowwise_data", "rowwise_scale_inv", ""}
                  : OperandBuffers{"columnwise_data", "columnwise_scale_inv", ""};
-    d.b = !transb ? OperandBuffers{"rowwise_data", "rowwise_scale_inv", ""}
-                  : OperandBuffers{"columnwise_data", "columnwise_scale_inv", ""};
-    d.aScaleMode = d.bScaleMode = "vec32_ue8m0";
+    desc.b = !transb
+                 ? OperandBuffers{"rowwise_data", "rowwise_scale_inv", ""}
+                 : OperandBuffers{"columnwise_data", "columnwise_scale_inv", ""};
+    d.aScaleMode = d.bScaleMode = GemmScaleMode::Vec32UE8M0;
   } else {
     if (!blackwell)
       return op.emitOpError("NVFP4 GEMMs need sm_100 or newer, the module "
@@ -197,9 +181,9 @@ FailureOr<GemmDescriptor> mlir::teq::gemm::describeGemm(GemmOp op,
     tnOperands("rowwise_data", "columnwise_data", "rowwise_scale_inv",
                "columnwise_scale_inv");
     // The global scales fold into a device alpha (te-semantics.md §6.2).
-    d.a.amax = transa ? "amax_rowwise" : "amax_columnwise";
-    d.b.amax = !transb ? "amax_rowwise" : "amax_columnwise";
-    d.aScaleMode = d.bScaleMode = "vec16_ue4m3";
+    desc.a.amax = transa ? "amax_rowwise" : "amax_columnwise";
+    desc.b.amax = !transb ? "amax_rowwise" : "amax_columnwise";
+    d.aScaleMode = d.bScaleMode = GemmScaleMode::Vec16UE4M3;
     d.alphaOnDevice = true;
   }
 
@@ -222,5 +206,5 @@ FailureOr<GemmDescriptor> mlir::teq::gemm::describeGemm(GemmOp op,
              << (d.transa ? "T" : "N") << (d.transb ? "T" : "N")
              << "); was the module compiled for another target?";
   }
-  return d;
+  return desc;
 }

@@ -39,7 +39,7 @@ void EntryLowering::lowerGemm(OpBuilder &b, GemmOp op,
     return v ? buffersOfValue.lookup(v).front() : Value();
   };
   Value alpha;
-  if (desc.alphaOnDevice)
+  if (desc.spec.alphaOnDevice)
     alpha = lowerNVFP4Alpha(b, op, desc, token);
   Value bias = op.getDbias() ? single(op.getDbias()) : single(op.getBias());
   SmallVector<Value> callArgs{

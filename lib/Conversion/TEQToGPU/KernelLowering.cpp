@@ -254,7 +254,7 @@ LogicalResult EntryLowering::lowerNVFP4Quantize(OpBuilder &b, QuantizeOp op,
   spec.stochastic = nv.getStochasticRounding();
   // Hopper and later: the data kernel stages its tile while the amax pass
   // drains (NVFP4Spec::dependentLaunch).
-  spec.dependentLaunch = target.getSm() >= 90;
+  spec.dependentLaunch = target.getCaps().supportsDependentLaunch();
   // The (seed, offset) buffer of stochastic rounding: an entry argument.
   Value rng;
   if (spec.stochastic) {

@@ -30,171 +30,122 @@ std::string dtypeName(Type t) {
   return s;
 }
 
-llvm::json::Array jsonShape(ArrayRef<int64_t> shape) {
-  llvm::json::Array a;
-  for (int64_t d : shape)
-    a.push_back(d);
-  return a;
-}
-
-llvm::json::Object describeBuffer(const layout::BufferDesc &desc) {
-  llvm::json::Object d{{"name", desc.name},
-                       {"encoding", layout::stringifyEncoding(desc.encoding)},
-                       {"shape", jsonShape(desc.shape)},
-                       {"valid_shape", jsonShape(desc.validShape)},
-                       {"bytes", desc.sizeInBytes()}};
-  if (desc.transposed)
-    d["transposed"] = true;
-  if (desc.scaleLayout)
-    d["scale_layout"] = *desc.scaleLayout == layout::ScaleLayout::GemmSwizzled
-                            ? "gemm_swizzled"
-                            : "compact";
-  return d;
-}
-
-llvm::json::Object describeQuantizer(QuantizerAttrInterface q) {
-  auto fp8 = [](Type t) { return isa<Float8E5M2Type>(t) ? "e5m2" : "e4m3"; };
-  if (auto cs = dyn_cast<Float8CurrentScalingQuantizerAttr>(q))
-    return llvm::json::Object{{"kind", "float8_current_scaling"},
-            {"fp8_dtype", fp8(cs.getFp8Dtype())},
-            {"with_amax_reduction", cs.getWithAmaxReduction()},
-            {"force_pow_2_scales", cs.getForcePow_2Scales()},
-            {"amax_epsilon", cs.getAmaxEpsilon().convertToDouble()}};
-  if (auto d = dyn_cast<Float8QuantizerAttr>(q))
-    return llvm::json::Object{{"kind", "float8_delayed"},
-                              {"fp8_dtype", fp8(d.getFp8Dtype())}};
-  if (auto b = dyn_cast<Float8BlockQuantizerAttr>(q))
-    return llvm::json::Object{{"kind", "float8_block"},
-            {"fp8_dtype", fp8(b.getFp8Dtype())},
-            {"block_scaling_dim", b.getBlockScalingDim()},
-            {"force_pow_2_scales", b.getForcePow_2Scales()},
-            {"amax_epsilon", b.getAmaxEpsilon().convertToDouble()}};
-  if (auto mx = dyn_cast<MXFP8QuantizerAttr>(q))
-    return llvm::json::Object{{"kind", "mxfp8"},
-            {"fp8_dtype", fp8(mx.getFp8Dtype())},
-            {"with_2d_quantization", mx.getWith_2dQuantization()}};
-  auto nv = cast<NVFP4QuantizerAttr>(q);
-  return llvm::json::Object{{"kind", "nvfp4"},
-          {"with_rht", nv.getWithRht()},
-          {"with_2d_quantization", nv.getWith_2dQuantization()},
-          {"stochastic_rounding", nv.getStochasticRounding()},
-          {"with_post_rht_amax", nv.getWithPostRhtAmax()},
-          {"with_random_sign_mask", nv.getWithRandomSignMask()},
-          {"nvfp4_use_4over6", nv.getNvfp4Use_4over6()},
-          {"row_scaled_nvfp4", nv.getRowScaledNvfp4()},
-          {"with_amax_reduction", nv.getWithAmaxReduction()}};
+std::vector<int64_t> shapeOf(ArrayRef<int64_t> shape) {
+  return std::vector<int64_t>(shape.begin(), shape.end());
 }
 
 /// An argument, result or temporary: its tensor, or its quantized type with
 /// its buffers.
-llvm::json::Object describeArgument(StringRef name, StringRef kind, Type type,
-                                    ArrayRef<Buffer> buffers) {
-  llvm::json::Object arg{{"name", name.str()}, {"kind", kind.str()}};
+artifact::ArgSpec describeArgument(std::string name, artifact::ArgKind kind,
+                                   Type type, ArrayRef<Buffer> buffers) {
+  artifact::ArgSpec arg;
+  arg.name = std::move(name);
+  arg.kind = kind;
   if (auto tensor = dyn_cast<RankedTensorType>(type)) {
-    arg["tensor"] = llvm::json::Object{
-        {"dtype", dtypeName(tensor.getElementType())},
-        {"shape", jsonShape(tensor.getShape())}};
+    arg.tensor.dtype = dtypeName(tensor.getElementType());
+    arg.tensor.shape = shapeOf(tensor.getShape());
     return arg;
   }
   auto proto = cast<TensorProtoType>(type);
-  std::string text;
-  llvm::raw_string_ostream os(text);
+  arg.isProto = true;
+  arg.proto.dtype = dtypeName(proto.getElementType());
+  arg.proto.shape = shapeOf(proto.getShape());
+  // The quantizer attribute describes itself (QuantizerAttrInterface).
+  arg.proto.quantizer = proto.getQuantizer().getArtifactDescription();
+  arg.proto.usage = stringifyUsage(proto.getUsage());
+  arg.proto.scaleLayout = stringifyScaleLayout(proto.getScaleLayout()).str();
+  llvm::raw_string_ostream os(arg.proto.text);
   os << proto;
-  arg["proto"] = llvm::json::Object{
-      {"dtype", dtypeName(proto.getElementType())},
-      {"shape", jsonShape(proto.getShape())},
-      {"quantizer", describeQuantizer(proto.getQuantizer())},
-      {"usage", stringifyUsage(proto.getUsage())},
-      {"scale_layout", stringifyScaleLayout(proto.getScaleLayout()).str()},
-      {"text", text}};
-  llvm::json::Array list;
   for (const Buffer &b : buffers)
-    list.push_back(describeBuffer(*b.desc));
-  arg["buffers"] = std::move(list);
+    arg.buffers.push_back(artifact::BufferSpec::fromLayout(*b.desc));
   return arg;
 }
 
-/// The manifest's description of how `v` is computed, naming values as
-/// `nameOf` does (te-run's --check recomputes it on the CPU).
-llvm::json::Object
+/// How `v` is computed, naming values as `nameOf` does (te-run's --check
+/// recomputes it on the CPU); nothing for a value no op of the manifest
+/// computes.
+std::optional<artifact::ComputedBy>
 describeComputation(Value v, const EntryNames &nameOf,
                     const llvm::DenseMap<Operation *, int64_t> &gemmIds) {
+  using artifact::ComputeOp;
+  artifact::ComputedBy by;
   if (auto quantize = v.getDefiningOp<QuantizeOp>()) {
-    bool isHistory = v == quantize.getUpdatedAmaxHistory();
-    llvm::json::Object by{{"op", isHistory ? "record_amax" : "quantize"},
-                          {"input", nameOf(quantize.getInput())}};
+    by.op = v == quantize.getUpdatedAmaxHistory() ? ComputeOp::RecordAmax
+                                                  : ComputeOp::Quantize;
+    by.input = nameOf(quantize.getInput());
     if (quantize.getScale()) {
-      by["scale"] = nameOf(quantize.getScale());
-      by["amax_history"] = nameOf(quantize.getAmaxHistory());
+      by.scale = nameOf(quantize.getScale());
+      by.amaxHistory = nameOf(quantize.getAmaxHistory());
     }
     if (Value rng = quantize.getRngState())
-      by["rng_state"] = nameOf(rng);
+      by.rngState = nameOf(rng);
     return by;
   }
-  if (auto update = v.getDefiningOp<DelayedScalingUpdateOp>())
-    return llvm::json::Object{
-        {"op", "delayed_scaling_update"},
-        {"output", v == update.getUpdatedScale() ? "scale" : "amax_history"},
-        {"scale", nameOf(update.getScale())},
-        {"amax_history", nameOf(update.getAmaxHistory())},
-        {"fp8_max", getFormatMax(update.getFp8Dtype())},
-        {"margin", update.getMarginAttr().getValue().getSExtValue()},
-        {"amax_compute_algo",
-         stringifyAmaxComputeAlgo(update.getAmaxComputeAlgo()).str()}};
-  if (auto biasGrad = v.getDefiningOp<BiasGradOp>())
-    return llvm::json::Object{{"op", "bias_grad"},
-                              {"input", nameOf(biasGrad.getInput())}};
-  if (auto usage = v.getDefiningOp<UpdateUsageOp>())
-    return llvm::json::Object{{"op", "update_usage"},
-                              {"input", nameOf(usage.getInput())}};
-  if (auto swizzle = v.getDefiningOp<SwizzleScalesOp>())
-    return llvm::json::Object{{"op", "swizzle_scales"},
-                              {"input", nameOf(swizzle.getInput())}};
+  if (auto update = v.getDefiningOp<DelayedScalingUpdateOp>()) {
+    by.op = ComputeOp::DelayedScalingUpdate;
+    by.outputsScale = v == update.getUpdatedScale();
+    by.scale = nameOf(update.getScale());
+    by.amaxHistory = nameOf(update.getAmaxHistory());
+    by.fp8Max = getFormatMax(update.getFp8Dtype());
+    by.margin = update.getMarginAttr().getValue().getSExtValue();
+    by.mostRecentAmax =
+        update.getAmaxComputeAlgo() == AmaxComputeAlgo::most_recent;
+    return by;
+  }
+  if (auto biasGrad = v.getDefiningOp<BiasGradOp>()) {
+    by.op = ComputeOp::BiasGrad;
+    by.input = nameOf(biasGrad.getInput());
+    return by;
+  }
+  if (auto usage = v.getDefiningOp<UpdateUsageOp>()) {
+    by.op = ComputeOp::UpdateUsage;
+    by.input = nameOf(usage.getInput());
+    return by;
+  }
+  if (auto swizzle = v.getDefiningOp<SwizzleScalesOp>()) {
+    by.op = ComputeOp::SwizzleScales;
+    by.input = nameOf(swizzle.getInput());
+    return by;
+  }
   if (auto gemmOp = v.getDefiningOp<GemmOp>()) {
-    llvm::json::Object by{
-        {"op", "gemm"},
-        {"gemm", gemmIds.lookup(gemmOp.getOperation())},
-        {"output", v == gemmOp.getResult() ? "d" : "dbias"},
-        {"layout", stringifyGemmLayout(gemmOp.getLayout()).str()},
-        {"a", nameOf(gemmOp.getA())},
-        {"b", nameOf(gemmOp.getB())},
-        {"use_split_accumulator", gemmOp.getUseSplitAccumulator()}};
+    by.op = ComputeOp::Gemm;
+    by.gemm = gemmIds.lookup(gemmOp.getOperation());
+    by.outputsD = v == gemmOp.getResult();
+    by.transa = gemmOp.isTransA();
+    by.transb = gemmOp.isTransB();
+    by.a = nameOf(gemmOp.getA());
+    by.b = nameOf(gemmOp.getB());
+    by.useSplitAccumulator = gemmOp.getUseSplitAccumulator();
     if (Value bias = gemmOp.getBias())
-      by["bias"] = nameOf(bias);
+      by.bias = nameOf(bias);
     if (Value c = gemmOp.getAccumulate())
-      by["accumulate"] = nameOf(c);
+      by.accumulate = nameOf(c);
     return by;
   }
   if (isa_and_nonnull<tensor::ExtractSliceOp, tensor::InsertSliceOp>(
           v.getDefiningOp())) {
     auto slice = cast<OffsetSizeAndStrideOpInterface>(v.getDefiningOp());
-    auto list = [](ArrayRef<int64_t> values) {
-      llvm::json::Array a;
-      for (int64_t x : values)
-        a.push_back(x);
-      return a;
-    };
-    llvm::json::Object by{
-        {"op", v.getDefiningOp()->getName().getStringRef().str()},
-        {"offsets", list(slice.getStaticOffsets())},
-        {"sizes", list(slice.getStaticSizes())},
-        {"strides", list(slice.getStaticStrides())}};
+    by.offsets = shapeOf(slice.getStaticOffsets());
+    by.sizes = shapeOf(slice.getStaticSizes());
+    by.strides = shapeOf(slice.getStaticStrides());
     if (auto insert = v.getDefiningOp<tensor::InsertSliceOp>()) {
-      by["input"] = nameOf(insert.getSource());
-      by["dest"] = nameOf(insert.getDest());
+      by.op = ComputeOp::InsertSlice;
+      by.input = nameOf(insert.getSource());
+      by.dest = nameOf(insert.getDest());
     } else {
-      by["input"] = nameOf(v.getDefiningOp()->getOperand(0));
+      by.op = ComputeOp::ExtractSlice;
+      by.input = nameOf(v.getDefiningOp()->getOperand(0));
     }
     return by;
   }
   if (Operation *op = v.getDefiningOp(); op && isElementwiseOnTensors(*op)) {
-    llvm::json::Array inputs;
+    by.op = ComputeOp::Elementwise;
+    by.elementwiseOp = op->getName().getStringRef().str();
     for (Value operand : op->getOperands())
-      inputs.push_back(nameOf(operand));
-    return llvm::json::Object{{"op", op->getName().getStringRef().str()},
-                              {"inputs", std::move(inputs)}};
+      by.inputs.push_back(nameOf(operand));
+    return by;
   }
-  return llvm::json::Object{};
+  return std::nullopt;
 }
 
 } // namespace
@@ -261,76 +212,62 @@ std::string EntryNames::operator()(Value v) const {
 
 int64_t ManifestWriter::addGemm(const gemm::GemmDescriptor &desc,
                                 StringRef name) {
-  int64_t id = static_cast<int64_t>(gemms.size());
-  gemms.push_back(desc.toJson(id, name));
-  return id;
+  artifact::GemmSpec gemm = desc.spec;
+  gemm.id = static_cast<int64_t>(manifest.gemms.size());
+  gemm.name = name.str();
+  manifest.gemms.push_back(std::move(gemm));
+  return manifest.gemms.back().id;
 }
 
 void ManifestWriter::addDependentLaunch(StringRef kernel) {
-  dependentLaunchKernels.push_back(kernel.str());
+  manifest.dependentLaunchKernels.insert(kernel.str());
 }
 
 void ManifestWriter::addEntry(func::FuncOp func, const EntryPlan &plan,
                               const EntryNames &names,
                               const DenseMap<Operation *, int64_t> &gemmIds) {
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
-  llvm::json::Array args;
+  artifact::EntrySpec entry;
+  entry.name = func.getSymName().str();
+  entry.symbol = "teq_entry_" + entry.name;
+  entry.workspaceBytes = plan.workspaceBytes;
   for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
     if (!isa<ProcessGroupType>(type))
-      args.push_back(describeArgument(names.argument(i), "input", type,
-                                      plan.argumentBuffers[i]));
+      entry.args.push_back(describeArgument(names.argument(i),
+                                            artifact::ArgKind::Input, type,
+                                            plan.argumentBuffers[i]));
+  // Process groups are no buffers: the caller passes a communicator each.
+  for (const EntryPlan::Group &group : plan.groups)
+    entry.groups.push_back(
+        {names.argument(group.arg.getArgNumber()), group.size});
   for (auto [i, type] : llvm::enumerate(func.getResultTypes())) {
-    llvm::json::Object arg = describeArgument(names.result(i), "output", type,
-                                              plan.resultBuffers[i]);
+    artifact::ArgSpec arg =
+        describeArgument(names.result(i), artifact::ArgKind::Output, type,
+                         plan.resultBuffers[i]);
     Value returned = ret.getOperand(i);
     bool copied = llvm::any_of(plan.copiedResults, [&](auto &c) {
       return c.first == static_cast<unsigned>(i);
     });
-    llvm::json::Object by =
-        copied ? llvm::json::Object{{"op", "copy"}, {"input", names(returned)}}
-               : describeComputation(returned, names, gemmIds);
-    if (!by.empty())
-      arg["computed_by"] = std::move(by);
-    args.push_back(std::move(arg));
+    if (copied) {
+      arg.computedBy.emplace();
+      arg.computedBy->op = artifact::ComputeOp::Copy;
+      arg.computedBy->input = names(returned);
+    } else {
+      arg.computedBy = describeComputation(returned, names, gemmIds);
+    }
+    entry.args.push_back(std::move(arg));
   }
-  llvm::json::Array temporaries;
   for (auto [v, buffers] : llvm::zip(plan.temporaries, plan.temporaryBuffers)) {
-    llvm::json::Object t =
-        describeArgument(names(v), "temporary", v.getType(), buffers);
-    t["computed_by"] = describeComputation(v, names, gemmIds);
-    temporaries.push_back(std::move(t));
+    artifact::ArgSpec temporary = describeArgument(
+        names(v), artifact::ArgKind::Temporary, v.getType(), buffers);
+    temporary.computedBy = describeComputation(v, names, gemmIds);
+    entry.temporaries.push_back(std::move(temporary));
   }
-  std::string name = func.getSymName().str();
-  llvm::json::Object entry{{"name", name},
-                           {"symbol", "teq_entry_" + name},
-                           {"args", std::move(args)}};
-  if (plan.workspaceBytes > 0)
-    entry["workspace_bytes"] = plan.workspaceBytes;
-  if (!temporaries.empty())
-    entry["temporaries"] = std::move(temporaries);
-  // Process groups are no buffers: the caller passes a communicator each.
-  if (!plan.groups.empty()) {
-    llvm::json::Array groups;
-    for (const EntryPlan::Group &group : plan.groups)
-      groups.push_back(llvm::json::Object{
-          {"name", names.argument(group.arg.getArgNumber())},
-          {"size", group.size}});
-    entry["groups"] = std::move(groups);
-  }
-  entries.push_back(std::move(entry));
+  manifest.entries.push_back(std::move(entry));
 }
 
 std::string ManifestWriter::render(TargetAttr target) {
-  llvm::json::Object manifest{{"format", "teq-artifact"},
-                              {"version", 1},
-                              {"target", target.getChip()},
-                              {"entries", std::move(entries)}};
-  if (!dependentLaunchKernels.empty())
-    manifest["dependent_launch_kernels"] = std::move(dependentLaunchKernels);
-  if (!gemms.empty())
-    manifest["gemms"] = std::move(gemms);
-  std::string json;
-  llvm::raw_string_ostream os(json);
-  os << llvm::json::Value(std::move(manifest));
-  return json;
+  manifest.target.sm = static_cast<int>(target.getSm());
+  manifest.target.name = target.getChip();
+  return artifact::writeManifest(manifest);
 }

@@ -4,7 +4,8 @@
 // entry takes and returns, buffer by buffer, how each result and temporary
 // is computed (te-run --check recomputes them), the cuBLASLt problems of its
 // GEMMs and the kernels launched as programmatic dependents. The writer
-// collects them while entries are lowered and renders the JSON once.
+// collects them as the artifact contract's types (teq/Artifact/Manifest.h)
+// while entries are lowered, and the contract's writer renders the JSON.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,8 +13,7 @@
 #define TEQ_LIB_CONVERSION_TEQTOGPU_MANIFESTWRITER_H
 
 #include "EntryBuffers.h"
-
-#include "llvm/Support/JSON.h"
+#include "teq/Artifact/Manifest.h"
 
 #include <functional>
 #include <string>
@@ -51,12 +51,12 @@ public:
   void addEntry(func::FuncOp func, const EntryPlan &plan,
                 const EntryNames &names,
                 const llvm::DenseMap<Operation *, int64_t> &gemmIds);
-  bool hasGemms() const { return !gemms.empty(); }
+  bool hasGemms() const { return !manifest.gemms.empty(); }
   /// The manifest JSON of the module compiled for `target`.
   std::string render(TargetAttr target);
 
 private:
-  llvm::json::Array entries, gemms, dependentLaunchKernels;
+  artifact::Manifest manifest;
 };
 
 } // namespace mlir::teq::lowering

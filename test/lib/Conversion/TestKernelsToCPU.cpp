@@ -48,10 +48,10 @@ using namespace mlir;
 namespace {
 
 /// The host functions the emulated kernels call (implemented by the test).
-constexpr StringLiteral kE4M3 = "emu_e4m3";         // (f32, f32) -> i16
-constexpr StringLiteral kE5M2 = "emu_e5m2";         // (f32, f32) -> i16
-constexpr StringLiteral kPrmt = "emu_prmt";         // (lo, hi, sel) -> i32
-constexpr StringLiteral kBarrier = "emu_barrier";   // ()
+constexpr StringLiteral kE4M3 = "emu_e4m3";           // (f32, f32) -> i16
+constexpr StringLiteral kE5M2 = "emu_e5m2";           // (f32, f32) -> i16
+constexpr StringLiteral kPrmt = "emu_prmt";           // (lo, hi, sel) -> i32
+constexpr StringLiteral kBarrier = "emu_barrier";     // ()
 constexpr StringLiteral kShuffleXor = "emu_shfl_xor"; // (f32, i32, i32) -> f32
 
 /// The grid of a kernel's launches in the module, per dimension: the
@@ -196,9 +196,9 @@ FailureOr<func::FuncOp> KernelConverter::convert(OpBuilder &builder) {
     return NameLoc::get(StringAttr::get(ctx, name), loc);
   };
   if (perThread) {
-    dynamicShared = body.addArgument(MemRefType::get({ShapedType::kDynamic},
-                                                     IntegerType::get(ctx, 8)),
-                                     named("emu_dyn"));
+    dynamicShared = body.addArgument(
+        MemRefType::get({ShapedType::kDynamic}, IntegerType::get(ctx, 8)),
+        named("emu_dyn"));
     inputs.push_back(dynamicShared.getType());
   }
   blockIdX = body.addArgument(index, named("emu_bx"));
@@ -301,7 +301,8 @@ LogicalResult KernelConverter::rewriteOp(Operation *op, OpBuilder &b) {
           return cannotEmulate("per thread, only f32 shuffles are emulated");
         auto call = func::CallOp::create(
             b, loc,
-            host.get(kShuffleXor, FunctionType::get(ctx, {f32, i32, i32}, {f32})),
+            host.get(kShuffleXor,
+                     FunctionType::get(ctx, {f32, i32, i32}, {f32})),
             ValueRange{shuffle.getValue(), shuffle.getOffset(),
                        shuffle.getWidth()});
         shuffle.getShuffleResult().replaceAllUsesWith(call.getResult(0));
@@ -315,8 +316,8 @@ LogicalResult KernelConverter::rewriteOp(Operation *op, OpBuilder &b) {
       .Case([&](NVVM::ConvertF32x2ToF8x2Op cvt) -> LogicalResult {
         Type dst = cvt.getDstTy();
         if (cvt.getRnd() != NVVM::FPRoundingMode::RN ||
-            cvt.getSat() != NVVM::SaturationMode::SATFINITE ||
-            cvt.getRelu() || !isa<Float8E4M3FNType, Float8E5M2Type>(dst))
+            cvt.getSat() != NVVM::SaturationMode::SATFINITE || cvt.getRelu() ||
+            !isa<Float8E4M3FNType, Float8E5M2Type>(dst))
           return cannotEmulate("emulated as E4M3 or E5M2, rn, satfinite");
         StringRef callee = isa<Float8E4M3FNType>(dst) ? kE4M3 : kE5M2;
         auto call = func::CallOp::create(
@@ -329,7 +330,8 @@ LogicalResult KernelConverter::rewriteOp(Operation *op, OpBuilder &b) {
           return cannotEmulate("only the default mode with two sources is "
                                "emulated");
         auto call = func::CallOp::create(
-            b, loc, host.get(kPrmt, FunctionType::get(ctx, {i32, i32, i32}, {i32})),
+            b, loc,
+            host.get(kPrmt, FunctionType::get(ctx, {i32, i32, i32}, {i32})),
             ValueRange{prmt.getLo(), prmt.getHi(), prmt.getSelector()});
         return replace(call.getResult(0));
       })
@@ -389,9 +391,9 @@ LogicalResult KernelConverter::expandPhases(func::FuncOp fn) {
   for (unsigned i = 0; i < numWorkgroup; ++i) {
     Value buffer = thread->getArgument(numArguments + i);
     auto type = cast<MemRefType>(withoutGpuAddressSpace(buffer.getType()));
-    common.map(buffer, memref::AllocaOp::create(
-                           b, loc, type,
-                           b.getI64IntegerAttr(workgroupAlignments[i])));
+    common.map(buffer,
+               memref::AllocaOp::create(
+                   b, loc, type, b.getI64IntegerAttr(workgroupAlignments[i])));
   }
 
   // Segments: the top-level ops between cuts (barriers and shuffles).
@@ -419,12 +421,14 @@ LogicalResult KernelConverter::expandPhases(func::FuncOp fn) {
       segments.back().push_back(op);
       continue;
     }
-    // Lane tid ^ offset within the warp: offset < width <= 32, both powers
-    // of two, so tid ^ offset stays in tid's group of `width` lanes.
+    // Lane tid ^ offset within the warp: offset < width <= 32, width a
+    // power of two dividing the block, so tid ^ offset stays in tid's group
+    // of `width` lanes.
     APInt offset, width;
     if (!matchPattern(shuffle.getOffset(), m_ConstantInt(&offset)) ||
         !matchPattern(shuffle.getWidth(), m_ConstantInt(&width)) ||
         !width.isPowerOf2() || width.getZExtValue() > 32 ||
+        blockSize % width.getZExtValue() != 0 ||
         offset.getZExtValue() >= width.getZExtValue())
       return shuffle.emitOpError(
           "cannot be emulated phase by phase: needs a constant offset below "
@@ -599,17 +603,16 @@ LogicalResult writeCaseTable(ModuleOp module, StringRef path,
     llvm::interleaveComma(kernel->second.workgroupBytes, row);
     row << "}, {";
     llvm::interleaveComma(proto.shape, row);
-    row << "}, DType::" << dtype << ", layout::Format::"
-        << formatName(q.format()) << ", "
-        << flag(q.fp8Dtype == teq::layout::Encoding::E5M2) << ", " << flag(rowwise)
-        << ", " << flag(columnwise) << ", "
+    row << "}, DType::" << dtype
+        << ", layout::Format::" << formatName(q.format()) << ", "
+        << flag(q.fp8Dtype == teq::layout::Encoding::E5M2) << ", "
+        << flag(rowwise) << ", " << flag(columnwise) << ", "
         << flag(proto.scaleLayout == "gemm_swizzled") << ", "
         << flag(q.forcePow2Scales) << ", " << floatLiteral(q.amaxEpsilon)
         << ", "
         << flag(q.kind == teq::artifact::QuantizerKind::MXFP8 &&
                 q.with2DQuantization)
-        << ", " << flag(zeroRowScales) << ", " << flag(zeroColScales)
-        << "},\n";
+        << ", " << flag(zeroRowScales) << ", " << flag(zeroColScales) << "},\n";
   }
 
   std::string error;
@@ -652,8 +655,8 @@ void TestKernelsToCPU::runOnOperation() {
       summary.numArguments = kernel.getNumArguments();
       for (BlockArgument buffer : kernel.getWorkgroupAttributions()) {
         auto type = cast<MemRefType>(buffer.getType());
-        summary.workgroupBytes.push_back(
-            type.getNumElements() * type.getElementTypeBitWidth() / 8);
+        summary.workgroupBytes.push_back(type.getNumElements() *
+                                         type.getElementTypeBitWidth() / 8);
       }
     }
   bool missing = false;
@@ -684,9 +687,8 @@ void TestKernelsToCPU::runOnOperation() {
       std::optional<int64_t> constant;
       if (matchPattern(values[d], m_ConstantInt(&size)))
         constant = size.getSExtValue();
-      grid.size[d] = !grid.launched || grid.size[d] == constant
-                         ? constant
-                         : std::nullopt;
+      grid.size[d] =
+          !grid.launched || grid.size[d] == constant ? constant : std::nullopt;
     }
     grid.launched = true;
   });

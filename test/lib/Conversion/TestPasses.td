@@ -43,8 +43,8 @@ def TestKernelsToCPU : Pass<"teq-test-kernels-to-cpu", "ModuleOp"> {
 
     By default a function runs one block: `func.func @k(args...,
     %emu_bx: index, %emu_by: index)`, called by the test for every block of
-    the grid. Workgroup attributions become `memref.alloca`s (16-byte
-    aligned, or their `llvm.align`). The block's threads run one after
+    the grid. Workgroup attributions become `memref.alloca`s (aligned to
+    16 bytes, or to their `llvm.align` if larger). The block's threads run one after
     another, phase by phase: the body is cut at its top-level `gpu.barrier`s
     into segments S0..Sn, and phase p is a loop over the threads that runs
     S0..Sp. A barrier means "every thread has finished what precedes it
