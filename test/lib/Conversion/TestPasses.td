@@ -69,6 +69,7 @@ def TestKernelsToCPU : Pass<"teq-test-kernels-to-cpu", "ModuleOp"> {
           kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
         %tid = gpu.thread_id x
         %c0 = arith.constant 0 : index
+        %zero = arith.constant 0.0 : f32
         %cond = arith.cmpi eq, %tid, %c0 : index
         scf.if %cond {
           memref.store %zero, %sum[%c0] : memref<1xf32, #gpu.address_space<workgroup>>
@@ -80,7 +81,7 @@ def TestKernelsToCPU : Pass<"teq-test-kernels-to-cpu", "ModuleOp"> {
       }
     }
     ```
-    After:
+    After (each phase clones the segments' ops, their constants included):
     ```mlir
     func.func @k(%x: memref<256xf32>, %emu_bx: index, %emu_by: index)
         attributes {llvm.emit_c_interface} {
@@ -89,10 +90,12 @@ def TestKernelsToCPU : Pass<"teq-test-kernels-to-cpu", "ModuleOp"> {
       %c256 = arith.constant 256 : index
       %sum = memref.alloca() {alignment = 16 : i64} : memref<1xf32>
       scf.for %tid = %c0 to %c256 step %c1 {     // phase 0: S0
+        %zero = arith.constant 0.0 : f32
         %cond = arith.cmpi eq, %tid, %c0 : index
         scf.if %cond { memref.store %zero, %sum[%c0] : memref<1xf32> }
       }
       scf.for %tid = %c0 to %c256 step %c1 {     // phase 1: S0, S1
+        %zero = arith.constant 0.0 : f32
         %cond = arith.cmpi eq, %tid, %c0 : index
         scf.if %cond { memref.store %zero, %sum[%c0] : memref<1xf32> }
         %v = memref.load %sum[%c0] : memref<1xf32>
