@@ -29,7 +29,7 @@ namespace {
 
 /// The ABI's element types and reductions (teq/Runtime/Communicator.h).
 enum class CollectiveType : int32_t { Bytes = 0, F32 = 1, BF16 = 2, F16 = 3 };
-constexpr int32_t kReduceSum = 0;
+constexpr int32_t kReduceSum = 0, kReduceMax = 1;
 
 CollectiveType collectiveType(Type element) {
   if (element.isF32())
@@ -53,6 +53,24 @@ void declareRuntimeFunction(func::FuncOp entry, StringRef name,
 }
 
 } // namespace
+
+void EntryLowering::lowerAmaxReduction(OpBuilder &b, Location loc,
+                                       Value group, Value amax) {
+  Type i64 = b.getI64Type(), i32 = b.getI32Type();
+  declareRuntimeFunction(func, kAllReduceFunction,
+                         {i64, i64, i64, i64, i32, i32});
+  Value index = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, amax);
+  Value pointer = arith::IndexCastOp::create(b, loc, i64, index);
+  func::CallOp::create(
+      b, loc, kAllReduceFunction, TypeRange{},
+      ValueRange{arith::ConstantIntOp::create(b, loc, i64,
+                                              groupIndexOf.lookup(group)),
+                 pointer, pointer,
+                 arith::ConstantIntOp::create(b, loc, i64, 1),
+                 arith::ConstantIntOp::create(
+                     b, loc, i32, static_cast<int32_t>(CollectiveType::F32)),
+                 arith::ConstantIntOp::create(b, loc, i32, kReduceMax)});
+}
 
 void EntryLowering::lowerCollective(OpBuilder &b, Operation &op,
                                     Value &token) {

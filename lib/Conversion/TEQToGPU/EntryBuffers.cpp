@@ -221,6 +221,11 @@ FailureOr<EntryPlan> lowering::planEntry(func::FuncOp func,
     if (desc.spec.alphaOnDevice)
       plan.scratch.push_back(
           {gemmOp.getOperation(), MemRefType::get({1}, f32), -1});
+  // The amax a quantizer with amax reduction all-reduces over its group.
+  for (auto quantize : entryBlock.getOps<QuantizeOp>())
+    if (quantize.getAmaxReductionGroup())
+      plan.scratch.push_back(
+          {quantize.getOperation(), MemRefType::get({1}, f32), -1});
   for (auto biasGrad : entryBlock.getOps<BiasGradOp>())
     plan.scratch.push_back(
         {biasGrad.getOperation(),

@@ -106,6 +106,9 @@ private:
   /// One teqAllGather / teqReduceScatter / teqAllReduce call on the
   /// runtime's stream (a quantized all-gather also copies its scales).
   void lowerCollective(OpBuilder &b, Operation &op, Value &token);
+  /// teqAllReduce (max) of one f32 amax, in place, over `group`.
+  void lowerAmaxReduction(OpBuilder &b, Location loc, Value group,
+                          Value amax);
 
   /// Launches the kernel computing an NVFP4 GEMM's alpha; returns its buffer.
   Value lowerNVFP4Alpha(OpBuilder &b, GemmOp op,

@@ -147,6 +147,7 @@ LogicalResult EntryLowering::lowerQuantize(OpBuilder &b, QuantizeOp op,
           proto.getQuantizer())) {
     spec.forcePow2 = cs.getForcePow_2Scales();
     spec.epsilon = static_cast<float>(cs.getAmaxEpsilon().convertToDouble());
+    spec.reduceAmax = cs.getWithAmaxReduction();
   } else {
     spec.delayed = true;
     spec.historyLength =
@@ -176,13 +177,31 @@ LogicalResult EntryLowering::lowerQuantize(OpBuilder &b, QuantizeOp op,
     buffers.amaxHistory = buffersOfValue.lookup(op.getAmaxHistory()).front();
     buffers.updatedAmaxHistory = updatedHistory;
   }
-  launchGroup(b, op.getLoc(), "q",
-              [&](ImplicitLocOpBuilder &kb, gpu::GPUModuleOp into,
-                  StringRef prefix) {
-                spec.prefix = prefix.str();
-                return kernels::emitPerTensorFP8(kb, into, spec, buffers);
-              },
-              token);
+  if (!spec.reduceAmax) {
+    launchGroup(b, op.getLoc(), "q",
+                [&](ImplicitLocOpBuilder &kb, gpu::GPUModuleOp into,
+                    StringRef prefix) {
+                  spec.prefix = prefix.str();
+                  return kernels::emitPerTensorFP8(kb, into, spec, buffers);
+                },
+                token);
+    return success();
+  }
+  // Amax reduction: the rank's amax goes to scratch, the group all-reduces
+  // it (max) between the amax and the scale kernels.
+  buffers.amax = scratchOf.lookup(op.getOperation());
+  ImplicitLocOpBuilder kb(op.getLoc(), b);
+  SmallVector<kernels::KernelLaunch> launches = kernelCache.emit(
+      op.getLoc(), "q", [&](gpu::GPUModuleOp into, StringRef prefix) {
+        spec.prefix = prefix.str();
+        return kernels::emitPerTensorFP8(kb, into, spec, buffers);
+      });
+  for (auto [i, k] : llvm::enumerate(launches)) {
+    launch(b, op.getLoc(), k, token);
+    if (i == 1)
+      lowerAmaxReduction(b, op.getLoc(), op.getAmaxReductionGroup(),
+                         buffers.amax);
+  }
   return success();
 }
 

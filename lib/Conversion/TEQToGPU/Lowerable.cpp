@@ -148,8 +148,13 @@ LogicalResult lowering::checkLowerable(Operation &op) {
                           "elementwise arith/math ops on bf16/f16/f32 "
                           "tensors of one shape in this version");
   QuantizerAttrInterface q = quantize.getResult().getType().getQuantizer();
-  if (isa<Float8QuantizerAttr>(q))
+  if (isa<Float8QuantizerAttr>(q)) {
+    if (quantize.getAmaxReductionGroup())
+      return op.emitOpError("delayed scaling with an amax reduction group has "
+                            "no GPU lowering yet (TE reduces the recorded "
+                            "amax over the group at the scale update)");
     return success();
+  }
   if (isa<Float8BlockQuantizerAttr, MXFP8QuantizerAttr>(q))
     return success();
   if (auto nv = dyn_cast<NVFP4QuantizerAttr>(q)) {
@@ -195,8 +200,10 @@ LogicalResult lowering::checkLowerable(Operation &op) {
            << " has no GPU lowering yet (this version lowers "
               "Float8CurrentScalingQuantizer, Float8Quantizer, "
               "Float8BlockQuantizer, MXFP8Quantizer and NVFP4Quantizer)";
-  if (cs.getWithAmaxReduction())
-    return op.emitOpError("amax reduction over a process group has no GPU "
-                          "lowering yet");
+  if (Value group = quantize.getAmaxReductionGroup();
+      group && !isa<BlockArgument>(group))
+    return op.emitOpError("needs its amax_reduction_group as an argument of "
+                          "the entry function (the caller passes a "
+                          "communicator per group)");
   return success();
 }

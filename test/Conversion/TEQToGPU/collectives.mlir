@@ -9,6 +9,7 @@
 // RUN: te-opt %t/tensors.mlir --convert-teq-to-gpu | FileCheck %s --check-prefix=IR
 // RUN: te-compile %t/tensors.mlir --emit=manifest | FileCheck %s --check-prefix=MANIFEST
 // RUN: te-opt %t/fp8-gather.mlir --convert-teq-to-gpu | FileCheck %s --check-prefix=FP8
+// RUN: te-opt %t/amax.mlir --convert-teq-to-gpu | FileCheck %s --check-prefix=AMAX
 // RUN: te-compile %t/row-linear.mlir --emit=mlir | FileCheck %s --check-prefix=ROW
 // RUN: te-compile %t/row-linear.mlir --emit=manifest | FileCheck %s --check-prefix=ROW-MANIFEST
 // RUN: not te-opt %t/errors.mlir --convert-teq-to-gpu --split-input-file 2>&1 | FileCheck %s --check-prefix=ERR
@@ -84,6 +85,47 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // FP8: call @teqAllGather(%c0_i64, %{{.*}}, %{{.*}}, %c4096_i64, %c0_i32)
 // FP8: gpu.launch_func async {{.*}} args(%[[SINV]] : memref<1xf32>, %[[OSINV]] : memref<1xf32>
 
+//--- amax.mlir
+// A sequence-parallel input quantized with current scaling and amax
+// reduction, then gathered in FP8 (TE's column-parallel SP fprop input):
+// the rank's amax goes to a workspace scalar, the group all-reduces it (max,
+// f32, one element) in place, and only then is the scale computed, so every
+// rank casts with the whole tensor's scale and the gathered data shares it.
+module attributes {teq.target = #teq.target<sm_90>} {
+  func.func @amax(%x: tensor<32x256xbf16>, %tp: !teq.process_group) -> !teq.proto<64x256xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN, with_amax_reduction = true>, rowwise> {
+    %q = teq.quantize %x amax_reduction_group(%tp) : tensor<32x256xbf16> -> !teq.proto<32x256xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN, with_amax_reduction = true>, rowwise>
+    %g = teq.all_gather %q, %tp {tp_size = 2 : i64} : !teq.proto<32x256xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN, with_amax_reduction = true>, rowwise> -> !teq.proto<64x256xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN, with_amax_reduction = true>, rowwise>
+    return %g : !teq.proto<64x256xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN, with_amax_reduction = true>, rowwise>
+  }
+}
+
+// The partials' max, stored by thread 0 into the amax scalar.
+// AMAX-LABEL: gpu.func @q0_amax_out(
+// AMAX-SAME: %[[OUT:[^:]*]]: memref<1xf32>)
+// AMAX: memref.store %{{.*}}, %[[OUT]][
+// The scale from the reduced amax (no partials: thread 0 reads the scalar).
+// AMAX-LABEL: gpu.func @q0_scale(
+// AMAX-SAME: %[[SINV:[^:]*]]: memref<1xf32>, %[[AMAXIN:[^:]*]]: memref<1xf32>)
+// AMAX-NOT: @q0_partials
+// AMAX: memref.load %[[AMAXIN]]
+// AMAX: memref.store %{{.*}}, %[[SINV]]
+// AMAX-LABEL: func.func @amax(
+// AMAX: %[[SCALEINV:.*]] = memref.view %{{.*}} : memref<{{[0-9]+}}xi8> to memref<1xf32>
+// AMAX: %[[AMAX:.*]] = memref.view %{{.*}} : memref<{{[0-9]+}}xi8> to memref<1xf32>
+// AMAX: gpu.launch_func async {{.*}} @teq_kernels::@q0_amax blocks
+// AMAX-NOT: gpu.launch_func
+// AMAX: gpu.launch_func async {{.*}} @teq_kernels::@q0_amax_out {{.*}} args(%[[AMAX]] : memref<1xf32>)
+// AMAX-NOT: gpu.launch_func
+// AMAX: memref.extract_aligned_pointer_as_index %[[AMAX]]
+// AMAX-NEXT: %[[P:.*]] = arith.index_cast
+// AMAX-NOT: gpu.launch_func
+// AMAX: call @teqAllReduce(%c0_i64, %[[P]], %[[P]], %c1_i64, %c1_i32, %c1_i32{{.*}})
+// AMAX-NOT: call
+// AMAX: gpu.launch_func async {{.*}} @teq_kernels::@q0_scale {{.*}} args(%[[SCALEINV]] : memref<1xf32>, %[[AMAX]] : memref<1xf32>)
+// AMAX-NOT: call
+// AMAX: gpu.launch_func async {{.*}} @teq_kernels::@q0_cast
+// AMAX: call @teqAllGather(
+
 //--- row-linear.mlir
 // A row-parallel Linear in bf16, tp = 2 (no sequence parallelism, no bias:
 // teq.bias_add, which a row-parallel bias needs, has no lowering yet): the
@@ -157,10 +199,10 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // -----
 
 module attributes {teq.target = #teq.target<sm_90>} {
-  func.func @amax(%x: tensor<64x256xbf16>, %tp: !teq.process_group) -> (!teq.proto<64x256xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN, with_amax_reduction = true>, rowwise>, tensor<64x256xbf16>) {
-    // ERR: error: 'teq.quantize' op amax reduction over a process group has no GPU lowering yet
-    %q = teq.quantize %x amax_reduction_group(%tp) : tensor<64x256xbf16> -> !teq.proto<64x256xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN, with_amax_reduction = true>, rowwise>
+  func.func @nvfp4_amax(%x: tensor<64x256xbf16>, %tp: !teq.process_group) -> (!teq.proto<64x256xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_amax_reduction = true>, rowwise>, tensor<64x256xbf16>) {
+    // ERR: error: 'teq.quantize' op NVFP4Quantizer with with_amax_reduction has no GPU lowering yet
+    %q = teq.quantize %x amax_reduction_group(%tp) : tensor<64x256xbf16> -> !teq.proto<64x256xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_amax_reduction = true>, rowwise>
     %a = teq.all_reduce %x, %tp {tp_size = 2 : i64} : tensor<64x256xbf16> -> tensor<64x256xbf16>
-    return %q, %a : !teq.proto<64x256xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN, with_amax_reduction = true>, rowwise>, tensor<64x256xbf16>
+    return %q, %a : !teq.proto<64x256xbf16, #teq.nvfp4_quantizer<f4E2M1FN, with_amax_reduction = true>, rowwise>, tensor<64x256xbf16>
   }
 }

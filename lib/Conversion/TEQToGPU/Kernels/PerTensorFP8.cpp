@@ -29,7 +29,9 @@ constexpr int64_t kWarps = kBlockSize / 32;
 constexpr int64_t kFusedScaleMaxElements = int64_t(1) << 22;
 
 bool fusesScale(const PerTensorFP8Spec &spec) {
-  return !spec.delayed && spec.rows * spec.cols <= kFusedScaleMaxElements;
+  // A reduced amax comes from the group, after the amax pass.
+  return !spec.delayed && !spec.reduceAmax &&
+         spec.rows * spec.cols <= kFusedScaleMaxElements;
 }
 
 /// Blocks of the amax pass over `numElements` inputs (one partial each).
@@ -89,6 +91,8 @@ private:
   KernelLaunch emitCast();
   KernelLaunch emitAmax();
   KernelLaunch emitScale();
+  /// reduceAmax: the partials' max into buffers.amax (one block).
+  KernelLaunch emitAmaxOut();
   KernelLaunch emitRecord();
 
   /// The cast's scale, each thread computing it from the partials
@@ -144,6 +148,8 @@ SmallVector<KernelLaunch> PerTensorFP8Emitter::emit() {
   KernelLaunch amax = emitAmax();
   if (!scaleKernel)
     return {amax, cast};
+  if (spec.reduceAmax)
+    return {amax, emitAmaxOut(), emitScale(), cast};
   return {amax, emitScale(), cast};
 }
 
@@ -472,6 +478,8 @@ void PerTensorFP8Emitter::partialsMax(
 KernelLaunch PerTensorFP8Emitter::emitScale() {
   KernelLaunch launch;
   launch.args = {buffers.scaleInv};
+  if (spec.reduceAmax)
+    launch.args.push_back(buffers.amax);
   gpu::GPUFuncOp kernel = newKernel(launch, "_scale");
   Value shared = sharedMaxSlots(kernel);
 
@@ -480,13 +488,42 @@ KernelLaunch PerTensorFP8Emitter::emitScale() {
   b.setInsertionPointToStart(body);
   Value scaleInv = body->getArgument(0);
   Value tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
-  partialsMax(tid, shared, [&](Value amax) {
+  auto storeScale = [&](Value amax) {
     ScaleFromAmax scale = computeScaleFromAmax(
         b, amax, fp8MaxOf(spec.e5m2), spec.epsilon, spec.forcePow2,
         std::numeric_limits<float>::max());
     memref::StoreOp::create(b, scale.scale, getDeviceGlobal(b, scaleValue),
                             ValueRange{c(0)});
     memref::StoreOp::create(b, scale.scaleInv, scaleInv, ValueRange{c(0)});
+  };
+  if (spec.reduceAmax) {
+    // The group's amax, all-reduced by the caller after emitAmaxOut.
+    Value first =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid, c(0));
+    ifThen(b, first, [&] {
+      storeScale(memref::LoadOp::create(b, body->getArgument(1),
+                                        ValueRange{c(0)}));
+    });
+  } else {
+    partialsMax(tid, shared, storeScale);
+  }
+  gpu::ReturnOp::create(b);
+  return launch;
+}
+
+KernelLaunch PerTensorFP8Emitter::emitAmaxOut() {
+  KernelLaunch launch;
+  launch.args = {buffers.amax};
+  gpu::GPUFuncOp kernel = newKernel(launch, "_amax_out");
+  Value shared = sharedMaxSlots(kernel);
+
+  OpBuilder::InsertionGuard guard(b);
+  Block *body = &kernel.getBody().front();
+  b.setInsertionPointToStart(body);
+  Value out = body->getArgument(0);
+  Value tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
+  partialsMax(tid, shared, [&](Value amax) {
+    memref::StoreOp::create(b, amax, out, ValueRange{c(0)});
   });
   gpu::ReturnOp::create(b);
   return launch;

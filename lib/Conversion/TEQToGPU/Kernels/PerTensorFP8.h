@@ -33,6 +33,12 @@ struct PerTensorFP8Spec {
   // Current scaling (te-semantics.md §5.1).
   bool forcePow2 = false;
   float epsilon = 0.0f;
+  /// Amax reduction (with_amax_reduction, te-semantics.md §7): the rank's
+  /// amax is written to `PerTensorFP8Buffers::amax` by the second launch,
+  /// the caller all-reduces it (max) over the group, and the scale kernel
+  /// computes the scale from the result, so every rank's scale is the
+  /// whole tensor's. Launches: amax, amax_out, [all-reduce], scale, cast.
+  bool reduceAmax = false;
   /// Delayed scaling (§5.2): the cast takes the stored scale as an argument
   /// and records max|x| in the same pass (one read of the input).
   bool delayed = false;
@@ -47,6 +53,8 @@ struct PerTensorFP8Buffers {
   Value data;      ///< [M, K], or null.
   Value transpose; ///< [K, M], or null.
   Value scaleInv;
+  /// reduceAmax: memref<1 x f32>, the amax the group reduces.
+  Value amax;
   // Delayed scaling.
   Value scale; ///< The stored scale the cast multiplies by.
   Value amaxHistory;
