@@ -15,7 +15,7 @@ INPUTS = os.path.join(TEST_DIR, "Inputs")
 
 # Every Input, compiled to <name>.so (scripts/gpu-prepare does the same into
 # .artifacts/python for the GPU machine, which has no MLIR).
-INPUT_NAMES = ("linear-current", "linear-delayed", "linear-hp", "mlp-current")
+INPUT_NAMES = ("linear-current", "linear-delayed", "linear-hp", "mlp-current", "parallel")
 
 
 def te_compile():

@@ -1,15 +1,19 @@
 """teq.runtime's parallel groups: entry.groups, unique ids, Communicator and
 the communicators a call takes. Without a GPU: the stand-in artifact with
-collectives (unittests/Runtime, fake_artifact_collectives.so) inspected, and
-the argument errors. With two GPUs and PyTorch (skipped otherwise): its
-all-reduce, all-gather and reduce-scatter on two ranks, one thread each."""
+collectives (unittests/Runtime, fake_artifact_collectives.so) and the
+compiled Inputs/parallel.mlir inspected, and the argument errors. With two
+GPUs and PyTorch (skipped otherwise), one thread a rank: the stand-in's
+all-reduce, all-gather and reduce-scatter, and the compiled entries: a
+row-parallel bf16 Linear against the unsharded product, the FP8 all-gather
+of an amax-reduced SP input bit for bit against the one-GPU quantization of
+the full tensor, a bf16 reduce-scatter."""
 
 import os
 import threading
 
 import pytest
 
-from runtime_helpers import REPO, runtime_module
+from runtime_helpers import REPO, artifact, runtime_module
 
 rt_ext = runtime_module()
 import teq.runtime as rt  # noqa: E402
@@ -32,6 +36,14 @@ def test_entry_groups_and_describe():
     assert art["all_reduce"].groups == [{"name": "tp", "size": 2}]
     assert art["noop"].groups == []
     assert "all_gather(x: bf16[32, 16]) -> (y: bf16[64, 16])  [group tp of 2]" in art.describe()
+
+
+def test_compiled_groups():
+    art = rt.inspect(artifact("parallel"))
+    assert art["row_linear"].groups == [{"name": "arg2", "size": 2}]
+    assert art["sp_input"].groups == [{"name": "arg1", "size": 2}]
+    assert art["quantize_full"].groups == []
+    assert [a.name for a in art["sp_input"].args] == ["arg0", "result0"]
 
 
 def test_call_checks_communicators():
@@ -121,6 +133,50 @@ def test_collectives_on_two_gpus():
         with pytest.raises(RuntimeError, match=r"entry 'all_reduce' needs 1 communicator "
                                                r"\(group 'tp' of 2 ranks\), got 0"):
             art["all_reduce"](x)
+        tp.check_async_error()
+
+    _on_ranks(2, rank_body)
+
+
+def test_compiled_tp_entries_on_two_gpus():
+    torch = _two_gpus()
+    path = artifact("parallel")
+    uid = rt.unique_id()
+    gen = torch.Generator().manual_seed(17)
+    x_full = torch.randn(128, 128, generator=gen).to(torch.bfloat16)
+    w_full = torch.randn(256, 128, generator=gen).to(torch.bfloat16)
+    s_full = (torch.randn(128, 256, generator=gen) * 3).to(torch.bfloat16)
+    # The shard with the larger amax differs by rank: rank 1's.
+    s_full[100, 7] = 40.0
+    partials = [torch.randn(128, 256, generator=gen).to(torch.bfloat16) for _ in range(2)]
+    product = x_full.float() @ w_full.float().t()
+
+    def rank_body(rank):
+        dev = f"cuda:{rank}"
+        tp = rt.Communicator(uid, 2, rank, device=rank, name="tp")
+        art = rt.load(path, device=rank)
+        cols = slice(64 * rank, 64 * (rank + 1))
+        rows = slice(64 * rank, 64 * (rank + 1))
+
+        # Row parallel: each rank holds in/tp of x's columns and w's.
+        (y,) = art["row_linear"](x_full[:, cols].contiguous().to(dev),
+                                 w_full[:, cols].contiguous().to(dev),
+                                 communicators=[tp], synchronize=True)
+        err = ((y.float().cpu() - product).norm() / product.norm()).item()
+        assert err < 1e-2, f"rank {rank}: relative error {err}"
+
+        # SP input: every rank's gathered FP8 equals the one-GPU
+        # quantization of the full tensor (the reduced amax makes it so).
+        (q,) = art["sp_input"](s_full[rows].contiguous().to(dev), communicators=[tp],
+                               synchronize=True)
+        (ref,) = art["quantize_full"](s_full.to(dev), synchronize=True)
+        assert torch.equal(q.scale_inv.cpu(), ref.scale_inv.cpu()), rank
+        assert torch.equal(q.data.cpu(), ref.data.cpu()), rank
+
+        (part,) = art["reduce_scatter"](partials[rank].to(dev), communicators=[tp],
+                                        synchronize=True)
+        expect = (partials[0].float() + partials[1].float()).to(torch.bfloat16)[rows]
+        assert torch.equal(part.cpu(), expect), rank
         tp.check_async_error()
 
     _on_ranks(2, rank_body)
