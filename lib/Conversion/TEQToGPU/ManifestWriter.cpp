@@ -8,6 +8,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <tuple>
+
 using namespace mlir;
 using namespace mlir::teq;
 using namespace mlir::teq::lowering;
@@ -210,8 +212,28 @@ std::string EntryNames::operator()(Value v) const {
 // ManifestWriter
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// Whether two GEMMs are one cuBLASLt problem (all but id and name).
+bool sameProblem(const artifact::GemmSpec &a, const artifact::GemmSpec &b) {
+  auto problem = [](const artifact::GemmSpec &g) {
+    return std::tie(g.m, g.n, g.k, g.transa, g.transb, g.aType, g.bType,
+                    g.dType, g.lda, g.ldb, g.ldd, g.aScaleMode, g.bScaleMode,
+                    g.epilogue, g.biasType, g.accumulate, g.fastAccum,
+                    g.alphaOnDevice, g.fastTf32, g.hasAlgo);
+  };
+  return problem(a) == problem(b);
+}
+} // namespace
+
 int64_t ManifestWriter::addGemm(const gemm::GemmDescriptor &desc,
                                 StringRef name) {
+  // Identical problems (the same Linear in every layer) share one entry of
+  // the manifest's plan: the runtime sets each up once. The entry keeps the
+  // first GEMM's name.
+  assert(!desc.spec.hasAlgo && "algorithms are pinned after lowering");
+  for (const artifact::GemmSpec &planned : manifest.gemms)
+    if (sameProblem(planned, desc.spec))
+      return planned.id;
   artifact::GemmSpec gemm = desc.spec;
   gemm.id = static_cast<int64_t>(manifest.gemms.size());
   gemm.name = name.str();
