@@ -15,14 +15,19 @@ KernelLaunch mlir::teq::kernels::emitDelayedScalingUpdate(
     ImplicitLocOpBuilder &b, gpu::GPUModuleOp module, StringRef name,
     const DelayedScalingUpdateSpec &spec, Value scale, Value history,
     Value newScale, Value newHistory) {
+  // One block a slot, its threads striding over the history rows: the roll
+  // is independent per row and the window maximum a block reduction, so
+  // the update takes a few memory round trips instead of L dependent ones.
   KernelLaunch launch;
   launch.kernel = name.str();
   launch.blockX = kBlockSize;
+  launch.gridX = spec.slots;
   launch.args = {scale, history, newScale, newHistory};
 
   OpBuilder::InsertionGuard guard(b);
   gpu::GPUFuncOp kernel =
       createKernel(b, module, name, launch.args, kBlockSize);
+  Value warpMaxima = addWorkgroupBuffer(kernel, b.getF32Type(), kBlockSize / 32);
   Block *body = &kernel.getBody().front();
   b.setInsertionPointToStart(body);
   Value scaleIn = body->getArgument(0), hist = body->getArgument(1);
@@ -39,39 +44,42 @@ KernelLaunch mlir::teq::kernels::emitDelayedScalingUpdate(
   Value scaledMax = constantF32(
       b, std::ldexp(spec.fp8Max, -static_cast<int>(spec.margin)));
   Value tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
+  Value s = gpu::BlockIdOp::create(b, gpu::Dimension::x);
 
-  forLoop(b, tid, slots, block, [&](Value s) {
-    Value last = memref::LoadOp::create(b, hist, ValueRange{s});
-    // NaN counts as non-zero, as in the C++ `last != 0`.
-    Value lastNonZero =
-        arith::CmpFOp::create(b, arith::CmpFPredicate::UNE, last, zero);
-    // When `last` (row 0, the amaxes just recorded) is non-zero the history
-    // rolls: row l takes row l+1, the last row takes row 0, row 0 restarts
-    // at zero (TE's roll(-1) then [0] = 0).
-    Value windowMax = forLoop(
-        b, c0, length, c1, zero, [&](Value l, Value max) -> Value {
-          Value next = arith::AddIOp::create(b, l, c1);
-          Value inRange =
-              arith::CmpIOp::create(b, arith::CmpIPredicate::ult, next, length);
-          Value incoming = ifThenElse(
-              b, b.getF32Type(), inRange,
-              [&]() -> Value {
-                Value row = arith::MulIOp::create(b, next, slots);
-                Value at = arith::AddIOp::create(b, row, s);
-                return memref::LoadOp::create(b, hist, ValueRange{at});
-              },
-              [&]() -> Value { return last; });
-          Value nextMax = arith::MaxNumFOp::create(b, max, incoming);
-          Value row = arith::MulIOp::create(b, l, slots);
-          Value at = arith::AddIOp::create(b, row, s);
-          Value old = memref::LoadOp::create(b, hist, ValueRange{at});
-          Value notFirst =
-              arith::CmpIOp::create(b, arith::CmpIPredicate::ugt, l, c0);
-          Value rolled = arith::SelectOp::create(b, notFirst, incoming, zero);
-          Value updated = arith::SelectOp::create(b, lastNonZero, rolled, old);
-          memref::StoreOp::create(b, updated, histOut, ValueRange{at});
-          return nextMax;
-        });
+  Value last = memref::LoadOp::create(b, hist, ValueRange{s});
+  // NaN counts as non-zero, as in the C++ `last != 0`.
+  Value lastNonZero =
+      arith::CmpFOp::create(b, arith::CmpFPredicate::UNE, last, zero);
+  // When `last` (row 0, the amaxes just recorded) is non-zero the history
+  // rolls: row l takes row l+1, the last row takes row 0, row 0 restarts at
+  // zero (TE's roll(-1) then [0] = 0). The window maximum is over every
+  // row (maxnumf: NaN-ignoring, so the order of the reduction is free).
+  Value threadMax = forLoop(
+      b, tid, length, block, zero, [&](Value l, Value max) -> Value {
+        Value next = arith::AddIOp::create(b, l, c1);
+        Value inRange =
+            arith::CmpIOp::create(b, arith::CmpIPredicate::ult, next, length);
+        Value incoming = ifThenElse(
+            b, b.getF32Type(), inRange,
+            [&]() -> Value {
+              Value row = arith::MulIOp::create(b, next, slots);
+              Value at = arith::AddIOp::create(b, row, s);
+              return memref::LoadOp::create(b, hist, ValueRange{at});
+            },
+            [&]() -> Value { return last; });
+        Value nextMax = arith::MaxNumFOp::create(b, max, incoming);
+        Value row = arith::MulIOp::create(b, l, slots);
+        Value at = arith::AddIOp::create(b, row, s);
+        Value old = memref::LoadOp::create(b, hist, ValueRange{at});
+        Value notFirst =
+            arith::CmpIOp::create(b, arith::CmpIPredicate::ugt, l, c0);
+        Value rolled = arith::SelectOp::create(b, notFirst, incoming, zero);
+        Value updated = arith::SelectOp::create(b, lastNonZero, rolled, old);
+        memref::StoreOp::create(b, updated, histOut, ValueRange{at});
+        return nextMax;
+      });
+  blockMaxOnThread0(b, threadMax, tid, warpMaxima, kBlockSize,
+                    [&](Value windowMax) {
     Value windowMaxOrZero =
         arith::SelectOp::create(b, lastNonZero, windowMax, zero);
     // + 0 makes -0 +0, as TE's float arithmetic does.

@@ -3,7 +3,7 @@
 // teq.delayed_scaling_update: per quantizer slot, roll the amax history,
 // take its most recent entry or its window maximum, and compute the next
 // scale fp8_max * 2^-margin / amax, keeping the old scale where the amax is
-// zero, negative or not finite (te-semantics.md §5.2). One thread a slot.
+// zero, negative or not finite (te-semantics.md §5.2). One block a slot.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,7 +24,7 @@ struct DelayedScalingUpdateSpec {
 
 /// Emits kernel `name` reading `scale` (memref<S x f32>) and `history`
 /// (memref<L*S x f32>) and writing `newScale` and `newHistory` of the same
-/// types; returns its launch (one block).
+/// types; returns its launch (one block a slot).
 KernelLaunch emitDelayedScalingUpdate(ImplicitLocOpBuilder &b,
                                       gpu::GPUModuleOp module,
                                       llvm::StringRef name,
