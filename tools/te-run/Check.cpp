@@ -435,20 +435,17 @@ ProgramEvaluator::quantizedFromBytes(const ArgSpec &arg,
 }
 
 StatusOr<const CpuValue *> ProgramEvaluator::value(const std::string &name) {
-  if (name.rfind("view(", 0) == 0 && name.back() == ')')
-    return value(name.substr(5, name.size() - 6));
-  auto cached = cache.find(name);
+  // A usage view ("view(x)") reads the buffers of what it views.
+  const ArgSpec *found = entry.findValue(name);
+  if (!found)
+    return Status::error("the program names an unknown value '" + name + "'");
+  auto cached = cache.find(found->name);
   if (cached != cache.end())
     return &cached->second;
   CpuValue v;
-  const ArgSpec *arg = entry.findArg(name);
-  const ArgSpec *temporary = nullptr;
-  if (!arg)
-    for (const ArgSpec &t : entry.temporaries)
-      if (t.name == name)
-        temporary = &t;
-  if (!arg && !temporary)
-    return Status::error("the program names an unknown value '" + name + "'");
+  const ArgSpec *arg = found->kind == runtime::ArgKind::Temporary ? nullptr
+                                                                  : found;
+  const ArgSpec *temporary = arg ? nullptr : found;
   if (arg) {
     // Arguments: what the GPU read (inputs) or wrote (earlier outputs).
     v.spec = arg;
@@ -462,7 +459,7 @@ StatusOr<const CpuValue *> ProgramEvaluator::value(const std::string &name) {
         return q.status();
       v.quantized = std::move(*q);
     }
-    return &(cache[name] = std::move(v));
+    return &(cache[found->name] = std::move(v));
   }
   // Temporaries: recomputed from their inputs, and a tensor recomputed in
   // float64 stored in its dtype as the GPU stores it.
@@ -472,7 +469,7 @@ StatusOr<const CpuValue *> ProgramEvaluator::value(const std::string &name) {
   if (!computed->quantized && !computed->exact)
     for (double &x : computed->values)
       x = roundTo(temporary->tensor.dtype, x);
-  return &(cache[name] = std::move(*computed));
+  return &(cache[found->name] = std::move(*computed));
 }
 
 StatusOr<CpuValue> ProgramEvaluator::compute(const ArgSpec &spec) {

@@ -212,34 +212,35 @@ TargetAttr TargetAttr::lookup(Operation *op) {
   return {};
 }
 
+// Whether a target runs a format is layout::TargetCaps' answer (through
+// TargetAttr); these give TE's message for why it does not.
+
 /// TE's check_fp8_support message, or nullopt.
 static std::optional<std::string> checkFP8(TargetAttr target) {
-  if (target.getSm() >= 90)
+  if (target.supportsFP8())
     return std::nullopt;
   if (target.getSm() < 89)
     return std::string(
         "Device compute capability 8.9 or higher required for FP8 execution.");
-  if (target.getCudaVersion() < 121)
-    return std::string(
-        "Cuda version 12.1 or higher required for FP8 execution on Ada.");
-  return std::nullopt;
+  return std::string(
+      "Cuda version 12.1 or higher required for FP8 execution on Ada.");
 }
 
 static std::optional<std::string> checkMXFP8(TargetAttr target) {
+  if (target.supportsMXFP8())
+    return std::nullopt;
   if (target.getSm() >= 120)
     return std::string("MXFP8 (for all gemm layouts) is not supported on 12.0+ "
                        "architectures yet.");
-  if (target.getSm() < 100)
-    return std::string("Device compute capability 10.0 or higher required for "
-                       "MXFP8 execution.");
-  return std::nullopt;
+  return std::string("Device compute capability 10.0 or higher required for "
+                     "MXFP8 execution.");
 }
 
 static std::optional<std::string> checkNVFP4(TargetAttr target) {
-  if (target.getSm() < 100)
-    return std::string("Device compute capability 10.0 or higher required for "
-                       "NVFP4 execution.");
-  return std::nullopt;
+  if (target.supportsNVFP4())
+    return std::nullopt;
+  return std::string("Device compute capability 10.0 or higher required for "
+                     "NVFP4 execution.");
 }
 
 static std::optional<std::string> checkBlockScaling(TargetAttr target) {
@@ -531,7 +532,8 @@ Float8BlockScalingAttr::checkTargetSupport(const TargetAttr &target) const {
     return msg;
   if (auto msg = checkBlockScaling(target))
     return msg;
-  if (target.getSm() >= 100 && getUseF32Scales())
+  // Blackwell runs FP8 block scaling as MXFP8 (hasBlockScaledGemms).
+  if (target.getCaps().hasBlockScaledGemms() && getUseF32Scales())
     return std::string("On Blackwell and newer, the FP8 block scaling recipe "
                        "is emulated with MXFP8, which requires using power of "
                        "two scaling factors.");
