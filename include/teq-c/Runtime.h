@@ -392,6 +392,13 @@ teqRtCommunicatorGetRank(TeqRtCommunicator communicator, int *rank);
 TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus
 teqRtCommunicatorGetNcclComm(TeqRtCommunicator communicator, void **comm);
 
+/// ncclCommAbort: stops the communicator's collectives, so that a rank
+/// waiting for a peer that failed returns (its entry's synchronization then
+/// fails); later runs with it fail. Safe from another thread while an entry
+/// waits on it. Idempotent.
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus
+teqRtCommunicatorAbort(TeqRtCommunicator communicator);
+
 /// Fails with the error NCCL found while the communicator's collectives ran
 /// (ncclCommGetAsyncError), if any.
 TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus

@@ -647,6 +647,14 @@ TeqRtStatus teqRtCommunicatorGetNcclComm(TeqRtCommunicator communicator,
   });
 }
 
+TeqRtStatus teqRtCommunicatorAbort(TeqRtCommunicator communicator) {
+  return guarded(__func__, [&](const char *function) {
+    TEQ_CHECK_HANDLE(communicator, "communicator");
+    unwrap(communicator)->abort();
+    return succeed();
+  });
+}
+
 TeqRtStatus teqRtCommunicatorCheckAsyncError(TeqRtCommunicator communicator) {
   return guarded(__func__, [&](const char *function) {
     TEQ_CHECK_HANDLE(communicator, "communicator");

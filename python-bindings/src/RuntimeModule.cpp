@@ -314,6 +314,10 @@ public:
   void checkAsyncError() const {
     check(teqRtCommunicatorCheckAsyncError(handle_));
   }
+  void abort() const {
+    py::gil_scoped_release release;
+    (void)teqRtCommunicatorAbort(handle_);
+  }
 
 private:
   std::shared_ptr<Context> context_;
@@ -895,7 +899,9 @@ PYBIND11_MODULE(_teq_runtime, m) {
       .def_property_readonly("nccl_comm", &Communicator::ncclComm,
                              "The ncclComm_t, as an integer.")
       .def("check_async_error", &Communicator::checkAsyncError,
-           "Raises NCCL's asynchronous error, if any.");
+           "Raises NCCL's asynchronous error, if any.")
+      .def("abort", &Communicator::abort,
+           "ncclCommAbort: a rank waiting on a failed peer returns.");
 
   py::class_<Artifact, std::shared_ptr<Artifact>>(m, "Artifact")
       .def_static("load", &Artifact::load, py::arg("context"), py::arg("path"))

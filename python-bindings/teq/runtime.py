@@ -199,6 +199,13 @@ class Communicator:
         """The ``ncclComm_t`` as an integer."""
         return self._handle.nccl_comm
 
+    def abort(self):
+        """Stops this rank's collectives (``ncclCommAbort``): a call waiting
+        for a peer that failed returns with an error, later calls fail. Safe
+        from another thread; call it on every rank's communicator when one
+        rank fails, so that no rank waits forever."""
+        self._handle.abort()
+
     def check_async_error(self):
         """Raises RuntimeError with the error NCCL found while collectives
         ran (a peer failed, the network broke), if any."""

@@ -82,24 +82,47 @@ def _two_gpus():
     return torch
 
 
-def _on_ranks(n, body):
-    """Runs body(rank) on n threads; re-raises the first failure."""
+def _on_ranks(n, body, timeout=120):
+    """Runs body(rank, register) on n threads, one a rank; `register(comm)`
+    records a rank's communicator. When a rank fails, every communicator is
+    aborted, so that no rank waits forever in a collective for it; a rank
+    still running after `timeout` seconds fails the test. Re-raises the first
+    failure."""
     errors = [None] * n
+    comms = []
+    lock = threading.Lock()
+
+    def register(comm):
+        with lock:
+            comms.append(comm)
+        return comm
+
+    def abort_all():
+        with lock:
+            for comm in comms:
+                comm.abort()
 
     def run(rank):
         try:
-            body(rank)
+            body(rank, register)
         except BaseException as error:  # noqa: BLE001 - reported below
             errors[rank] = error
+            abort_all()
 
-    threads = [threading.Thread(target=run, args=(r,)) for r in range(n)]
+    threads = [threading.Thread(target=run, args=(r,), daemon=True) for r in range(n)]
     for t in threads:
         t.start()
     for t in threads:
-        t.join()
+        t.join(timeout)
+    hung = [r for r, t in enumerate(threads) if t.is_alive()]
+    if hung:
+        abort_all()
+        for t in threads:
+            t.join(10)
     for error in errors:
         if error is not None:
             raise error
+    assert not hung, f"ranks {hung} did not finish within {timeout} s"
 
 
 def test_collectives_on_two_gpus():
@@ -107,9 +130,9 @@ def test_collectives_on_two_gpus():
     path = fake_collectives()
     uid = rt.unique_id()
 
-    def rank_body(rank):
+    def rank_body(rank, register):
         dev = f"cuda:{rank}"
-        tp = rt.Communicator(uid, 2, rank, device=rank, name="tp")
+        tp = register(rt.Communicator(uid, 2, rank, device=rank, name="tp"))
         assert (tp.size, tp.rank) == (2, rank)
         art = rt.load(path, device=rank)
         x = torch.arange(64, dtype=torch.float32, device=dev) * (1 - 2 * rank) + rank
@@ -138,45 +161,78 @@ def test_collectives_on_two_gpus():
     _on_ranks(2, rank_body)
 
 
-def test_compiled_tp_entries_on_two_gpus():
-    torch = _two_gpus()
+class _Parallel:
+    """Inputs/parallel.mlir's data: full tensors and what each rank holds."""
+
+    def __init__(self, torch):
+        gen = torch.Generator().manual_seed(17)
+        self.x = torch.randn(128, 128, generator=gen).to(torch.bfloat16)
+        self.w = torch.randn(256, 128, generator=gen).to(torch.bfloat16)
+        self.s = (torch.randn(128, 256, generator=gen) * 3).to(torch.bfloat16)
+        # The larger amax is in rank 1's shard: without the reduction rank 0
+        # would scale by its own.
+        self.s[100, 7] = 40.0
+        self.partials = [torch.randn(128, 256, generator=gen).to(torch.bfloat16)
+                         for _ in range(2)]
+
+
+def _run_compiled(torch, check):
+    """check(rank, art, tp, data) on two ranks of Inputs/parallel.mlir."""
     path = artifact("parallel")
     uid = rt.unique_id()
-    gen = torch.Generator().manual_seed(17)
-    x_full = torch.randn(128, 128, generator=gen).to(torch.bfloat16)
-    w_full = torch.randn(256, 128, generator=gen).to(torch.bfloat16)
-    s_full = (torch.randn(128, 256, generator=gen) * 3).to(torch.bfloat16)
-    # The shard with the larger amax differs by rank: rank 1's.
-    s_full[100, 7] = 40.0
-    partials = [torch.randn(128, 256, generator=gen).to(torch.bfloat16) for _ in range(2)]
-    product = x_full.float() @ w_full.float().t()
+    data = _Parallel(torch)
 
-    def rank_body(rank):
-        dev = f"cuda:{rank}"
-        tp = rt.Communicator(uid, 2, rank, device=rank, name="tp")
-        art = rt.load(path, device=rank)
-        cols = slice(64 * rank, 64 * (rank + 1))
-        rows = slice(64 * rank, 64 * (rank + 1))
-
-        # Row parallel: each rank holds in/tp of x's columns and w's.
-        (y,) = art["row_linear"](x_full[:, cols].contiguous().to(dev),
-                                 w_full[:, cols].contiguous().to(dev),
-                                 communicators=[tp], synchronize=True)
-        err = ((y.float().cpu() - product).norm() / product.norm()).item()
-        assert err < 1e-2, f"rank {rank}: relative error {err}"
-
-        # SP input: every rank's gathered FP8 equals the one-GPU
-        # quantization of the full tensor (the reduced amax makes it so).
-        (q,) = art["sp_input"](s_full[rows].contiguous().to(dev), communicators=[tp],
-                               synchronize=True)
-        (ref,) = art["quantize_full"](s_full.to(dev), synchronize=True)
-        assert torch.equal(q.scale_inv.cpu(), ref.scale_inv.cpu()), rank
-        assert torch.equal(q.data.cpu(), ref.data.cpu()), rank
-
-        (part,) = art["reduce_scatter"](partials[rank].to(dev), communicators=[tp],
-                                        synchronize=True)
-        expect = (partials[0].float() + partials[1].float()).to(torch.bfloat16)[rows]
-        assert torch.equal(part.cpu(), expect), rank
+    def rank_body(rank, register):
+        tp = register(rt.Communicator(uid, 2, rank, device=rank, name="tp"))
+        check(rank, rt.load(path, device=rank), tp, data)
         tp.check_async_error()
 
     _on_ranks(2, rank_body)
+
+
+def test_compiled_row_parallel_linear_on_two_gpus():
+    torch = _two_gpus()
+
+    def check(rank, art, tp, d):
+        # Row parallel: each rank holds in/tp of x's columns and of w's.
+        cols = slice(64 * rank, 64 * (rank + 1))
+        dev = f"cuda:{rank}"
+        (y,) = art["row_linear"](d.x[:, cols].contiguous().to(dev),
+                                 d.w[:, cols].contiguous().to(dev),
+                                 communicators=[tp], synchronize=True)
+        product = d.x.float() @ d.w.float().t()
+        err = ((y.float().cpu() - product).norm() / product.norm()).item()
+        assert err < 1e-2, f"rank {rank}: relative error {err}"
+
+    _run_compiled(torch, check)
+
+
+def test_compiled_fp8_gather_of_an_amax_reduced_input_on_two_gpus():
+    torch = _two_gpus()
+
+    def check(rank, art, tp, d):
+        # Every rank's gathered FP8 equals the one-GPU quantization of the
+        # full tensor, bit for bit (the reduced amax makes it so).
+        dev = f"cuda:{rank}"
+        rows = slice(64 * rank, 64 * (rank + 1))
+        (q,) = art["sp_input"](d.s[rows].contiguous().to(dev), communicators=[tp],
+                               synchronize=True)
+        (ref,) = art["quantize_full"](d.s.to(dev), synchronize=True)
+        assert torch.equal(q.scale_inv.cpu(), ref.scale_inv.cpu()), rank
+        assert torch.equal(q.data.cpu(), ref.data.cpu()), rank
+
+    _run_compiled(torch, check)
+
+
+def test_compiled_reduce_scatter_on_two_gpus():
+    torch = _two_gpus()
+
+    def check(rank, art, tp, d):
+        dev = f"cuda:{rank}"
+        rows = slice(64 * rank, 64 * (rank + 1))
+        (part,) = art["reduce_scatter"](d.partials[rank].to(dev), communicators=[tp],
+                                        synchronize=True)
+        expect = (d.partials[0].float() + d.partials[1].float()).to(torch.bfloat16)[rows]
+        assert torch.equal(part.cpu(), expect), rank
+
+    _run_compiled(torch, check)

@@ -360,6 +360,9 @@ TEST(ArtifactGroupsTest, CApi) {
   int size = 0;
   EXPECT_EQ(teqRtCommunicatorGetSize(comm, &size), TEQ_RT_INVALID_ARGUMENT);
   EXPECT_EQ(teqRtCommunicatorCheckAsyncError(comm), TEQ_RT_INVALID_ARGUMENT);
+  EXPECT_EQ(teqRtCommunicatorAbort(comm), TEQ_RT_INVALID_ARGUMENT);
+  EXPECT_STREQ(teqRtGetLastError(),
+               "teqRtCommunicatorAbort: null communicator handle");
   teqRtCommunicatorDestroy(comm); // null: ignored
 }
 
@@ -454,6 +457,18 @@ TEST(CommunicatorGpuTest, OneRankAndMismatchedCommunicators) {
   EXPECT_EQ(mismatched.message(),
             "entry 'all_reduce': group 0 ('tp') has 2 ranks, but its "
             "communicator 'solo' has 1 (it is rank 0 of 1)");
+
+  // After an abort (a peer failed), collectives fail instead of waiting.
+  (*comm)->abort();
+  (*comm)->abort(); // idempotent
+  EXPECT_EQ((*comm)
+                ->allReduce(in.ptr(), out.ptr(), 64, CollectiveType::F32,
+                            ReduceOp::Sum, nullptr)
+                .message(),
+            "all-reduce (sum) on communicator 'solo' (rank 0 of 1): the "
+            "communicator was aborted");
+  EXPECT_EQ((*comm)->asyncError().message(),
+            "communicator 'solo' (rank 0 of 1): the communicator was aborted");
 }
 
 /// Runs `body(rank, context)` on two threads, one per GPU.
