@@ -314,6 +314,11 @@ void printList(const std::string &path, const Manifest &manifest) {
       std::printf(", %lld-byte workspace",
                   static_cast<long long>(entry.workspaceBytes));
     std::printf("\n");
+    // One communicator per group (--nranks).
+    for (size_t g = 0; g < entry.groups.size(); ++g)
+      std::printf("  group  %zu %s of %lld ranks\n", g,
+                  entry.groups[g].name.c_str(),
+                  static_cast<long long>(entry.groups[g].size));
     std::vector<const ArgSpec *> listed;
     for (const ArgSpec &arg : entry.args)
       listed.push_back(&arg);
