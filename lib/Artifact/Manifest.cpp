@@ -150,7 +150,8 @@ static const std::pair<ComputeOp, const char *> kComputeOps[] = {
     {ComputeOp::UpdateUsage, "update_usage"},
     {ComputeOp::SwizzleScales, "swizzle_scales"},
     {ComputeOp::ExtractSlice, "tensor.extract_slice"},
-    {ComputeOp::InsertSlice, "tensor.insert_slice"}};
+    {ComputeOp::InsertSlice, "tensor.insert_slice"},
+    {ComputeOp::Constant, "constant"}};
 
 std::string ComputedBy::opName() const {
   if (op == ComputeOp::Elementwise)
@@ -968,7 +969,8 @@ Status parseProto(const JsonValue &argValue, const JsonValue &value,
 /// te-run's elementwise ops and how many inputs each takes.
 int elementwiseArity(const std::string &op) {
   for (const char *unary :
-       {"arith.negf", "math.tanh", "math.exp", "math.erf", "math.absf"})
+       {"arith.negf", "math.tanh", "math.exp", "math.erf", "math.absf",
+        "arith.extf", "arith.truncf"})
     if (op == unary)
       return 1;
   for (const char *binary :
@@ -1050,7 +1052,8 @@ StatusOr<ComputedBy> parseComputedBy(const JsonValue &by,
                        "\" (expected quantize, record_amax, "
                        "delayed_scaling_update, gemm, bias_grad, copy, "
                        "update_usage, swizzle_scales, tensor.extract_slice, "
-                       "tensor.insert_slice or an arith/math elementwise op)");
+                       "tensor.insert_slice, constant or an arith/math "
+                       "elementwise op)");
 
   switch (c.op) {
   case ComputeOp::Quantize:
@@ -1142,6 +1145,17 @@ StatusOr<ComputedBy> parseComputedBy(const JsonValue &by,
       TEQ_RETURN_IF_ERROR(readValueName(by, path, "dest", true, c.dest));
     TEQ_RETURN_IF_ERROR(readSliceLists(by, path, c));
     return c;
+  case ComputeOp::Constant: {
+    auto value = member(by, path, "value");
+    if (!value.ok())
+      return value.status();
+    if (!(*value)->isNumber())
+      return typeError(child(path, "value"), "a number", **value);
+    if (!std::isfinite((*value)->asNumber()))
+      return errorAt(child(path, "value"), "must be a finite number");
+    c.value = (*value)->asNumber();
+    return c;
+  }
   case ComputeOp::Elementwise: {
     auto inputs = member(by, path, "inputs");
     if (!inputs.ok())
@@ -1223,6 +1237,13 @@ Status parseArg(const JsonValue &value, const std::string &path,
       return parsed.status();
     arg.computedBy = std::move(*parsed);
   }
+  auto inRegisters = readOptionalBool(value, path, "in_registers", false);
+  if (!inRegisters.ok())
+    return inRegisters.status();
+  arg.inRegisters = *inRegisters;
+  if (arg.inRegisters && (!temporary || arg.isProto))
+    return errorAt(child(path, "in_registers"),
+                   "only a tensor temporary lives in registers");
   return Status::success();
 }
 
@@ -1326,7 +1347,7 @@ Status parseEntry(const JsonValue &value, const std::string &path,
       // Temporaries live in the workspace (several at once, at offsets the
       // compiler chose): each one must fit it. A swizzle_scales temporary
       // owns only its scales; its other buffers are its input's.
-      int64_t bytes = temporary.totalBytes();
+      int64_t bytes = temporary.inRegisters ? 0 : temporary.totalBytes();
       if (temporary.isProto && temporary.computedBy &&
           temporary.computedBy->op == ComputeOp::SwizzleScales) {
         bytes = 0;
@@ -1742,6 +1763,8 @@ private:
       return checkSlice(value, by, path, by.op == ComputeOp::InsertSlice);
     case ComputeOp::Elementwise:
       return checkElementwise(value, by, path);
+    case ComputeOp::Constant:
+      return needTensor(value, path);
     }
     return Status::success();
   }

@@ -77,6 +77,8 @@ JsonValue argJson(const ArgSpec &arg) {
   }
   if (arg.computedBy)
     json.set("computed_by", toJson(*arg.computedBy));
+  if (arg.inRegisters)
+    json.set("in_registers", true);
   return json;
 }
 
@@ -191,6 +193,9 @@ JsonValue toJson(const ComputedBy &by) {
     list("strides", by.strides);
     name("input", by.input);
     name("dest", by.dest);
+    break;
+  case ComputeOp::Constant:
+    json.set("value", by.value);
     break;
   case ComputeOp::Elementwise: {
     JsonValue inputs = JsonValue::array();

@@ -586,6 +586,15 @@ StatusOr<CpuValue> ProgramEvaluator::compute(const ArgSpec &spec) {
     v.exact = false;
     return v;
   }
+  if (by.op == ComputeOp::Constant) {
+    // A splat: its value is one of the dtype's, so it is exact.
+    int64_t elements = 1;
+    for (int64_t d : spec.tensor.shape)
+      elements *= d;
+    v.values.assign(static_cast<size_t>(elements),
+                    roundTo(spec.tensor.dtype, by.value));
+    return v;
+  }
   if (by.op == ComputeOp::Elementwise && isElementwise(by.elementwiseOp)) {
     auto values = elementwise(by);
     if (!values.ok())
@@ -708,7 +717,7 @@ bool ProgramEvaluator::isElementwise(const std::string &op) {
       "arith.addf", "arith.subf",    "arith.mulf",    "arith.divf",
       "arith.negf", "arith.maximumf", "arith.minimumf", "arith.maxnumf",
       "arith.minnumf", "math.tanh",  "math.exp",      "math.erf",
-      "math.absf"};
+      "math.absf",  "arith.extf",    "arith.truncf"};
   return std::find(std::begin(kOps), std::end(kOps), op) != std::end(kOps);
 }
 
@@ -742,6 +751,8 @@ ProgramEvaluator::elementwise(const ComputedBy &by) {
     else if (op == "math.tanh") r = std::tanh(a);
     else if (op == "math.exp") r = std::exp(a);
     else if (op == "math.erf") r = std::erf(a);
+    // Rounded to the result's dtype where it is stored.
+    else if (op == "arith.extf" || op == "arith.truncf") r = a;
     else r = std::fabs(a);
     out[i] = r;
   }

@@ -93,7 +93,9 @@ enum class ArgKind {
   Output, ///< Written by the entry.
   InOut,  ///< Read and updated in place (delayed-scaling scale, amax history).
   /// A value the entry computes but does not return; lives in the entry's
-  /// workspace ("temporaries" only, never passed by the caller).
+  /// workspace or, fused into the kernels reading it, in registers
+  /// (ArgSpec::inRegisters) ("temporaries" only, never passed by the
+  /// caller).
   Temporary,
 };
 const char *stringifyArgKind(ArgKind kind);
@@ -153,6 +155,7 @@ enum class ComputeOp {
   ExtractSlice,         ///< "tensor.extract_slice"
   InsertSlice,          ///< "tensor.insert_slice"
   Elementwise,          ///< Any "arith.*" / "math.*" op, by name.
+  Constant,             ///< "constant": every element is `value`.
 };
 
 /// How te-run --check recomputes a value on the CPU ("computed_by"). Values
@@ -171,6 +174,8 @@ enum class ComputeOp {
 ///   tensor.extract_slice    input, offsets, sizes, strides
 ///   tensor.insert_slice     input, dest, offsets, sizes, strides
 ///   arith.* / math.*        inputs
+///   constant                value (a splat: every element, exactly, in the
+///                           value's dtype)
 /// An empty name is an absent key.
 struct ComputedBy {
   ComputeOp op = ComputeOp::Copy;
@@ -192,6 +197,7 @@ struct ComputedBy {
   std::string a, b, bias, accumulate;
   bool useSplitAccumulator = false;
   std::vector<int64_t> offsets, sizes, strides; ///< Slices.
+  double value = 0.0; ///< constant (finite).
 
   /// "quantize", "gemm", "tensor.extract_slice", "arith.addf", ...
   std::string opName() const;
@@ -212,6 +218,11 @@ struct ArgSpec {
   std::vector<BufferSpec> buffers;
   /// How te-run --check recomputes this value; absent for inputs.
   std::optional<ComputedBy> computedBy;
+  /// A tensor temporary that is never stored ("in_registers": true): each
+  /// kernel reading it computes it in registers (an elementwise
+  /// intermediate fused into its reader, a splat constant). It takes no
+  /// workspace.
+  bool inRegisters = false;
 
   bool isRead() const {
     return kind == ArgKind::Input || kind == ArgKind::InOut;

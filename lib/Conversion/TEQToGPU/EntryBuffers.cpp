@@ -163,11 +163,22 @@ FailureOr<EntryPlan> lowering::planEntry(func::FuncOp func,
   // GEMM reads only the copy its layout needs (after the fprop, x's rowwise
   // data is dead while its transpose waits for wgrad), and usage views
   // share their input's buffers of the same name.
+  plan.fusion = planElementwiseFusion(entryBlock);
   std::function<int64_t(Value, StringRef)> lastUse = [&](Value v,
                                                           StringRef name) {
     int64_t last = opIndex.lookup(v.getDefiningOp());
+    // Elementwise kernels run where their cluster's last op stands: they
+    // store their outputs and load their inputs there.
+    if (auto it = plan.fusion.clusterOf.find(v.getDefiningOp());
+        it != plan.fusion.clusterOf.end())
+      last = std::max(
+          last, opIndex.lookup(plan.fusion.clusters[it->second].launchAt));
+    if (Operation *load = plan.fusion.lastLoad.lookup(v))
+      last = std::max(last, opIndex.lookup(load));
     for (OpOperand &use : v.getUses()) {
       Operation *user = use.getOwner();
+      if (isElementwiseOnTensors(*user))
+        continue;
       if (auto view = dyn_cast<UpdateUsageOp>(user)) {
         for (const layout::BufferDesc &d :
              view.getResult().getType().getBuffers(target))
@@ -196,6 +207,11 @@ FailureOr<EntryPlan> lowering::planEntry(func::FuncOp func,
     }
     return last;
   };
+  auto ownsBuffer = [&](Value v, const Buffer &b) {
+    if (plan.fusion.inRegisters.contains(v))
+      return false;
+    return !v.getDefiningOp<SwizzleScalesOp>() || isScaleBuffer(b.name);
+  };
   std::vector<TemporaryBuffer> intervals;
   for (Operation &op : entryBlock) {
     if (isa<UpdateUsageOp, func::ReturnOp>(op))
@@ -208,8 +224,9 @@ FailureOr<EntryPlan> lowering::planEntry(func::FuncOp func,
       if (failed(buffers))
         return failure();
       for (const Buffer &b : *buffers)
-        // A swizzle's temporary result owns only its scales (see lastUse).
-        if (!isa<SwizzleScalesOp>(op) || isScaleBuffer(b.name))
+        // A swizzle's temporary result owns only its scales (see lastUse);
+        // a value in registers owns nothing.
+        if (ownsBuffer(result, b))
           intervals.push_back(
               {b.bytes, opIndex.lookup(&op), lastUse(result, b.name), -1});
       plan.temporaries.push_back(result);
@@ -242,7 +259,7 @@ FailureOr<EntryPlan> lowering::planEntry(func::FuncOp func,
        llvm::zip(plan.temporaries, plan.temporaryBuffers)) {
     SmallVector<std::optional<int64_t>> offsets;
     for (const Buffer &b : buffers)
-      if (!isa<SwizzleScalesOp>(v.getDefiningOp()) || isScaleBuffer(b.name))
+      if (ownsBuffer(v, b))
         offsets.push_back(intervals[next++].offset);
       else
         offsets.push_back(std::nullopt);

@@ -11,6 +11,7 @@
 #ifndef TEQ_LIB_CONVERSION_TEQTOGPU_ENTRYBUFFERS_H
 #define TEQ_LIB_CONVERSION_TEQTOGPU_ENTRYBUFFERS_H
 
+#include "ElementwiseFusion.h"
 #include "GemmDescriptor.h"
 #include "teq/Dialect/TEQ/IR/TEQOps.h"
 #include "teq/Layout/BufferLayout.h"
@@ -65,8 +66,12 @@ struct EntryPlan {
   /// The entry's GEMMs in program order, canonicalized for the target.
   std::vector<std::pair<GemmOp, gemm::GemmDescriptor>> gemms;
   llvm::SmallVector<llvm::SmallVector<Buffer>> argumentBuffers, resultBuffers;
+  /// The kernels of the elementwise ops and which values they keep in
+  /// registers.
+  ElementwiseFusion fusion;
   /// Temporaries in definition order; each buffer has a workspace offset,
-  /// or none where it aliases the input's (a swizzle passes data on).
+  /// or none where it aliases the input's (a swizzle passes data on) or the
+  /// value lives in registers (fusion.inRegisters).
   llvm::SmallVector<Value> temporaries;
   llvm::SmallVector<llvm::SmallVector<Buffer>> temporaryBuffers;
   llvm::SmallVector<llvm::SmallVector<std::optional<int64_t>>> temporaryOffsets;

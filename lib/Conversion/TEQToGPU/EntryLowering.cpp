@@ -116,9 +116,13 @@ LogicalResult EntryLowering::run() {
       continue;
     }
     if (isElementwiseOnTensors(op)) {
-      lowerElementwise(b, op, token);
+      // Each cluster's kernel runs at its last op.
+      if (const ElementwiseCluster *cluster = plan.fusion.launchedAt(&op))
+        lowerElementwise(b, *cluster, token);
       continue;
     }
+    if (isSplatTensorConstant(op))
+      continue; // A scalar of the kernels that read it.
     if (isa<tensor::ExtractSliceOp, tensor::InsertSliceOp>(op)) {
       lowerSlice(b, op, token);
       continue;

@@ -76,8 +76,9 @@ private:
   /// destination, then a scatter of the source (both results are new
   /// buffers, so the operands stay intact).
   void lowerSlice(OpBuilder &b, Operation &op, Value &token);
-  /// One grid-stride kernel applying `op` to each element in f32.
-  void lowerElementwise(OpBuilder &b, Operation &op, Value &token);
+  /// One grid-stride kernel computing a cluster of elementwise ops.
+  void lowerElementwise(OpBuilder &b, const ElementwiseCluster &cluster,
+                        Value &token);
   /// Column sums in two ordered passes through scratch partials.
   void lowerBiasGrad(OpBuilder &b, BiasGradOp op, Value &token);
   /// Launches what a kernel emitter asked for, after `token`.

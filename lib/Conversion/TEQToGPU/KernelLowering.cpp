@@ -390,19 +390,25 @@ void EntryLowering::lowerSlice(OpBuilder &b, Operation &op, Value &token) {
       token);
 }
 
-void EntryLowering::lowerElementwise(OpBuilder &b, Operation &op,
+void EntryLowering::lowerElementwise(OpBuilder &b,
+                                     const ElementwiseCluster &cluster,
                                      Value &token) {
-  std::string suffix = "_" + op.getName().stripDialect().str();
-  std::replace(suffix.begin(), suffix.end(), '.', '_');
-  SmallVector<Value> operands;
-  for (Value operand : op.getOperands())
-    operands.push_back(buffersOfValue.lookup(operand).front());
+  // Nothing reads a cluster without outputs (dead code).
+  if (cluster.outputs.empty())
+    return;
+  SmallVector<Value> inputBuffers, outputBuffers;
+  for (Value input : cluster.inputs)
+    inputBuffers.push_back(buffersOfValue.lookup(input).front());
+  for (Value output : cluster.outputs)
+    outputBuffers.push_back(buffersOfValue.lookup(output).front());
+  kernels::ElementwiseKernel kernel{cluster.ops, cluster.inputs, inputBuffers,
+                                    cluster.outputs, outputBuffers};
+  std::string suffix = kernels::elementwiseKernelSuffix(cluster.ops);
   launchKernel(
-      b, op.getLoc(), "e",
+      b, cluster.launchAt->getLoc(), "e",
       [&](ImplicitLocOpBuilder &kb, gpu::GPUModuleOp into, StringRef prefix) {
-        return kernels::emitElementwise(
-            kb, into, (prefix + suffix).str(), op, operands,
-            buffersOfValue.lookup(op.getResult(0)).front());
+        return kernels::emitElementwise(kb, into, (prefix + suffix).str(),
+                                        kernel);
       },
       token);
 }

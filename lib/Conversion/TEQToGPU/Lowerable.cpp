@@ -37,6 +37,41 @@ bool lowering::isElementwiseOnTensors(Operation &op) {
   return true;
 }
 
+bool lowering::isSplatTensorConstant(Operation &op) {
+  auto constant = dyn_cast<arith::ConstantOp>(op);
+  if (!constant)
+    return false;
+  auto type = dyn_cast<RankedTensorType>(constant.getType());
+  auto value = dyn_cast<DenseElementsAttr>(constant.getValue());
+  if (!type || !value || !value.isSplat())
+    return false;
+  Type element = type.getElementType();
+  return element.isBF16() || element.isF16() || element.isF32();
+}
+
+/// A tensor constant lowers only as a splat that elementwise ops read: the
+/// manifest describes it by its one value, which must be finite (JSON).
+static LogicalResult checkTensorConstant(arith::ConstantOp op) {
+  if (!lowering::isSplatTensorConstant(*op))
+    return op.emitOpError("is a tensor constant that is not a splat of a "
+                          "bf16, f16 or f32 value; only splats lower (into "
+                          "the elementwise kernels that read them): pass "
+                          "other constant tensors as entry arguments");
+  APFloat value = cast<DenseElementsAttr>(op.getValue()).getSplatValue<APFloat>();
+  if (!value.isFinite())
+    return op.emitOpError("splat of a non-finite value has no GPU lowering "
+                          "yet (the manifest describes constants by a "
+                          "finite value)");
+  for (Operation *user : op->getUsers())
+    if (!lowering::isElementwiseOnTensors(*user))
+      return op.emitOpError("is read by '")
+             << user->getName()
+             << "': a tensor constant lowers only as an operand of "
+                "elementwise arith/math ops (it becomes a scalar in their "
+                "kernel, with no buffer)";
+  return success();
+}
+
 LogicalResult lowering::checkBufferShape(Type type, Location loc) {
   ArrayRef<int64_t> shape;
   if (auto tensor = dyn_cast<RankedTensorType>(type))
@@ -127,6 +162,9 @@ LogicalResult lowering::checkLowerable(Operation &op) {
     return success();
   if (isElementwiseOnTensors(op))
     return success();
+  if (auto constant = dyn_cast<arith::ConstantOp>(op);
+      constant && isa<RankedTensorType>(constant.getType()))
+    return checkTensorConstant(constant);
   if (isa<tensor::ExtractSliceOp, tensor::InsertSliceOp>(op)) {
     // Delayed-scaling state slices (teq-decompose-linear).
     auto slice = cast<OffsetSizeAndStrideOpInterface>(op);
@@ -144,9 +182,10 @@ LogicalResult lowering::checkLowerable(Operation &op) {
                           "lowers teq.quantize, teq.update_usage, "
                           "teq.swizzle_scales, teq.gemm, teq.all_gather, "
                           "teq.reduce_scatter, teq.all_reduce, "
-                          "teq.bias_grad, teq.delayed_scaling_update and "
+                          "teq.bias_grad, teq.delayed_scaling_update, "
                           "elementwise arith/math ops on bf16/f16/f32 "
-                          "tensors of one shape in this version");
+                          "tensors of one shape and splat constants they "
+                          "read in this version");
   QuantizerAttrInterface q = quantize.getResult().getType().getQuantizer();
   if (isa<Float8QuantizerAttr>(q)) {
     if (quantize.getAmaxReductionGroup())

@@ -22,6 +22,11 @@ LogicalResult checkBufferShape(Type type, Location loc);
 /// tensors (a Linear's neighbours: activations, gradient sums).
 bool isElementwiseOnTensors(Operation &op);
 
+/// An `arith.constant` splat of a bf16/f16/f32 tensor (GELU's 0.5, 1): it
+/// has no buffer and no kernel, each elementwise kernel reading it holds the
+/// value as a scalar.
+bool isSplatTensorConstant(Operation &op);
+
 /// Success if `op` has a lowering, else an error naming what is missing.
 LogicalResult checkLowerable(Operation &op);
 

@@ -5,6 +5,7 @@
 #include "Lowerable.h"
 #include "teq/Dialect/TEQ/IR/TEQDialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -138,6 +139,13 @@ describeComputation(Value v, const EntryNames &nameOf,
       by.op = ComputeOp::ExtractSlice;
       by.input = nameOf(v.getDefiningOp()->getOperand(0));
     }
+    return by;
+  }
+  if (Operation *op = v.getDefiningOp(); op && isSplatTensorConstant(*op)) {
+    by.op = ComputeOp::Constant;
+    by.value = cast<DenseElementsAttr>(cast<arith::ConstantOp>(op).getValue())
+                   .getSplatValue<APFloat>()
+                   .convertToDouble();
     return by;
   }
   if (Operation *op = v.getDefiningOp(); op && isElementwiseOnTensors(*op)) {
@@ -283,6 +291,7 @@ void ManifestWriter::addEntry(func::FuncOp func, const EntryPlan &plan,
     artifact::ArgSpec temporary = describeArgument(
         names(v), artifact::ArgKind::Temporary, v.getType(), buffers);
     temporary.computedBy = describeComputation(v, names, gemmIds);
+    temporary.inRegisters = plan.fusion.inRegisters.contains(v);
     entry.temporaries.push_back(std::move(temporary));
   }
   manifest.entries.push_back(std::move(entry));
