@@ -1,4 +1,4 @@
-//===- ElementwiseFusion.cpp - Elementwise ops fused in kernels ----------===//
+//===- ElementwiseFusion.cpp - Elementwise ops fused in kernels -----------===//
 
 #include "ElementwiseFusion.h"
 

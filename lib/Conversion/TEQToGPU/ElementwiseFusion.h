@@ -1,4 +1,4 @@
-//===- ElementwiseFusion.h - Elementwise ops fused in kernels -*- C++ -*-===//
+//===- ElementwiseFusion.h - Elementwise ops fused in kernels ---*- C++ -*-===//
 //
 // Elementwise arith/math ops on same-shaped tensors (an activation, its
 // gradient) are memory bound: as one kernel each, a chain of them moves every

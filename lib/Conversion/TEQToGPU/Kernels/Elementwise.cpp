@@ -1,4 +1,4 @@
-//===- Elementwise.cpp - Fused elementwise ops on tensors ----------------===//
+//===- Elementwise.cpp - Fused elementwise ops on tensors -----------------===//
 
 #include "Elementwise.h"
 

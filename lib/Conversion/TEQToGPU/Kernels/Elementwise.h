@@ -1,4 +1,4 @@
-//===- Elementwise.h - Fused elementwise ops on tensors -------*- C++ -*-===//
+//===- Elementwise.h - Fused elementwise ops on tensors ---------*- C++ -*-===//
 //
 // A cluster of arith/math ops applied elementwise to same-shaped
 // high-precision tensors (an activation, its gradient; ElementwiseFusion.h)
