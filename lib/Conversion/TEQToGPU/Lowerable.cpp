@@ -59,14 +59,17 @@ static LogicalResult checkTensorConstant(arith::ConstantOp op) {
                           "other constant tensors as entry arguments");
   APFloat value = cast<DenseElementsAttr>(op.getValue()).getSplatValue<APFloat>();
   if (!value.isFinite())
-    return op.emitOpError("splat of a non-finite value has no GPU lowering "
-                          "yet (the manifest describes constants by a "
-                          "finite value)");
+    return op.emitOpError("is a splat of a non-finite value, which has no "
+                          "GPU lowering yet (the manifest describes constants "
+                          "by a finite value)");
   for (Operation *user : op->getUsers())
     if (!lowering::isElementwiseOnTensors(*user))
-      return op.emitOpError("is read by '")
-             << user->getName()
-             << "': a tensor constant lowers only as an operand of "
+      return op.emitOpError()
+             << (isa<func::ReturnOp>(user)
+                     ? std::string("is returned")
+                     : "is read by '" + user->getName().getStringRef().str() +
+                           "'")
+             << ": a tensor constant lowers only as an operand of "
                 "elementwise arith/math ops (it becomes a scalar in their "
                 "kernel, with no buffer)";
   return success();
