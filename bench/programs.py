@@ -21,14 +21,16 @@
   the FP8 fprop GEMM alone on pre-quantized E4M3 operands; and
     update_delayed(scale, history) -> scale', history'
   DelayedScaling's update step alone.
-* mlp: a TE-like MLP block, fc1 -> tanh -> fc2, forward and backward in one
-  entry (mlp_<recipe>_T_H_F(x, w1, w2, dy) -> y, dx, dw1, dw2), hidden 4096,
-  ffn 16384, 8192 and 16384 tokens, Float8CurrentScaling. The activation is
-  tanh, not GELU: the GPU lowering has no constants (arith.constant of a
-  tensor does not lower), so GELU's 0.5 and 1/sqrt(2) cannot be written;
-  tanh's backward is written without one, dh = da - (da * a) * a.
+* mlp: a TE-like MLP block, fc1 -> activation -> fc2, forward and backward
+  in one entry, hidden 4096, ffn 16384, 8192 and 16384 tokens,
+  Float8CurrentScaling: with tanh (backward dh = da - (da * a) * a),
+    mlp_<recipe>_T_H_F(x, w1, w2, dy) -> y, dx, dw1, dw2
+  the benchmark's block, and with GELU (tanh approximation, TE's default
+  activation, computed in f32),
+    mlp_gelu_<recipe>_T_H_F(x, w1, w2, dy) -> y, dx, dw1, dw2.
 * stack: `--layers` such blocks in one forward + backward entry (issue 16,
-  part 4; bench/compile_time.py times te-compile on it).
+  part 4; bench/compile_time.py times te-compile on it), `--activation`
+  tanh (default) or gelu.
 """
 
 import argparse
@@ -138,10 +140,66 @@ def linear_module():
         + body + "\n}\n")
 
 
-def mlp_body(name, layers, tokens, hidden, ffn, recipe="current"):
-    """One entry: `layers` blocks fc1 -> tanh -> fc2, forward then backward.
-    Arguments x, w1_0, w2_0, ..., dy; results y, dx, dw1_0, dw2_0, ..."""
+# GELU's tanh approximation (TE's default activation):
+#   gelu(h) = 0.5 h (1 + tanh(k0 (h + k1 h^3))),  k0 = sqrt(2/pi), k1 = 0.044715
+#   gelu'(h) = 0.5 (1 + t) + 0.5 h (1 - t^2) k0 (1 + 3 k1 h^2),  t = tanh(...)
+# computed in f32 (the bf16 input widened, the result narrowed), as PyTorch's
+# kernels do: the lowering fuses each direction into one kernel, so the f32
+# intermediates never reach memory. The backward recomputes t from h (after
+# CSE it reads the forward's values; the fused kernel recomputes them).
+GELU_K0 = "0.7978845608028654"
+GELU_K1 = "0.044715"
+
+
+def gelu_forward(i, h, hf):
+    c = lambda v: f"arith.constant dense<{v}> : {hf}"
+    return f"""      %g{i}_half = {c("0.5")}
+      %g{i}_one = {c("1.0")}
+      %g{i}_k0 = {c(GELU_K0)}
+      %g{i}_k1 = {c(GELU_K1)}
+      %g{i}_h = arith.extf %h{i} : {h} to {hf}
+      %g{i}_h2 = arith.mulf %g{i}_h, %g{i}_h : {hf}
+      %g{i}_h3 = arith.mulf %g{i}_h2, %g{i}_h : {hf}
+      %g{i}_c = arith.mulf %g{i}_k1, %g{i}_h3 : {hf}
+      %g{i}_s = arith.addf %g{i}_h, %g{i}_c : {hf}
+      %g{i}_u = arith.mulf %g{i}_k0, %g{i}_s : {hf}
+      %g{i}_t = math.tanh %g{i}_u : {hf}
+      %g{i}_t1 = arith.addf %g{i}_one, %g{i}_t : {hf}
+      %g{i}_ht = arith.mulf %g{i}_h, %g{i}_t1 : {hf}
+      %g{i}_a = arith.mulf %g{i}_half, %g{i}_ht : {hf}
+      %a{i} = arith.truncf %g{i}_a : {hf} to {h}"""
+
+
+def gelu_backward(i, h, hf):
+    c = lambda v: f"arith.constant dense<{v}> : {hf}"
+    return f"""      %b{i}_k13 = {c(f"{3 * float(GELU_K1)!r}")}
+      %b{i}_da = arith.extf %da{i} : {h} to {hf}
+      %b{i}_tt = arith.mulf %g{i}_t, %g{i}_t : {hf}
+      %b{i}_omt = arith.subf %g{i}_one, %b{i}_tt : {hf}
+      %b{i}_q = arith.mulf %b{i}_k13, %g{i}_h2 : {hf}
+      %b{i}_q1 = arith.addf %g{i}_one, %b{i}_q : {hf}
+      %b{i}_r = arith.mulf %g{i}_k0, %b{i}_q1 : {hf}
+      %b{i}_w = arith.mulf %b{i}_omt, %b{i}_r : {hf}
+      %b{i}_hw = arith.mulf %g{i}_h, %b{i}_w : {hf}
+      %b{i}_g = arith.addf %g{i}_t1, %b{i}_hw : {hf}
+      %b{i}_g2 = arith.mulf %g{i}_half, %b{i}_g : {hf}
+      %b{i}_dh = arith.mulf %b{i}_da, %b{i}_g2 : {hf}
+      %dh{i} = arith.truncf %b{i}_dh : {hf} to {h}"""
+
+
+def tanh_backward(i, h):
+    return f"""      %p{i} = arith.mulf %da{i}, %a{i} : {h}
+      %q{i} = arith.mulf %p{i}, %a{i} : {h}
+      %dh{i} = arith.subf %da{i}, %q{i} : {h}"""
+
+
+def mlp_body(name, layers, tokens, hidden, ffn, recipe="current",
+             activation="tanh"):
+    """One entry: `layers` blocks fc1 -> activation (tanh or gelu) -> fc2,
+    forward then backward. Arguments x, w1_0, w2_0, ..., dy; results y, dx,
+    dw1_0, dw2_0, ..."""
     x, h, w1, w2 = t(tokens, hidden), t(tokens, ffn), t(ffn, hidden), t(hidden, ffn)
+    hf = t(tokens, ffn, dtype="f32")
     args = [f"%x: {x}"]
     for i in range(layers):
         args += [f"%w1_{i}: {w1}", f"%w2_{i}: {w2}"]
@@ -152,7 +210,7 @@ def mlp_body(name, layers, tokens, hidden, ffn, recipe="current"):
     for i in range(layers):
         lines.append(f"""      %h{i}, %s1x{i}, %s1w{i} = teq.linear_forward {cur}, %w1_{i} config(#teq.linear<name = "fc1_{i}">)
           : {x}, {w1} -> {h} saved_input({x}) saved_weight({w1})
-      %a{i} = math.tanh %h{i} : {h}
+{gelu_forward(i, h, hf) if activation == "gelu" else f"      %a{i} = math.tanh %h{i} : {h}"}
       %o{i}, %s2x{i}, %s2w{i} = teq.linear_forward %a{i}, %w2_{i} config(#teq.linear<name = "fc2_{i}">)
           : {h}, {w2} -> {x} saved_input({h}) saved_weight({w2})""")
         cur = f"%o{i}"
@@ -160,9 +218,7 @@ def mlp_body(name, layers, tokens, hidden, ffn, recipe="current"):
     for i in reversed(range(layers)):
         lines.append(f"""      %da{i}, %gw2_{i} = teq.linear_backward {grad}, %s2x{i}, %s2w{i} config(#teq.linear<name = "fc2_{i}">)
           : {x}, {h}, {w2} dgrad({h}) wgrad({w2})
-      %p{i} = arith.mulf %da{i}, %a{i} : {h}
-      %q{i} = arith.mulf %p{i}, %a{i} : {h}
-      %dh{i} = arith.subf %da{i}, %q{i} : {h}
+{gelu_backward(i, h, hf) if activation == "gelu" else tanh_backward(i, h)}
       %gx{i}, %gw1_{i} = teq.linear_backward %dh{i}, %s1x{i}, %s1w{i} config(#teq.linear<name = "fc1_{i}">)
           : {h}, {x}, {w1} dgrad({x}) wgrad({w1})""")
         grad = f"%gx{i}"
@@ -170,7 +226,7 @@ def mlp_body(name, layers, tokens, hidden, ffn, recipe="current"):
     names = ", ".join(f"%r{k}" for k in range(len(results)))
     types = ", ".join(res_types)
     return f"""
-  // {layers} x (fc1 [{hidden}->{ffn}] -> tanh -> fc2 [{ffn}->{hidden}]), {tokens} tokens, forward + backward.
+  // {layers} x (fc1 [{hidden}->{ffn}] -> {activation} -> fc2 [{ffn}->{hidden}]), {tokens} tokens, forward + backward.
   func.func @{name}({', '.join(args)})
       -> ({types}) {{
     {names} = teq.autocast recipe({RECIPES[recipe]}) -> {types} {{
@@ -184,24 +240,27 @@ def mlp_body(name, layers, tokens, hidden, ffn, recipe="current"):
 def mlp_module():
     body = "".join(mlp_body(f"mlp_current_{tk}_{hd}_{ff}", 1, tk, hd, ff)
                    for tk, hd, ff in MLP_SHAPES)
+    body += "".join(mlp_body(f"mlp_gelu_current_{tk}_{hd}_{ff}", 1, tk, hd, ff,
+                             activation="gelu")
+                    for tk, hd, ff in MLP_SHAPES)
     return (
         "// Generated by `python3 bench/programs.py mlp` (edit that script, not this\n"
-        "// file). A TE-like MLP block, fc1 -> tanh -> fc2, forward + backward in one\n"
-        "// entry, Float8CurrentScaling (bench/mlp_bench.py). tanh stands for GELU,\n"
-        "// which the GPU lowering cannot express (no tensor constants); tanh's\n"
-        "// backward is dh = da - (da * a) * a. scripts/gpu-prepare compiles it to\n"
-        "// .artifacts/mlp.so.\n"
+        "// file). A TE-like MLP block, fc1 -> activation -> fc2, forward + backward\n"
+        "// in one entry, Float8CurrentScaling (bench/mlp_bench.py): mlp_current_* with\n"
+        "// tanh (backward dh = da - (da * a) * a), mlp_gelu_current_* with GELU's tanh\n"
+        "// approximation in f32. scripts/gpu-prepare compiles it to .artifacts/mlp.so.\n"
         "module attributes {teq.target = #teq.target<sm_90>} {"
         + body + "\n}\n")
 
 
-def stack_module(layers, tokens, hidden, ffn):
+def stack_module(layers, tokens, hidden, ffn, activation="tanh"):
     return (
         f"// Generated by `python3 bench/programs.py stack --layers {layers} --tokens {tokens} "
-        f"--hidden {hidden} --ffn {ffn}`:\n"
+        f"--hidden {hidden} --ffn {ffn} --activation {activation}`:\n"
         "// issue 16 part 4's stack of identical MLP blocks in one entry.\n"
         "module attributes {teq.target = #teq.target<sm_90>} {"
-        + mlp_body(f"stack_{layers}", layers, tokens, hidden, ffn) + "\n}\n")
+        + mlp_body(f"stack_{layers}", layers, tokens, hidden, ffn,
+                   activation=activation) + "\n}\n")
 
 
 def main():
@@ -211,6 +270,7 @@ def main():
     parser.add_argument("--tokens", type=int, default=8192)
     parser.add_argument("--hidden", type=int, default=4096)
     parser.add_argument("--ffn", type=int, default=16384)
+    parser.add_argument("--activation", choices=["tanh", "gelu"], default="tanh")
     parser.add_argument("-o", "--output", default="-")
     args = parser.parse_args()
     if args.what == "check":
@@ -230,7 +290,8 @@ def main():
     else:
         if args.layers < 1:
             parser.error("--layers must be >= 1")
-        text = stack_module(args.layers, args.tokens, args.hidden, args.ffn)
+        text = stack_module(args.layers, args.tokens, args.hidden, args.ffn,
+                            args.activation)
     if args.output == "-":
         sys.stdout.write(text)
     else:
