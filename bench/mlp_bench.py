@@ -3,22 +3,24 @@
 
   PYTHONPATH=build-gpu/python-bindings python3 bench/mlp_bench.py \\
       --artifact .artifacts/mlp.so [--tokens 8192,16384] [--quick]
-      [--json out.json] [--plot-dir DIR]
+      [--activation tanh|gelu] [--json out.json] [--plot-dir DIR]
 
 A TE-like MLP block at TE's 5B shapes (hidden 4096, ffn 16384): x:[T,4096],
-fc1 w1:[16384,4096], tanh, fc2 w2:[4096,16384], forward + backward (dx, dw1,
-dw2 from dy), bf16, N(0,1) inputs shared by every contender. The activation
-is tanh for all of them: TEQ's GPU lowering cannot express GELU (it has no
-tensor constants; bench/programs.py), so the peers compute the same
-function TEQ does.
+fc1 w1:[16384,4096], activation, fc2 w2:[4096,16384], forward + backward (dx,
+dw1, dw2 from dy), bf16, N(0,1) inputs shared by every contender. The
+activation is the same for all of them: tanh (the default; the runs of
+bench/RESULTS.md) or, with --activation gelu, GELU's tanh approximation (TE's
+default activation; TEQ computes it in f32, bench/programs.py).
 
-* TEQ: the entry mlp_current_T_4096_16384 of bench/mlp.mlir
+* TEQ: the entry mlp_current_T_4096_16384 (tanh) or
+  mlp_gelu_current_T_4096_16384 (GELU) of bench/mlp.mlir
   (Float8CurrentScaling), through teq.runtime, direct and CUDA graph;
-* bf16 autograd: F.linear, torch.tanh, F.linear, torch.autograd.grad
+* bf16 autograd: F.linear, torch.tanh or F.gelu(approximate="tanh"),
+  F.linear, torch.autograd.grad
   (eager, CUDA graph, torch.compile of the forward with its compiled
   backward);
 * torch.compile FP8: the same block with the TE-like current-scaling
-  Linear of bench/linear_bench.py (quantize x, w1, tanh output, w2, E5M2
+  Linear of bench/linear_bench.py (quantize x, w1, activation output, w2, E5M2
   gradients, transposed copies, torch._scaled_mm), forward and explicit
   backward in one compiled function (compiled, compiled + CUDA graph).
 
@@ -29,6 +31,7 @@ linear_bench.py.
 
 import argparse
 import json
+import math
 import os
 import shlex
 import sys
@@ -42,6 +45,26 @@ from timing import best_of, fmt_ratio, mib, ratio  # noqa: E402
 from linear_bench import quantize, E4M3_MAX, E5M2_MAX  # noqa: E402
 
 HIDDEN, FFN = 4096, 16384
+# The block's activation (--activation), read when the functions below are
+# traced.
+ACTIVATION = "tanh"
+GELU_K0, GELU_K1 = math.sqrt(2 / math.pi), 0.044715
+
+
+def activation(h):
+    if ACTIVATION == "gelu":
+        return F.gelu(h, approximate="tanh")
+    return torch.tanh(h)
+
+
+def activation_backward(h, a, da):
+    """dh (f32) from the pre-activation h, the activation a and its gradient."""
+    if ACTIVATION == "gelu":
+        hf = h.float()
+        t = torch.tanh(GELU_K0 * (hf + GELU_K1 * hf * hf * hf))
+        return da * (0.5 * (1 + t) + 0.5 * hf * (1 - t * t) * GELU_K0
+                     * (1 + 3 * GELU_K1 * hf * hf))
+    return da * (1 - a.float() * a.float())
 
 
 def _mm(a, sa, b_t, sb, fast):
@@ -56,7 +79,7 @@ def fp8_mlp(x, w1, w2, dy):
     xq, sx = quantize(x, e4, E4M3_MAX)
     w1q, sw1 = quantize(w1, e4, E4M3_MAX)
     h = _mm(xq, sx, w1q, sw1, True)                    # [T, F]
-    a = torch.tanh(h)
+    a = activation(h)
     aq, sa = quantize(a, e4, E4M3_MAX)
     w2q, sw2 = quantize(w2, e4, E4M3_MAX)
     y = _mm(aq, sa, w2q, sw2, True)                    # [T, H]
@@ -64,8 +87,7 @@ def fp8_mlp(x, w1, w2, dy):
     dyq, sdy = quantize(dy, e5, E5M2_MAX)
     da = _mm(dyq, sdy, w2q.t().contiguous(), sw2, False)          # [T, F]
     dw2 = _mm(dyq.t().contiguous(), sdy, aq.t().contiguous(), sa, False)  # [H, F]
-    dh = da * (1 - a.float() * a.float())
-    dh = dh.to(torch.bfloat16)
+    dh = activation_backward(h, a, da).to(torch.bfloat16)
     # fc1 backward: dx = dh w1, dw1 = dh^T x.
     dhq, sdh = quantize(dh, e5, E5M2_MAX)
     dx = _mm(dhq, sdh, w1q.t().contiguous(), sw1, False)          # [T, H]
@@ -74,7 +96,7 @@ def fp8_mlp(x, w1, w2, dy):
 
 
 def bf16_block(x, w1, w2):
-    return F.linear(torch.tanh(F.linear(x, w1)), w2)
+    return F.linear(activation(F.linear(x, w1)), w2)
 
 
 def bf16_mlp(x, w1, w2, dy, block=bf16_block):
@@ -94,6 +116,7 @@ def main():
     parser.add_argument("--no-graph", action="store_true")
     parser.add_argument("--rounds", type=int, default=2,
                         help="timing rounds, alternating order; each contender's fastest counts")
+    parser.add_argument("--activation", choices=["tanh", "gelu"], default="tanh")
     parser.add_argument("--json", default=None)
     parser.add_argument("--plot-dir", default=None)
     args = parser.parse_args()
@@ -102,12 +125,15 @@ def main():
     if args.tokens is None:
         args.tokens = "8192" if args.quick else "8192,16384"
 
+    global ACTIVATION
+    ACTIVATION = args.activation
     import teq.runtime
     torch.backends.cuda.matmul.allow_tf32 = False
     command = "python3 " + " ".join(shlex.quote(a) for a in sys.argv)
     for line in timing.header(command, warmup, iters):
         print(line)
     print(f"commit: {timing.git_commit()}")
+    print(f"activation: {ACTIVATION}")
     art = teq.runtime.load(args.artifact)
     fp8_comp = torch.compile(fp8_mlp, dynamic=False)
     bf16_comp = torch.compile(bf16_block, dynamic=False)
@@ -130,7 +156,8 @@ def main():
 
         suite = timing.Suite(warmup, iters, errors, label, graphs=not args.no_graph,
                              rounds=args.rounds)
-        entry = art[f"mlp_current_{tokens}_{HIDDEN}_{FFN}"]
+        prefix = "mlp_gelu_current" if ACTIVATION == "gelu" else "mlp_current"
+        entry = art[f"{prefix}_{tokens}_{HIDDEN}_{FFN}"]
         suite.add("teq", lambda: entry(x, w1, w2, dy))
         suite.add("bf16", lambda: bf16_mlp(xg, w1g, w2g, dy))
         suite.add("bf16_compile", lambda: bf16_mlp(xg, w1g, w2g, dy, bf16_comp))
@@ -222,8 +249,9 @@ def main():
     if args.plot_dir:
         import plots
         plots.speedup_bars(
-            os.path.join(args.plot_dir, "mlp_speedup.png"),
-            "TEQ MLP block (fc1 -> tanh -> fc2, fwd+bwd, FP8 current) speed-up",
+            os.path.join(args.plot_dir, "mlp_speedup.png" if ACTIVATION == "tanh"
+                         else f"mlp_{ACTIVATION}_speedup.png"),
+            f"TEQ MLP block (fc1 -> {ACTIVATION} -> fc2, fwd+bwd, FP8 current) speed-up",
             [str(r["tokens"]) + " tokens" for r in rows],
             {"vs bf16 autograd": [s["vs_bf16"] for s in summary],
              "vs torch.compile FP8": [s["vs_fp8"] for s in summary]},
