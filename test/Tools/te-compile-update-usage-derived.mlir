@@ -2,14 +2,22 @@
 // teq.update_usage that adds a usage the verifier allows deriving but that
 // needs a buffer its input lacks: the columnwise copy of a rowwise
 // 128x128-block FP8 tensor, or the transposed copy of a rowwise per-tensor
-// FP8 tensor on Hopper (or the rowwise copy of a columnwise one). That needs a transpose kernel; until there is one,
-// convert-teq-to-gpu refuses it with a located error.
+// FP8 tensor on Hopper (or the rowwise copy of a columnwise one). The
+// transposed copy of per-tensor FP8 is now computed from the rowwise data by a
+// transpose kernel (TE's order after an all-gather on Hopper); the others
+// need kernels of their own, and convert-teq-to-gpu refuses them with a
+// located error.
 // RUN: split-file %s %t
 // RUN: not te-compile %t/block.mlir --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=BLOCK
-// RUN: not te-compile %t/hopper.mlir --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=HOPPER
+// RUN: te-compile %t/hopper.mlir --emit=mlir | FileCheck %s --check-prefix=HOPPER
 // BLOCK: block.mlir:4:10: error: 'teq.update_usage' op derives buffer 'columnwise_data' its input does not hold (sm_100); deriving a usage has no GPU lowering yet: quantize with every usage the program reads
 // RUN: not te-compile %t/rowwise.mlir --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWWISE
-// HOPPER: hopper.mlir:4:10: error: 'teq.update_usage' op derives buffer 'transpose' its input does not hold (sm_90)
+// The rowwise data (a temporary) transposed into the result's transpose, the
+// scale copied.
+// HOPPER-LABEL: func.func @q(
+// HOPPER-SAME: %{{[^:]*}}: memref<32768xbf16>, %[[T:[^:]*]]: memref<32768xi8>, %[[S:[^:]*]]: memref<1xf32>
+// HOPPER: gpu.launch_func async {{.*}}_transpose {{.*}} args(%{{.*}} : memref<32768xi8>, %[[T]] : memref<32768xi8>)
+// HOPPER: gpu.launch_func async {{.*}}_copy {{.*}} args(%{{.*}} : memref<1xf32>, %[[S]] : memref<1xf32>)
 // ROWWISE: rowwise.mlir:4:10: error: 'teq.update_usage' op derives buffer 'data' its input does not hold (sm_120a)
 
 //--- block.mlir

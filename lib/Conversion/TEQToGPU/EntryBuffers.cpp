@@ -134,7 +134,8 @@ FailureOr<EntryPlan> lowering::planEntry(func::FuncOp func,
   // (temporaries) in the workspace. A result that is an argument, a usage
   // view or a value returned before is a copy made at the end.
   for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
-    if (isa<BlockArgument>(v) || v.getDefiningOp<UpdateUsageOp>() ||
+    auto view = v.getDefiningOp<UpdateUsageOp>();
+    if (isa<BlockArgument>(v) || (view && !derivesBuffers(view, target)) ||
         plan.resultIndexOf.count(v))
       plan.copiedResults.push_back({static_cast<unsigned>(i), v});
     else
@@ -179,7 +180,8 @@ FailureOr<EntryPlan> lowering::planEntry(func::FuncOp func,
       Operation *user = use.getOwner();
       if (isElementwiseOnTensors(*user))
         continue;
-      if (auto view = dyn_cast<UpdateUsageOp>(user)) {
+      auto view = dyn_cast<UpdateUsageOp>(user);
+      if (view && !derivesBuffers(view, target)) {
         for (const layout::BufferDesc &d :
              view.getResult().getType().getBuffers(target))
           if (d.name == name)
@@ -214,7 +216,10 @@ FailureOr<EntryPlan> lowering::planEntry(func::FuncOp func,
   };
   std::vector<TemporaryBuffer> intervals;
   for (Operation &op : entryBlock) {
-    if (isa<UpdateUsageOp, func::ReturnOp>(op))
+    // A view that derives a buffer has buffers of its own.
+    if (isa<func::ReturnOp>(op) ||
+        (isa<UpdateUsageOp>(op) &&
+         !derivesBuffers(cast<UpdateUsageOp>(op), target)))
       continue;
     for (Value result : op.getResults()) {
       if (plan.resultIndexOf.count(result))

@@ -96,7 +96,10 @@ LogicalResult EntryLowering::run() {
       continue;
     }
     if (auto view = dyn_cast<UpdateUsageOp>(op)) {
-      aliasUsageView(view);
+      if (derivesBuffers(view, target))
+        lowerDerivedUsage(b, view, token);
+      else
+        aliasUsageView(view);
       continue;
     }
     if (auto swizzle = dyn_cast<SwizzleScalesOp>(op)) {

@@ -69,6 +69,9 @@ private:
                   Value &token);
   /// A usage view shares its input's buffers of the same name.
   void aliasUsageView(UpdateUsageOp view);
+  /// A view deriving per-tensor FP8's transposed copy: the rowwise data
+  /// transposed into it, the other buffers copied.
+  void lowerDerivedUsage(OpBuilder &b, UpdateUsageOp view, Value &token);
   /// The swizzled scales, written by the swizzle kernel; the data and amax
   /// buffers are the input's (copied only into an entry result's buffers).
   void lowerSwizzleScales(OpBuilder &b, SwizzleScalesOp op, Value &token);

@@ -356,6 +356,31 @@ void EntryLowering::lowerSwizzleScales(OpBuilder &b, SwizzleScalesOp op,
   }
 }
 
+void EntryLowering::lowerDerivedUsage(OpBuilder &b, UpdateUsageOp view,
+                                      Value &token) {
+  Location loc = view.getLoc();
+  TensorProtoType to = view.getResult().getType();
+  std::vector<int64_t> shape(to.getShape().begin(), to.getShape().end());
+  layout::Flat2D flat = layout::flatten2D(shape);
+  llvm::StringMap<NamedBuffer> out =
+      buffersByName(to, target, buffersOfValue.lookup(view.getResult()));
+  for (const layout::BufferDesc &desc : to.getBuffers(target)) {
+    Value dest = out.lookup(desc.name).value;
+    if (desc.name != "transpose") {
+      copyBuffer(b, loc, namedBuffer(view.getInput(), desc.name), dest, token);
+      continue;
+    }
+    Value data = namedBuffer(view.getInput(), "data");
+    launchKernel(
+        b, loc, "t",
+        [&](ImplicitLocOpBuilder &kb, gpu::GPUModuleOp into, StringRef prefix) {
+          return kernels::emitTranspose(kb, into, (prefix + "_transpose").str(),
+                                        data, dest, flat.m, flat.k);
+        },
+        token);
+  }
+}
+
 void EntryLowering::aliasUsageView(UpdateUsageOp view) {
   // The view's buffers are those of its input with the same TE name.
   TensorProtoType to = view.getResult().getType();

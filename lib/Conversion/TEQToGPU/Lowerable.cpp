@@ -140,21 +140,38 @@ LogicalResult lowering::checkCollective(Operation &op) {
   return success();
 }
 
+bool lowering::derivesBuffers(UpdateUsageOp view, TargetAttr target) {
+  llvm::StringSet<> held;
+  for (const layout::BufferDesc &d :
+       view.getInput().getType().getBuffers(target))
+    held.insert(d.name);
+  for (const layout::BufferDesc &d :
+       view.getResult().getType().getBuffers(target))
+    if (!held.contains(d.name))
+      return true;
+  return false;
+}
+
 LogicalResult lowering::checkLowerable(Operation &op) {
   for (Type type : llvm::concat<Type>(op.getOperandTypes(), op.getResultTypes()))
     if (failed(checkBufferShape(type, op.getLoc())))
       return failure();
   if (auto view = dyn_cast<UpdateUsageOp>(op)) {
     // A view aliases its input's buffers; a usage that needs a buffer the
-    // input lacks (a transposed copy) would need a transpose kernel.
+    // input lacks is computed: per-tensor FP8's transposed copy from the
+    // rowwise data (TE does so after an all-gather on Hopper).
     llvm::StringSet<> held;
     TargetAttr target = TargetAttr::lookup(&op);
     for (const layout::BufferDesc &d :
          view.getInput().getType().getBuffers(target))
       held.insert(d.name);
+    QuantizerAttrInterface q = view.getInput().getType().getQuantizer();
+    bool perTensor =
+        isa<Float8CurrentScalingQuantizerAttr, Float8QuantizerAttr>(q);
     for (const layout::BufferDesc &d :
          view.getResult().getType().getBuffers(target))
-      if (!held.contains(d.name))
+      if (!held.contains(d.name) &&
+          !(perTensor && d.name == "transpose" && held.contains("data")))
         return op.emitOpError("derives buffer '")
                << d.name << "' its input does not hold (" << target.getChip()
                << "); deriving a usage has no GPU lowering yet: quantize with "

@@ -9,6 +9,8 @@
 #ifndef TEQ_LIB_CONVERSION_TEQTOGPU_LOWERABLE_H
 #define TEQ_LIB_CONVERSION_TEQTOGPU_LOWERABLE_H
 
+#include "teq/Dialect/TEQ/IR/TEQOps.h"
+
 #include "mlir/IR/Operation.h"
 
 namespace mlir::teq::lowering {
@@ -29,6 +31,11 @@ bool isSplatTensorConstant(Operation &op);
 
 /// Success if `op` has a lowering, else an error naming what is missing.
 LogicalResult checkLowerable(Operation &op);
+
+/// Whether `view` needs a buffer its input does not hold (per-tensor FP8's
+/// transposed copy, derived from the rowwise data): it is then computed into
+/// buffers of its own rather than aliasing its input's.
+bool derivesBuffers(UpdateUsageOp view, TargetAttr target);
 
 /// The checks of checkLowerable for teq.all_gather, teq.reduce_scatter and
 /// teq.all_reduce: the group is an entry argument; tensors are bf16, f16 or

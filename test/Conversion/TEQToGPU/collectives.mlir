@@ -10,6 +10,7 @@
 // RUN: te-compile %t/tensors.mlir --emit=manifest | FileCheck %s --check-prefix=MANIFEST
 // RUN: te-opt %t/fp8-gather.mlir --convert-teq-to-gpu | FileCheck %s --check-prefix=FP8
 // RUN: te-opt %t/amax.mlir --convert-teq-to-gpu | FileCheck %s --check-prefix=AMAX
+// RUN: te-compile %t/column-sp.mlir --emit=mlir | FileCheck %s --check-prefix=COLSP
 // RUN: te-compile %t/row-linear.mlir --emit=mlir | FileCheck %s --check-prefix=ROW
 // RUN: te-compile %t/row-linear.mlir --emit=manifest | FileCheck %s --check-prefix=ROW-MANIFEST
 // RUN: not te-opt %t/errors.mlir --convert-teq-to-gpu --split-input-file 2>&1 | FileCheck %s --check-prefix=ERR
@@ -125,6 +126,43 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // AMAX-NOT: call
 // AMAX: gpu.launch_func async {{.*}} @teq_kernels::@q0_cast
 // AMAX: call @teqAllGather(
+
+//--- column-sp.mlir
+// A column-parallel Linear with sequence parallelism, forward and backward,
+// current scaling, tp = 2 (teq-decompose-linear's form, te-semantics.md §7):
+// the input's amax all-reduced (max) before its scale, its FP8 data
+// gathered for fprop, dgrad reduce-scattered in bf16, the saved input
+// re-gathered and transposed (Hopper cannot gather transposed data) for
+// wgrad.
+module attributes {teq.target = #teq.target<sm_90>} {
+  func.func @column_sp(%x: tensor<32x128xbf16>, %w: tensor<128x128xbf16>, %dy: tensor<64x128xbf16>, %tp: !teq.process_group) -> (tensor<64x128xbf16>, tensor<32x128xbf16>, tensor<128x128xbf16>) {
+    %y, %dx, %dw = teq.autocast recipe(#teq.float8_current_scaling<>) -> tensor<64x128xbf16>, tensor<32x128xbf16>, tensor<128x128xbf16> {
+      %out, %a, %b = teq.linear_forward %x, %w tp_group(%tp) config(#teq.linear<parallel_mode = column, sequence_parallel = true, tp_size = 2>) : tensor<32x128xbf16>, tensor<128x128xbf16> -> tensor<64x128xbf16> saved_input(tensor<32x128xbf16>) saved_weight(tensor<128x128xbf16>)
+      %gx, %gw = teq.linear_backward %dy, %a, %b tp_group(%tp) config(#teq.linear<parallel_mode = column, sequence_parallel = true, tp_size = 2>) : tensor<64x128xbf16>, tensor<32x128xbf16>, tensor<128x128xbf16> dgrad(tensor<32x128xbf16>) wgrad(tensor<128x128xbf16>)
+      teq.yield %out, %gx, %gw : tensor<64x128xbf16>, tensor<32x128xbf16>, tensor<128x128xbf16>
+    }
+    return %y, %dx, %dw : tensor<64x128xbf16>, tensor<32x128xbf16>, tensor<128x128xbf16>
+  }
+}
+
+// The transpose of the gathered [64, 128] FP8 data: element (row, col) of
+// the source to (col, row).
+// COLSP-LABEL: gpu.func @t{{[0-9]+}}_transpose(
+// COLSP-SAME: %[[SRC:[^:]*]]: memref<8192xi8>, %[[DST:[^:]*]]: memref<8192xi8>)
+// COLSP: arith.divui %{{.*}}, %c128
+// COLSP: arith.remui %{{.*}}, %c128
+// COLSP: arith.muli %{{.*}}, %c64
+// COLSP: %[[V:.*]] = memref.load %[[SRC]]
+// COLSP: memref.store %[[V]], %[[DST]]
+// COLSP-LABEL: func.func @column_sp(
+// COLSP: call @teqAllReduce(%c0_i64, %[[P:[^,]*]], %[[P]], %c1_i64, %c1_i32, %c1_i32{{.*}})
+// COLSP: call @teqAllGather(%c0_i64{{.*}}, %{{.*}}, %{{.*}}, %c4096_i64, %c0_i32)
+// COLSP: call @teqGemm(
+// COLSP: call @teqGemm(
+// COLSP: call @teqReduceScatter(%c0_i64{{.*}}, %{{.*}}, %{{.*}}, %c4096_i64{{.*}}, %c2_i32, %c0_i32{{.*}})
+// COLSP: call @teqAllGather(%c0_i64{{.*}}, %{{.*}}, %{{.*}}, %c4096_i64{{.*}}, %c0_i32{{.*}})
+// COLSP: gpu.launch_func async {{.*}}_transpose
+// COLSP: call @teqGemm(
 
 //--- row-linear.mlir
 // A row-parallel Linear in bf16, tp = 2 (no sequence parallelism, no bias:

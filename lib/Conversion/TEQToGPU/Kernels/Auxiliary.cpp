@@ -99,6 +99,41 @@ KernelLaunch mlir::teq::kernels::emitSlice(ImplicitLocOpBuilder &b,
   return launch;
 }
 
+KernelLaunch mlir::teq::kernels::emitTranspose(ImplicitLocOpBuilder &b,
+                                               gpu::GPUModuleOp module,
+                                               StringRef name, Value source,
+                                               Value dest, int64_t rows,
+                                               int64_t cols) {
+  const int64_t elements = rows * cols;
+  KernelLaunch launch;
+  launch.kernel = name.str();
+  launch.blockX = kBlock;
+  launch.gridX = blocksFor(elements, kBlock, /*maxBlocks=*/1024);
+  launch.args = {source, dest};
+
+  OpBuilder::InsertionGuard guard(b);
+  gpu::GPUFuncOp kernel = createKernel(b, module, name, launch.args, kBlock);
+  Block *body = &kernel.getBody().front();
+  b.setInsertionPointToStart(body);
+  GridStride stride = gridStride1D(b, kBlock);
+  Value end = arith::ConstantIndexOp::create(b, elements);
+  auto loop = scf::ForOp::create(b, stride.start, end, stride.step);
+  b.setInsertionPointToStart(loop.getBody());
+  // Consecutive threads read consecutive elements of a source row.
+  Value at = loop.getInductionVar();
+  Value colsValue = arith::ConstantIndexOp::create(b, cols);
+  Value rowsValue = arith::ConstantIndexOp::create(b, rows);
+  Value row = arith::DivUIOp::create(b, at, colsValue);
+  Value col = arith::RemUIOp::create(b, at, colsValue);
+  Value to = arith::AddIOp::create(
+      b, arith::MulIOp::create(b, col, rowsValue), row);
+  Value v = memref::LoadOp::create(b, body->getArgument(0), ValueRange{at});
+  memref::StoreOp::create(b, v, body->getArgument(1), ValueRange{to});
+  b.setInsertionPointToEnd(body);
+  gpu::ReturnOp::create(b);
+  return launch;
+}
+
 KernelLaunch mlir::teq::kernels::emitCopy(ImplicitLocOpBuilder &b,
                                           gpu::GPUModuleOp module,
                                           StringRef name, Value source,

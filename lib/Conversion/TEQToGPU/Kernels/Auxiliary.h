@@ -53,6 +53,15 @@ KernelLaunch emitSlice(ImplicitLocOpBuilder &b, gpu::GPUModuleOp module,
 KernelLaunch emitCopy(ImplicitLocOpBuilder &b, gpu::GPUModuleOp module,
                       llvm::StringRef name, Value source, Value dest);
 
+/// Emits kernel `name` writing the [cols, rows] transpose of the row-major
+/// [rows, cols] `source` into `dest` (1-D memrefs of one type), one element
+/// per thread of a grid-stride loop, and returns its launch. (Per-tensor
+/// FP8's columnwise copy of data gathered rowwise: TE transposes after the
+/// all-gather on Hopper.)
+KernelLaunch emitTranspose(ImplicitLocOpBuilder &b, gpu::GPUModuleOp module,
+                           llvm::StringRef name, Value source, Value dest,
+                           int64_t rows, int64_t cols);
+
 } // namespace mlir::teq::kernels
 
 #endif // TEQ_LIB_CONVERSION_TEQTOGPU_KERNELS_AUXILIARY_H
