@@ -538,8 +538,8 @@ TEST(ManifestValidationTest, ComputedByNamesWhatExists) {
             "manifest: entries[0].args[4].computed_by.op: unknown op "
             "\"softmax\" (expected quantize, record_amax, "
             "delayed_scaling_update, gemm, bias_grad, copy, update_usage, "
-            "swizzle_scales, tensor.extract_slice, tensor.insert_slice or an "
-            "arith/math elementwise op)");
+            "swizzle_scales, tensor.extract_slice, tensor.insert_slice, "
+            "constant or an arith/math elementwise op)");
   EXPECT_EQ(programError({{"\"gemm\": 0", "\"gemm\": \"0\""}}),
             "manifest: entries[0].args[3].computed_by.gemm: expected an "
             "integer, got a string");

@@ -434,6 +434,78 @@ TEST(ManifestWriterTest, SwizzledTemporariesNeedRoomForTheirScalesOnly) {
                 std::to_string(scaleBytes - 1));
 }
 
+/// Fused elementwise intermediates and splat constants are temporaries held
+/// in registers ("in_registers"): described for te-run, with no workspace.
+TEST(ManifestWriterTest, RegisterTemporariesAndConstants) {
+  Manifest m;
+  m.target = targetOf("sm_90");
+  EntrySpec e;
+  e.name = "gelu";
+  e.symbol = "teq_entry_gelu";
+  e.args.push_back(tensorArg("h", ArgKind::Input, "bf16", {64, 128}));
+  ArgSpec half = tensorArg("t0", ArgKind::Temporary, "bf16", {64, 128});
+  half.computedBy = computed(ComputeOp::Constant);
+  half.computedBy->value = 0.5;
+  half.inRegisters = true;
+  ArgSpec product = tensorArg("t1", ArgKind::Temporary, "bf16", {64, 128});
+  product.computedBy = computed(ComputeOp::Elementwise);
+  product.computedBy->elementwiseOp = "arith.mulf";
+  product.computedBy->inputs = {"h", "t0"};
+  product.inRegisters = true;
+  e.temporaries = {half, product};
+  ArgSpec y = tensorArg("y", ArgKind::Output, "bf16", {64, 128});
+  y.computedBy = computed(ComputeOp::Elementwise);
+  y.computedBy->elementwiseOp = "arith.truncf";
+  y.computedBy->inputs = {"t1"};
+  e.args.push_back(y);
+  m.entries.push_back(e);
+
+  std::string json = writeManifest(m);
+  EXPECT_NE(json.find("\"computed_by\":{\"op\":\"constant\",\"value\":0.5},"
+                      "\"in_registers\":true"),
+            std::string::npos)
+      << json;
+  auto read = parseManifest(json);
+  ASSERT_TRUE(read.ok()) << read.message();
+  const EntrySpec &entry = read->entries[0];
+  EXPECT_EQ(entry.workspaceBytes, 0);
+  ASSERT_EQ(entry.temporaries.size(), 2u);
+  EXPECT_TRUE(entry.temporaries[0].inRegisters);
+  EXPECT_EQ(entry.temporaries[0].computedBy->op, ComputeOp::Constant);
+  EXPECT_EQ(entry.temporaries[0].computedBy->value, 0.5);
+  EXPECT_EQ(entry.temporaries[0].computedBy->opName(), "constant");
+  EXPECT_TRUE(entry.temporaries[1].inRegisters);
+  EXPECT_FALSE(entry.args[1].inRegisters);
+
+  // In the workspace, the same temporaries would need room.
+  m.entries[0].temporaries[0].inRegisters = false;
+  EXPECT_EQ(parseManifest(writeManifest(m)).message(),
+            "manifest: entries[0].temporaries[0]: temporary 't0' has 16384 "
+            "bytes, but the entry's workspace_bytes is 0");
+  m.entries[0].temporaries[0].inRegisters = true;
+
+  // Only tensor temporaries live in registers; a constant has a finite
+  // number.
+  auto edited = [&](const std::string &from, const std::string &to) {
+    std::string text = json;
+    size_t pos = text.find(from);
+    EXPECT_NE(pos, std::string::npos) << from;
+    if (pos != std::string::npos)
+      text.replace(pos, from.size(), to);
+    return parseManifest(text).message();
+  };
+  EXPECT_EQ(edited("\"kind\":\"input\"",
+                   "\"in_registers\":true,\"kind\":\"input\""),
+            "manifest: entries[0].args[0].in_registers: only a tensor "
+            "temporary lives in registers");
+  EXPECT_EQ(edited("\"value\":0.5", "\"value\":\"half\""),
+            "manifest: entries[0].temporaries[0].computed_by.value: expected "
+            "a number, got a string");
+  EXPECT_EQ(edited("\"op\":\"constant\",\"value\":0.5", "\"op\":\"constant\""),
+            "manifest: entries[0].temporaries[0].computed_by: missing "
+            "\"value\"");
+}
+
 TEST(ManifestWriterTest, DeviceChecksUseTheTargetCapabilities) {
   Manifest m = buildManifest();
   GemmSpec nn = m.gemms[0];
