@@ -173,8 +173,8 @@ const Case kCases[] = {
      nullptr, _mlir_ciface_q12_rht_amax},
 };
 
-/// Grids of the amax kernels (QuantizeKernels.cpp: amaxGridSize,
-/// nvfp4RhtAmaxGrid).
+/// Grids of the amax kernels (Kernels/NVFP4Amax.cpp: passBlocks over the
+/// vectors of the plain pass and the 16-row groups of the RHT pass).
 int64_t amaxGrid(int64_t n, DType dtype) {
   int64_t perVector = dtype == DType::F32 ? 4 : 8;
   return std::clamp<int64_t>((n / perVector + 255) / 256, 1, 1024);
@@ -470,7 +470,7 @@ TEST(NVFP4AmaxKernels, LargeTensorAllLoops) {
 
 namespace {
 
-/// The kernels' E2M1 rounding (QuantizeKernels.cpp, e2m1Code) in C++: the
+/// The kernels' E2M1 rounding (Kernels/FP4Numerics.cpp, e2m1Nibble) in C++: the
 /// code is the min of three pieces, each rounded to an integer by one f32
 /// operation against 2^23, saturated at 7 (NaN loses every fminf); the sign
 /// bit for negative non-NaN values.
