@@ -11,41 +11,51 @@ using namespace mlir::teq::kernels;
 
 namespace {
 constexpr int64_t kBlock = 256;
-} // namespace
 
-KernelLaunch mlir::teq::kernels::emitScaleSwizzle(
+/// Kernel `name` over `args` whose threads take elements [0, elements) in
+/// a grid-stride loop, one element an iteration: `element(i, arguments)`
+/// builds the loop body. Every kernel of this file moves bytes this way.
+KernelLaunch emitPerElement(
     ImplicitLocOpBuilder &b, gpu::GPUModuleOp module, StringRef name,
-    const ScaleSwizzleSpec &spec, Value compact, Value swizzled) {
-  const int64_t bytes = spec.rows * spec.cols;
+    ValueRange args, int64_t elements, int64_t maxBlocks,
+    llvm::function_ref<void(Value i, Block::BlockArgListType arguments)>
+        element) {
   KernelLaunch launch;
   launch.kernel = name.str();
   launch.blockX = kBlock;
-  launch.gridX = blocksFor(bytes, kBlock);
-  launch.args = {compact, swizzled};
+  launch.gridX = blocksFor(elements, kBlock, maxBlocks);
+  launch.args.assign(args.begin(), args.end());
 
   OpBuilder::InsertionGuard guard(b);
   gpu::GPUFuncOp kernel = createKernel(b, module, name, launch.args, kBlock);
   Block *body = &kernel.getBody().front();
   b.setInsertionPointToStart(body);
-  Value src = body->getArgument(0), dst = body->getArgument(1);
-  // One byte per thread, read in order (coalesced); the writes scatter
-  // within 512-byte tiles.
   GridStride stride = gridStride1D(b, kBlock);
-  Value end = arith::ConstantIndexOp::create(b, bytes);
-  Value cols = arith::ConstantIndexOp::create(b, spec.cols);
-  auto loop = scf::ForOp::create(b, stride.start, end, stride.step);
-  b.setInsertionPointToStart(loop.getBody());
-  Value at = loop.getInductionVar();
-  Value i = arith::DivUIOp::create(b, at, cols);
-  Value j = arith::RemUIOp::create(b, at, cols);
-  Value to = spec.transposed
-                 ? gemmSwizzledScaleIndex(b, j, i, spec.rows / 4)
-                 : gemmSwizzledScaleIndex(b, i, j, spec.cols / 4);
-  Value scale = memref::LoadOp::create(b, src, ValueRange{at});
-  memref::StoreOp::create(b, scale, dst, ValueRange{to});
-  b.setInsertionPointToEnd(body);
+  Value end = constantIndex(b, elements);
+  forLoop(b, stride.start, end, stride.step,
+          [&](Value i) { element(i, body->getArguments()); });
   gpu::ReturnOp::create(b);
   return launch;
+}
+} // namespace
+
+KernelLaunch mlir::teq::kernels::emitScaleSwizzle(
+    ImplicitLocOpBuilder &b, gpu::GPUModuleOp module, StringRef name,
+    const ScaleSwizzleSpec &spec, Value compact, Value swizzled) {
+  // One byte per thread, read in order (coalesced); the writes scatter
+  // within 512-byte tiles.
+  return emitPerElement(
+      b, module, name, {compact, swizzled}, spec.rows * spec.cols,
+      /*maxBlocks=*/4096, [&](Value at, Block::BlockArgListType args) {
+        Value cols = constantIndex(b, spec.cols);
+        Value i = arith::DivUIOp::create(b, at, cols);
+        Value j = arith::RemUIOp::create(b, at, cols);
+        Value to = spec.transposed
+                       ? gemmSwizzledScaleIndex(b, j, i, spec.rows / 4)
+                       : gemmSwizzledScaleIndex(b, i, j, spec.cols / 4);
+        Value scale = memref::LoadOp::create(b, args[0], ValueRange{at});
+        memref::StoreOp::create(b, scale, args[1], ValueRange{to});
+      });
 }
 
 KernelLaunch mlir::teq::kernels::emitSlice(ImplicitLocOpBuilder &b,
@@ -54,49 +64,37 @@ KernelLaunch mlir::teq::kernels::emitSlice(ImplicitLocOpBuilder &b,
                                            const SliceSpec &spec, Value full,
                                            Value part) {
   const int64_t elements = cast<MemRefType>(part.getType()).getNumElements();
-  KernelLaunch launch;
-  launch.kernel = name.str();
-  launch.blockX = kBlock;
-  launch.gridX = blocksFor(elements, kBlock, /*maxBlocks=*/1024);
-  launch.args = {full, part};
-
-  OpBuilder::InsertionGuard guard(b);
-  gpu::GPUFuncOp kernel = createKernel(b, module, name, launch.args, kBlock);
-  Block *body = &kernel.getBody().front();
-  b.setInsertionPointToStart(body);
-  Value fullArg = body->getArgument(0), partArg = body->getArgument(1);
-  GridStride stride = gridStride1D(b, kBlock);
-  Value end = constantIndex(b, elements);
-  forLoop(b, stride.start, end, stride.step, [&](Value i) {
-    // Element i of the slice (row-major over `sizes`) is element
-    //   sum_d (offsets[d] + idx_d * strides[d]) * fullStride[d]
-    // of the full tensor; dimensions peel off from the innermost.
-    Value rest = i;
-    Value at = constantIndex(b, 0);
-    int64_t fullStride = 1;
-    for (size_t d = spec.sizes.size(); d-- > 0;) {
-      Value size = constantIndex(b, spec.sizes[d]);
-      Value idx = arith::RemUIOp::create(b, rest, size);
-      rest = arith::DivUIOp::create(b, rest, size);
-      Value strided =
-          arith::MulIOp::create(b, idx, constantIndex(b, spec.strides[d]));
-      Value coordinate =
-          arith::AddIOp::create(b, strided, constantIndex(b, spec.offsets[d]));
-      Value term =
-          arith::MulIOp::create(b, coordinate, constantIndex(b, fullStride));
-      at = arith::AddIOp::create(b, at, term);
-      fullStride *= spec.fullShape[d];
-    }
-    if (spec.scatter) {
-      Value v = memref::LoadOp::create(b, partArg, ValueRange{i});
-      memref::StoreOp::create(b, v, fullArg, ValueRange{at});
-    } else {
-      Value v = memref::LoadOp::create(b, fullArg, ValueRange{at});
-      memref::StoreOp::create(b, v, partArg, ValueRange{i});
-    }
-  });
-  gpu::ReturnOp::create(b);
-  return launch;
+  return emitPerElement(
+      b, module, name, {full, part}, elements, /*maxBlocks=*/1024,
+      [&](Value i, Block::BlockArgListType args) {
+        Value fullArg = args[0], partArg = args[1];
+        // Element i of the slice (row-major over `sizes`) is element
+        //   sum_d (offsets[d] + idx_d * strides[d]) * fullStride[d]
+        // of the full tensor; dimensions peel off from the innermost.
+        Value rest = i;
+        Value at = constantIndex(b, 0);
+        int64_t fullStride = 1;
+        for (size_t d = spec.sizes.size(); d-- > 0;) {
+          Value size = constantIndex(b, spec.sizes[d]);
+          Value idx = arith::RemUIOp::create(b, rest, size);
+          rest = arith::DivUIOp::create(b, rest, size);
+          Value strided =
+              arith::MulIOp::create(b, idx, constantIndex(b, spec.strides[d]));
+          Value coordinate = arith::AddIOp::create(
+              b, strided, constantIndex(b, spec.offsets[d]));
+          Value term =
+              arith::MulIOp::create(b, coordinate, constantIndex(b, fullStride));
+          at = arith::AddIOp::create(b, at, term);
+          fullStride *= spec.fullShape[d];
+        }
+        if (spec.scatter) {
+          Value v = memref::LoadOp::create(b, partArg, ValueRange{i});
+          memref::StoreOp::create(b, v, fullArg, ValueRange{at});
+        } else {
+          Value v = memref::LoadOp::create(b, fullArg, ValueRange{at});
+          memref::StoreOp::create(b, v, partArg, ValueRange{i});
+        }
+      });
 }
 
 KernelLaunch mlir::teq::kernels::emitTranspose(ImplicitLocOpBuilder &b,
@@ -104,34 +102,19 @@ KernelLaunch mlir::teq::kernels::emitTranspose(ImplicitLocOpBuilder &b,
                                                StringRef name, Value source,
                                                Value dest, int64_t rows,
                                                int64_t cols) {
-  const int64_t elements = rows * cols;
-  KernelLaunch launch;
-  launch.kernel = name.str();
-  launch.blockX = kBlock;
-  launch.gridX = blocksFor(elements, kBlock, /*maxBlocks=*/1024);
-  launch.args = {source, dest};
-
-  OpBuilder::InsertionGuard guard(b);
-  gpu::GPUFuncOp kernel = createKernel(b, module, name, launch.args, kBlock);
-  Block *body = &kernel.getBody().front();
-  b.setInsertionPointToStart(body);
-  GridStride stride = gridStride1D(b, kBlock);
-  Value end = arith::ConstantIndexOp::create(b, elements);
-  auto loop = scf::ForOp::create(b, stride.start, end, stride.step);
-  b.setInsertionPointToStart(loop.getBody());
-  // Consecutive threads read consecutive elements of a source row.
-  Value at = loop.getInductionVar();
-  Value colsValue = arith::ConstantIndexOp::create(b, cols);
-  Value rowsValue = arith::ConstantIndexOp::create(b, rows);
-  Value row = arith::DivUIOp::create(b, at, colsValue);
-  Value col = arith::RemUIOp::create(b, at, colsValue);
-  Value to = arith::AddIOp::create(
-      b, arith::MulIOp::create(b, col, rowsValue), row);
-  Value v = memref::LoadOp::create(b, body->getArgument(0), ValueRange{at});
-  memref::StoreOp::create(b, v, body->getArgument(1), ValueRange{to});
-  b.setInsertionPointToEnd(body);
-  gpu::ReturnOp::create(b);
-  return launch;
+  return emitPerElement(
+      b, module, name, {source, dest}, rows * cols, /*maxBlocks=*/1024,
+      [&](Value at, Block::BlockArgListType args) {
+        // Consecutive threads read consecutive elements of a source row.
+        Value colsValue = constantIndex(b, cols);
+        Value rowsValue = constantIndex(b, rows);
+        Value row = arith::DivUIOp::create(b, at, colsValue);
+        Value col = arith::RemUIOp::create(b, at, colsValue);
+        Value colStart = arith::MulIOp::create(b, col, rowsValue);
+        Value to = arith::AddIOp::create(b, colStart, row);
+        Value v = memref::LoadOp::create(b, args[0], ValueRange{at});
+        memref::StoreOp::create(b, v, args[1], ValueRange{to});
+      });
 }
 
 KernelLaunch mlir::teq::kernels::emitCopy(ImplicitLocOpBuilder &b,
@@ -139,24 +122,10 @@ KernelLaunch mlir::teq::kernels::emitCopy(ImplicitLocOpBuilder &b,
                                           StringRef name, Value source,
                                           Value dest) {
   const int64_t elements = cast<MemRefType>(dest.getType()).getNumElements();
-  KernelLaunch launch;
-  launch.kernel = name.str();
-  launch.blockX = kBlock;
-  launch.gridX = blocksFor(elements, kBlock, /*maxBlocks=*/1024);
-  launch.args = {source, dest};
-
-  OpBuilder::InsertionGuard guard(b);
-  gpu::GPUFuncOp kernel = createKernel(b, module, name, launch.args, kBlock);
-  Block *body = &kernel.getBody().front();
-  b.setInsertionPointToStart(body);
-  GridStride stride = gridStride1D(b, kBlock);
-  Value end = arith::ConstantIndexOp::create(b, elements);
-  auto loop = scf::ForOp::create(b, stride.start, end, stride.step);
-  b.setInsertionPointToStart(loop.getBody());
-  Value at = loop.getInductionVar();
-  Value v = memref::LoadOp::create(b, body->getArgument(0), ValueRange{at});
-  memref::StoreOp::create(b, v, body->getArgument(1), ValueRange{at});
-  b.setInsertionPointToEnd(body);
-  gpu::ReturnOp::create(b);
-  return launch;
+  return emitPerElement(
+      b, module, name, {source, dest}, elements, /*maxBlocks=*/1024,
+      [&](Value at, Block::BlockArgListType args) {
+        Value v = memref::LoadOp::create(b, args[0], ValueRange{at});
+        memref::StoreOp::create(b, v, args[1], ValueRange{at});
+      });
 }
