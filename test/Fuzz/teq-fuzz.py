@@ -376,29 +376,36 @@ def chip_sm(chip):
     return int(m.group(1)) if m else 90
 
 
+# What the generators draw per chip family, below each compute capability:
+# the recipes TE supports there (te-semantics.md §2) and the quantizers worth
+# trying. A name listed twice is drawn twice as often.
+KINDS_BY_CHIP = [
+    (89, ["delayed", "current", "custom"],
+     ["current", "current", "float8"]),
+    (90, ["delayed", "current", "current", "custom"],
+     ["current", "current", "float8"]),
+    (100, ["delayed", "current", "current", "block", "block", "custom", "custom"],
+     ["current", "block", "block", "float8"]),
+    (120, ["delayed", "current", "mxfp8", "mxfp8", "nvfp4", "nvfp4", "custom", "custom"],
+     ["current", "mxfp8", "mxfp8", "nvfp4", "nvfp4", "block", "float8"]),
+    (None, ["delayed", "current", "current", "nvfp4", "nvfp4", "custom"],
+     ["current", "nvfp4", "nvfp4", "float8", "mxfp8"]),
+]
+
+
+def kinds_for(chip):
+    sm = chip_sm(chip)
+    return next((recipes, quantizers) for below, recipes, quantizers in KINDS_BY_CHIP
+                if below is None or sm < below)
+
+
 def recipe_kinds_for(chip):
     """Recipes TE supports on the chip (te-semantics.md §2)."""
-    sm = chip_sm(chip)
-    if sm < 89:
-        return ["delayed", "current", "custom"]
-    if sm < 90:
-        return ["delayed", "current", "current", "custom"]
-    if sm < 100:
-        return ["delayed", "current", "current", "block", "block", "custom", "custom"]
-    if sm < 120:
-        return ["delayed", "current", "mxfp8", "mxfp8", "nvfp4", "nvfp4", "custom", "custom"]
-    return ["delayed", "current", "current", "nvfp4", "nvfp4", "custom"]
+    return kinds_for(chip)[0]
 
 
 def quantizer_kinds_for(chip):
-    sm = chip_sm(chip)
-    if sm < 90:
-        return ["current", "current", "float8"]
-    if sm < 100:
-        return ["current", "block", "block", "float8"]
-    if sm < 120:
-        return ["current", "mxfp8", "mxfp8", "nvfp4", "nvfp4", "block", "float8"]
-    return ["current", "nvfp4", "nvfp4", "float8", "mxfp8"]
+    return kinds_for(chip)[1]
 
 
 def shape_str(shape, dtype):
