@@ -338,10 +338,15 @@ void printList(const std::string &path, const Manifest &manifest) {
       std::string computed;
       if (arg.computedBy)
         computed = "  = " + toJson(*arg.computedBy).serialize();
-      std::printf("  %s %s %s  %lld bytes%s\n",
+      std::string size =
+          arg.inRegisters
+              ? std::string("in registers")
+              : std::to_string(static_cast<long long>(arg.totalBytes())) +
+                    " bytes";
+      std::printf("  %s %s %s  %s%s\n",
                   padRight(stringifyArgKind(arg.kind), 6).c_str(),
-                  padRight(arg.name, 12).c_str(), type.c_str(),
-                  static_cast<long long>(arg.totalBytes()), computed.c_str());
+                  padRight(arg.name, 12).c_str(), type.c_str(), size.c_str(),
+                  computed.c_str());
       if (!arg.isProto)
         continue;
       for (const BufferSpec &buffer : arg.buffers) {
