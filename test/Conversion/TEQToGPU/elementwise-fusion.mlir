@@ -11,6 +11,7 @@
 // RUN: te-opt %t/outputs.mlir --convert-teq-to-gpu | FileCheck %s --check-prefix=OUT
 // RUN: te-compile %t/outputs.mlir --emit=manifest | FileCheck %s --check-prefix=OUT-MANIFEST
 // RUN: te-compile %t/mlp.mlir --emit=mlir | FileCheck %s --check-prefix=MLP
+// RUN: te-compile %t/contract.mlir --emit=ptx -o - | FileCheck %s --check-prefix=PTX
 // RUN: not te-opt %t/errors.mlir --convert-teq-to-gpu --split-input-file 2>&1 | FileCheck %s --check-prefix=ERR
 
 //--- chain.mlir
@@ -258,6 +259,25 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // MLP: gpu.launch_func async {{.*}} @teq_kernels::@[[BWD:e[0-9]+_mulf_mulf_subf]] blocks
 // MLP-NOT: @teq_kernels::@e{{[0-9]+}}_
 // MLP: call @teqGemm
+
+//--- contract.mlir
+// An f32 product and sum in one kernel stay two roundings, as in two
+// kernels: the PTX says .rn (which ptxas does not fuse), no fma.
+module attributes {teq.target = #teq.target<sm_90>} {
+  func.func @muladd(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>, %z: tensor<64x64xf32>) -> tensor<64x64xf32> {
+    %m = arith.mulf %x, %y : tensor<64x64xf32>
+    %s = arith.addf %m, %z : tensor<64x64xf32>
+    return %s : tensor<64x64xf32>
+  }
+}
+
+// PTX-LABEL: .entry e0_mulf_addf(
+// PTX-NOT: fma
+// PTX: mul.rn.f32
+// PTX-NOT: fma
+// PTX: add.rn.f32
+// PTX-NOT: fma
+// PTX: ret;
 
 //--- errors.mlir
 module attributes {teq.target = #teq.target<sm_90>} {
