@@ -151,7 +151,10 @@ static const std::pair<ComputeOp, const char *> kComputeOps[] = {
     {ComputeOp::SwizzleScales, "swizzle_scales"},
     {ComputeOp::ExtractSlice, "tensor.extract_slice"},
     {ComputeOp::InsertSlice, "tensor.insert_slice"},
-    {ComputeOp::Constant, "constant"}};
+    {ComputeOp::Constant, "constant"},
+    {ComputeOp::AllGather, "all_gather"},
+    {ComputeOp::ReduceScatter, "reduce_scatter"},
+    {ComputeOp::AllReduce, "all_reduce"}};
 
 std::string ComputedBy::opName() const {
   if (op == ComputeOp::Elementwise)
@@ -1000,6 +1003,20 @@ Status readValueName(const JsonValue &by, const std::string &path,
   return Status::success();
 }
 
+/// A parallel group's index ("group", "amax_group"): a non-negative
+/// integer (ComputedByChecker checks it against the entry's groups).
+Status readGroupIndex(const JsonValue &by, const std::string &path,
+                      const char *key, int64_t &group) {
+  auto index = readIntegerMember(by, path, key);
+  if (!index.ok())
+    return index.status();
+  if (*index < 0)
+    return errorAt(child(path, key), "must be the index of one of the "
+                                     "entry's groups (>= 0)");
+  group = *index;
+  return Status::success();
+}
+
 /// A slice's "offsets", "sizes" and "strides": arrays of integers (their
 /// rank is checked against the tensor they slice).
 Status readSliceLists(const JsonValue &by, const std::string &path,
@@ -1052,7 +1069,8 @@ StatusOr<ComputedBy> parseComputedBy(const JsonValue &by,
                        "\" (expected quantize, record_amax, "
                        "delayed_scaling_update, gemm, bias_grad, copy, "
                        "update_usage, swizzle_scales, tensor.extract_slice, "
-                       "tensor.insert_slice, constant or an arith/math "
+                       "tensor.insert_slice, constant, all_gather, "
+                       "reduce_scatter, all_reduce or an arith/math "
                        "elementwise op)");
 
   switch (c.op) {
@@ -1064,6 +1082,14 @@ StatusOr<ComputedBy> parseComputedBy(const JsonValue &by,
         readValueName(by, path, "amax_history", false, c.amaxHistory));
     TEQ_RETURN_IF_ERROR(
         readValueName(by, path, "rng_state", false, c.rngState));
+    if (c.op == ComputeOp::Quantize && by.find("amax_group"))
+      TEQ_RETURN_IF_ERROR(readGroupIndex(by, path, "amax_group", c.group));
+    return c;
+  case ComputeOp::AllGather:
+  case ComputeOp::ReduceScatter:
+  case ComputeOp::AllReduce:
+    TEQ_RETURN_IF_ERROR(readValueName(by, path, "input", true, c.input));
+    TEQ_RETURN_IF_ERROR(readGroupIndex(by, path, "group", c.group));
     return c;
   case ComputeOp::DelayedScalingUpdate: {
     static const Choice<bool> kOutputs[] = {{"scale", true},
@@ -1765,7 +1791,61 @@ private:
       return checkElementwise(value, by, path);
     case ComputeOp::Constant:
       return needTensor(value, path);
+    case ComputeOp::AllGather:
+    case ComputeOp::ReduceScatter:
+    case ComputeOp::AllReduce:
+      return checkCollective(value, by, path);
     }
+    return Status::success();
+  }
+
+  /// The group at `key` of a computed_by is one of the entry's; returns
+  /// its size.
+  StatusOr<int64_t> groupSize(int64_t group, const std::string &at) {
+    if (group < 0 || group >= static_cast<int64_t>(entry.groups.size()))
+      return errorAt(at, "group " + std::to_string(group) +
+                             " is out of range: entry '" + entry.name +
+                             "' has " + std::to_string(entry.groups.size()) +
+                             (entry.groups.size() == 1 ? " group" : " groups"));
+    return entry.groups[group].size;
+  }
+
+  /// all_gather / reduce_scatter (dim 0 grows / shrinks by the group's
+  /// size) and all_reduce (same shape); reductions of tensors only,
+  /// gathers of tensors or per-tensor FP8.
+  Status checkCollective(const ArgSpec &value, const ComputedBy &by,
+                         const std::string &path) {
+    auto size = groupSize(by.group, child(path, "group"));
+    if (!size.ok())
+      return size.status();
+    auto input = reference(value, by.input, path, "input");
+    if (!input.ok())
+      return input.status();
+    const ArgSpec &in = **input;
+    const std::string at = child(path, "input");
+    if (by.op != ComputeOp::AllGather || !in.isProto)
+      TEQ_RETURN_IF_ERROR(needTensor(in, at));
+    std::vector<int64_t> expected = shapeOf(in);
+    if (by.op != ComputeOp::AllReduce) {
+      if (expected.empty())
+        return errorAt(at,
+                       describeValue(in) + " has no dim 0 to " + by.opName());
+      if (by.op == ComputeOp::AllGather)
+        expected[0] *= *size;
+      else if (expected[0] % *size != 0)
+        return errorAt(at, describeValue(in) + ": dim 0 is not a multiple " +
+                               "of the group's " + std::to_string(*size) +
+                               " ranks");
+      else
+        expected[0] /= *size;
+    }
+    if (in.isProto != value.isProto || dtypeOf(in) != dtypeOf(value) ||
+        shapeOf(value) != expected ||
+        (value.isProto &&
+         value.proto.quantizer.kind != in.proto.quantizer.kind))
+      return errorAt(at, describeValue(in) + " cannot become " +
+                             describeValue(value) + " by " + by.opName() +
+                             " over " + std::to_string(*size) + " ranks");
     return Status::success();
   }
 
@@ -1785,6 +1865,11 @@ private:
     if (!*scale != !*history)
       return errorAt(path, "names one of \"scale\" and \"amax_history\" "
                            "without the other");
+    if (by.group >= 0) {
+      auto size = groupSize(by.group, child(path, "amax_group"));
+      if (!size.ok())
+        return size.status();
+    }
     for (auto [named, key] : {std::pair{*scale, "scale"},
                               std::pair{*history, "amax_history"}}) {
       if (!named)

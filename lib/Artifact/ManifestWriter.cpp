@@ -161,6 +161,14 @@ JsonValue toJson(const ComputedBy &by) {
     name("scale", by.scale);
     name("amax_history", by.amaxHistory);
     name("rng_state", by.rngState);
+    if (by.op == ComputeOp::Quantize && by.group >= 0)
+      json.set("amax_group", by.group);
+    break;
+  case ComputeOp::AllGather:
+  case ComputeOp::ReduceScatter:
+  case ComputeOp::AllReduce:
+    name("input", by.input);
+    json.set("group", by.group);
     break;
   case ComputeOp::DelayedScalingUpdate:
     json.set("output", by.outputsScale ? "scale" : "amax_history");

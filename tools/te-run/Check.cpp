@@ -6,11 +6,12 @@
 #include "teq/Reference/Numerics.h"
 #include "teq/Reference/Quantize.h"
 
-#include <cstdio>
-#include <cmath>
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <optional>
 #include <tuple>
 
@@ -129,10 +130,17 @@ StatusOr<reference::QuantizedTensor>
 quantizeArg(const Manifest &manifest, const ArgSpec &arg,
             const reference::Input &input,
             std::optional<float> storedScale = std::nullopt,
-            std::optional<RngState> rng = std::nullopt) {
+            std::optional<RngState> rng = std::nullopt,
+            std::optional<float> reducedAmax = std::nullopt) {
   auto setup = quantizerSetup(arg.proto);
   if (!setup.ok())
     return setup.status();
+  if (reducedAmax) {
+    if (arg.proto.quantizer.kind != QuantizerKind::Float8CurrentScaling)
+      return notAvailable(std::string("amax reduction of quantizer kind \"") +
+                          arg.proto.quantizer.kindName() + "\"");
+    setup->options.perTensor.amax = *reducedAmax;
+  }
   if (setup->options.perTensor.scaling == reference::PerTensorScaling::Delayed) {
     if (!storedScale)
       return Status::error("delayed scaling needs computed_by \"scale\"");
@@ -305,6 +313,9 @@ struct CpuValue {
 constexpr double kSplitAccumulationLimit = 1e-3;
 constexpr double kFastAccumulationLimit = 1e-2;
 constexpr double kInexactOperandLimit = 2e-2;
+/// Sums over ranks of exact operands (Check.h: NCCL's order and precision
+/// are its own): one bf16 ulp.
+constexpr double kReducedSumLimit = 1.0 / 256;
 
 std::vector<double> decodeTensor(const std::string &dtype,
                                  const std::vector<uint8_t> &bytes) {
@@ -352,11 +363,22 @@ std::vector<int64_t> allRows(const std::vector<int64_t> &shape) {
   return rows;
 }
 
+class ProgramEvaluator;
+
+/// Every rank's buffers of a multi-rank run and their evaluators, made when
+/// a collective or an amax reduction first needs another rank's values.
+struct RankEvaluators {
+  std::vector<RankBuffers> buffers;
+  std::vector<std::unique_ptr<ProgramEvaluator>> evaluators;
+};
+
 class ProgramEvaluator {
 public:
   ProgramEvaluator(const Manifest &manifest, const EntrySpec &entry,
-                   const HostBuffers &before, const HostBuffers &after)
-      : manifest(manifest), entry(entry), before(before), after(after) {}
+                   const HostBuffers &before, const HostBuffers &after,
+                   RankEvaluators *ranks = nullptr, int rank = 0)
+      : manifest(manifest), entry(entry), before(before), after(after),
+        ranks(ranks), rank(rank) {}
 
   /// The value `name` ("arg0", "result1", "t3", "view(t3)").
   StatusOr<const CpuValue *> value(const std::string &name);
@@ -394,6 +416,14 @@ public:
                        CheckReport &report);
 
 private:
+  /// Value `name` on every rank of the group `by.group` names, in rank
+  /// order; fails (not available) without the other ranks' buffers.
+  StatusOr<std::vector<const CpuValue *>> onEveryRank(const ComputedBy &by,
+                                                      const std::string &name,
+                                                      const std::string &what);
+  /// A collective's result (all_gather, reduce_scatter, all_reduce).
+  StatusOr<CpuValue> collective(const ArgSpec &spec);
+
   /// The GEMM's float64 product (rows of D in `rows` only).
   StatusOr<std::vector<double>> gemmProduct(const ComputedBy &by,
                                             const std::vector<int64_t> &rows,
@@ -413,8 +443,128 @@ private:
   const EntrySpec &entry;
   const HostBuffers &before;
   const HostBuffers &after;
+  RankEvaluators *ranks;
+  int rank;
   std::map<std::string, CpuValue> cache;
 };
+
+StatusOr<std::vector<const CpuValue *>>
+ProgramEvaluator::onEveryRank(const ComputedBy &by, const std::string &name,
+                              const std::string &what) {
+  const std::string group =
+      by.group >= 0 && by.group < static_cast<int64_t>(entry.groups.size())
+          ? "group '" + entry.groups[by.group].name + "'"
+          : "group " + std::to_string(by.group);
+  if (!ranks)
+    return notAvailable(what + " over " + group +
+                        ": it needs every rank's values (te-run --nranks)");
+  const int64_t n = static_cast<int64_t>(ranks->buffers.size());
+  if (by.group < 0 || by.group >= static_cast<int64_t>(entry.groups.size()) ||
+      entry.groups[by.group].size != n)
+    return Status::error(
+        what + " over " + group + ": the run has " + std::to_string(n) +
+        " ranks, the group " +
+        (by.group >= 0 && by.group < static_cast<int64_t>(entry.groups.size())
+             ? std::to_string(entry.groups[by.group].size)
+             : std::string("is unknown")));
+  ranks->evaluators.resize(static_cast<size_t>(n));
+  std::vector<const CpuValue *> values;
+  for (int r = 0; r < n; ++r) {
+    ProgramEvaluator *evaluator = this;
+    if (r != rank) {
+      auto &peer = ranks->evaluators[r];
+      if (!peer)
+        peer = std::make_unique<ProgramEvaluator>(
+            manifest, entry, *ranks->buffers[r].before,
+            *ranks->buffers[r].after, ranks, r);
+      evaluator = peer.get();
+    }
+    auto v = evaluator->value(name);
+    if (!v.ok())
+      return v.status().withPrefix("rank " + std::to_string(r));
+    values.push_back(*v);
+  }
+  return values;
+}
+
+StatusOr<CpuValue> ProgramEvaluator::collective(const ArgSpec &spec) {
+  const ComputedBy &by = *spec.computedBy;
+  const std::string what = "'" + spec.name + "' (" + by.opName() + ")";
+  auto inputs = onEveryRank(by, by.input, what);
+  if (!inputs.ok())
+    return inputs.status();
+  const int64_t n = static_cast<int64_t>(inputs->size());
+  CpuValue v;
+  v.spec = &spec;
+  for (const CpuValue *in : *inputs)
+    v.exact = v.exact && in->exact;
+  if (by.op == ComputeOp::AllGather && spec.isProto) {
+    // Per-tensor FP8: every rank's data in rank order; the other buffers
+    // (scale_inv) are this rank's own.
+    const CpuValue &own = *(*inputs)[rank];
+    if (!own.quantized)
+      return Status::error(what + ": its input is not quantized");
+    auto setup = quantizerSetup(spec.proto);
+    if (!setup.ok())
+      return setup.status();
+    reference::QuantizedTensor out;
+    out.desc = setup->desc;
+    out.target = own.quantized->target;
+    for (const layout::BufferDesc &desc :
+         layout::describeBuffers(out.desc, out.target)) {
+      reference::Buffer buffer{desc, {}};
+      if (desc.name == "data") {
+        for (const CpuValue *in : *inputs) {
+          const reference::Buffer *part =
+              in->quantized ? in->quantized->find("data") : nullptr;
+          if (!part)
+            return Status::error(what + ": an input has no data buffer");
+          buffer.bytes.insert(buffer.bytes.end(), part->bytes.begin(),
+                              part->bytes.end());
+        }
+      } else {
+        const reference::Buffer *from = own.quantized->find(desc.name);
+        if (!from)
+          return Status::error(what + ": its input has no buffer '" +
+                               desc.name + "'");
+        buffer.bytes = from->bytes;
+      }
+      if (buffer.bytes.size() != static_cast<size_t>(desc.sizeInBytes()))
+        return Status::error(what + ": buffer '" + desc.name + "' has " +
+                             std::to_string(buffer.bytes.size()) +
+                             " bytes from the ranks, the layout " +
+                             std::to_string(desc.sizeInBytes()));
+      out.buffers.push_back(std::move(buffer));
+    }
+    v.quantized = std::move(out);
+    return v;
+  }
+  for (const CpuValue *in : *inputs)
+    if (in->quantized)
+      return notAvailable(what + " of a quantized value");
+  if (by.op == ComputeOp::AllGather) {
+    for (const CpuValue *in : *inputs)
+      v.values.insert(v.values.end(), in->values.begin(), in->values.end());
+    return v;
+  }
+  // Sums, in float64 in rank order (Check.h: not NCCL's order).
+  std::vector<double> sum((*inputs)[0]->values.size(), 0.0);
+  for (const CpuValue *in : *inputs) {
+    if (in->values.size() != sum.size())
+      return Status::error(what + ": the ranks' inputs differ in size");
+    for (size_t i = 0; i < sum.size(); ++i)
+      sum[i] += in->values[i];
+  }
+  if (by.op == ComputeOp::ReduceScatter) {
+    size_t block = sum.size() / static_cast<size_t>(n);
+    v.values.assign(sum.begin() + rank * block,
+                    sum.begin() + (rank + 1) * block);
+  } else {
+    v.values = std::move(sum);
+  }
+  v.exact = false;
+  return v;
+}
 
 StatusOr<reference::QuantizedTensor>
 ProgramEvaluator::quantizedFromBytes(const ArgSpec &arg,
@@ -479,6 +629,9 @@ StatusOr<CpuValue> ProgramEvaluator::compute(const ArgSpec &spec) {
   if (!spec.computedBy)
     return Status::error("'" + name + "' has no computed_by");
   const ComputedBy &by = *spec.computedBy;
+  if (by.op == ComputeOp::AllGather || by.op == ComputeOp::ReduceScatter ||
+      by.op == ComputeOp::AllReduce)
+    return collective(spec);
   if (by.op == ComputeOp::Quantize) {
     auto input = named(by.input);
     if (!input.ok())
@@ -530,11 +683,28 @@ StatusOr<CpuValue> ProgramEvaluator::compute(const ArgSpec &spec) {
       std::memcpy(&state.offset, bytes.data() + 8, 8);
       rng = state;
     }
-    auto q = quantizeArg(manifest, spec, ri, storedScale, rng);
+    // With amax reduction: the max over the group of every rank's amax
+    // (what the amax all-reduce leaves on each rank).
+    std::optional<float> reducedAmax;
+    bool exact = in.exact;
+    if (by.group >= 0) {
+      auto inputs =
+          onEveryRank(by, by.input, "'" + name + "' (amax reduction)");
+      if (!inputs.ok())
+        return inputs.status();
+      float amax = 0.0f;
+      for (const CpuValue *x : *inputs) {
+        exact = exact && x->exact;
+        for (double value : x->values)
+          amax = reference::amaxAccumulate(amax, static_cast<float>(value));
+      }
+      reducedAmax = amax;
+    }
+    auto q = quantizeArg(manifest, spec, ri, storedScale, rng, reducedAmax);
     if (!q.ok())
       return q.status();
     v.quantized = std::move(*q);
-    v.exact = in.exact;
+    v.exact = exact;
     return v;
   }
   if (by.op == ComputeOp::SwizzleScales) {
@@ -1047,6 +1217,13 @@ Status ProgramEvaluator::checkRecomputed(const ArgSpec &arg, size_t argIndex,
     return Status::success();
   }
   std::vector<int64_t> all = allRows(arg.tensor.shape);
+  const ComputedBy &by = *arg.computedBy;
+  if ((by.op == ComputeOp::ReduceScatter || by.op == ComputeOp::AllReduce) &&
+      namesExact(by)) {
+    compareWithReference(arg, argIndex, all, v->values, kReducedSumLimit,
+                         "the float64 sum over the ranks", report);
+    return Status::success();
+  }
   compareWithReference(arg, argIndex, all, v->values, kInexactOperandLimit,
                        "its float64 recomputation", report);
   return Status::success();
@@ -1115,42 +1292,48 @@ void ProgramEvaluator::compareWithReference(const ArgSpec &arg,
 /// Recomputes the output `arg` (index `argIndex`) per its computed_by.
 Status checkArg(const Manifest &manifest, const EntrySpec &entry,
                 size_t argIndex, const HostBuffers &before,
-                const HostBuffers &after, CheckReport &report) {
+                const HostBuffers &after, RankEvaluators *ranks, int rank,
+                CheckReport &report) {
   const ArgSpec &arg = entry.args[argIndex];
   const std::string what = "argument '" + arg.name + "'";
   if (!arg.computedBy)
     return notAvailable(what + ": the manifest has no computed_by");
   const ComputedBy &by = *arg.computedBy;
   if (by.op == ComputeOp::Gemm) {
-    ProgramEvaluator program(manifest, entry, before, after);
+    ProgramEvaluator program(manifest, entry, before, after, ranks, rank);
     return program.checkGemm(arg, argIndex, report);
   }
   if (by.op == ComputeOp::BiasGrad) {
-    ProgramEvaluator program(manifest, entry, before, after);
+    ProgramEvaluator program(manifest, entry, before, after, ranks, rank);
     return program.checkBiasGrad(arg, argIndex, report);
   }
   if (by.op == ComputeOp::Copy ||
       (by.op == ComputeOp::Elementwise &&
        ProgramEvaluator::isElementwise(by.elementwiseOp))) {
-    ProgramEvaluator program(manifest, entry, before, after);
+    ProgramEvaluator program(manifest, entry, before, after, ranks, rank);
     return program.checkComputed(arg, argIndex, report);
   }
   // Quantizations, delayed-scaling steps and slices are recomputed along
   // the program from what the GPU read (inputs) and wrote (earlier outputs):
   // bit for bit where every operand is exact.
-  ProgramEvaluator program(manifest, entry, before, after);
+  ProgramEvaluator program(manifest, entry, before, after, ranks, rank);
   return program.checkRecomputed(arg, argIndex, report);
 }
 
 } // namespace
 
 CheckReport checkOutputs(const Manifest &manifest, const EntrySpec &entry,
-                         const HostBuffers &before, const HostBuffers &after) {
+                         const HostBuffers &before, const HostBuffers &after,
+                         const std::vector<RankBuffers> &ranks, int rank) {
   CheckReport report;
+  std::optional<RankEvaluators> evaluators;
+  if (!ranks.empty())
+    evaluators.emplace(RankEvaluators{ranks, {}});
   for (size_t a = 0; a < entry.args.size(); ++a) {
     if (!entry.args[a].isWritten())
       continue;
-    Status status = checkArg(manifest, entry, a, before, after, report);
+    Status status = checkArg(manifest, entry, a, before, after,
+                             evaluators ? &*evaluators : nullptr, rank, report);
     if (!status.ok()) {
       report.passed = false;
       report.errors.push_back(status.message());

@@ -78,11 +78,35 @@ struct CheckReport {
   std::vector<std::string> errors;
 };
 
+/// One rank's buffers of an entry's run (te-run --nranks).
+struct RankBuffers {
+  const HostBuffers *before = nullptr;
+  const HostBuffers *after = nullptr;
+};
+
 /// Compares every output and inout argument of `entry` after a run
 /// (`after`) with the reference computed from the inputs of that run
 /// (`before`, which holds the bytes uploaded for every read argument).
+///
+/// For rank `rank` of a multi-rank run, `ranks` holds every rank's buffers
+/// of the same entry (ranks[rank] is `before`/`after`; every group spans
+/// these ranks): values computed by collectives are recomputed from every
+/// rank's values (all_gather: concatenated along dim 0 in rank order;
+/// reduce_scatter / all_reduce: summed), and a quantize with an
+/// "amax_group" uses the max of every rank's amax, as the amax all-reduce
+/// does. Without `ranks` those values are reported as not checkable.
+///
+/// Sums over ranks are not bit-exact: NCCL promises neither the order of
+/// the additions (ring or tree, chunked) nor their precision (a bf16 add or
+/// one in f32), so the reference sums in float64, rounds once, and the
+/// output compares within kReducedSumLimit (relative Frobenius error; one
+/// ulp of bf16 is 2^-8, and a sum of n exact operands differs from the
+/// correctly rounded one by at most n - 1 roundings). Everything quantized,
+/// gathered or max-reduced is compared bit for bit.
 CheckReport checkOutputs(const Manifest &manifest, const EntrySpec &entry,
-                         const HostBuffers &before, const HostBuffers &after);
+                         const HostBuffers &before, const HostBuffers &after,
+                         const std::vector<RankBuffers> &ranks = {},
+                         int rank = 0);
 
 /// The buffers of proto argument `arg` holding `values` (logical shape and
 /// dtype of arg.proto, row-major, already rounded to that dtype) quantized by

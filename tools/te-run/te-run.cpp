@@ -35,8 +35,10 @@
 // --device+N-1, one thread per rank: one NCCL unique id per group, shared by
 // the threads, and one communicator per group and rank. Every group must span
 // the N ranks. Rank r's inputs come from --seed mixed with r (rank 0's are
-// those of a one-rank run). Each rank runs the entries in the same order and
-// is checked (--check) on its own inputs and outputs; --bench times the step
+// those of a one-rank run). Each rank runs the entries in the same order;
+// --check keeps every rank's inputs and outputs and checks each rank once all
+// ran, values computed by collectives from every rank's (Check.h); --bench
+// times the step
 // on every rank (the ranks start each timed loop together) and reports, per
 // entry, each rank's median and the step's: per iteration the slowest rank.
 // A rank that fails aborts the communicators, so no rank waits for it.
@@ -747,6 +749,10 @@ struct EntryReport {
   CheckReport check;
   bool benched = false;
   BenchResult bench;
+  /// --nranks --check: this rank's inputs and outputs, kept until every
+  /// rank ran (values computed by collectives need every rank's).
+  HostBuffers before, after;
+  bool awaitsCheck = false;
 
   bool passed() const { return ok && (!checked || check.passed); }
 };
@@ -860,7 +866,12 @@ Status runEntry(const Options &options, const std::shared_ptr<Context> &context,
                         outputs[flatIndex(spec, a, b)]));
       }
     }
-    if (options.check) {
+    if (options.check && rank) {
+      // Checked once every rank ran (checkRanks).
+      report.before = std::move(*inputs);
+      report.after = std::move(outputs);
+      report.awaitsCheck = true;
+    } else if (options.check) {
       report.check = checkOutputs(artifact.manifest(), spec, *inputs, outputs);
       report.checked = true;
     }
@@ -1171,6 +1182,36 @@ stepTimes(const std::vector<RankState> &ranks) {
   return steps;
 }
 
+/// --check of a multi-rank run: each rank's outputs against the reference
+/// recomputed from every rank's inputs (Check.h), once all ranks ran.
+void checkRanks(std::vector<RankState> &ranks) {
+  if (ranks.empty() || !ranks[0].artifact)
+    return;
+  for (size_t e = 0; e < ranks[0].reports.size(); ++e) {
+    std::vector<RankBuffers> buffers;
+    for (const RankState &rank : ranks) {
+      if (e >= rank.reports.size() || !rank.reports[e].awaitsCheck)
+        break;
+      buffers.push_back({&rank.reports[e].before, &rank.reports[e].after});
+    }
+    if (buffers.size() != ranks.size())
+      continue; // an entry some rank did not finish is reported failed
+    const EntrySpec &spec =
+        ranks[0].artifact->findEntry(ranks[0].reports[e].name)->spec();
+    for (RankState &rank : ranks) {
+      EntryReport &report = rank.reports[e];
+      report.check =
+          checkOutputs(rank.artifact->manifest(), spec, report.before,
+                       report.after, buffers, rank.rank);
+      report.checked = true;
+    }
+    for (RankState &rank : ranks) {
+      rank.reports[e].before.clear();
+      rank.reports[e].after.clear();
+    }
+  }
+}
+
 int runRanks(const Options &options) {
   auto plan = planRanks(options);
   if (!plan.ok()) {
@@ -1190,6 +1231,7 @@ int runRanks(const Options &options) {
   }
   for (std::thread &thread : threads)
     thread.join();
+  checkRanks(ranks);
 
   bool ok = true;
   for (const RankState &rank : ranks) {

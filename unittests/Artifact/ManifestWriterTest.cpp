@@ -522,4 +522,85 @@ TEST(ManifestWriterTest, DeviceChecksUseTheTargetCapabilities) {
   EXPECT_TRUE(checkGemmForDevice(m.gemms[0], 90).ok());
 }
 
+/// Collectives' results are computed_by the collective over a group of the
+/// entry (te-run --nranks --check), and a quantize with amax reduction names
+/// its group; the reader checks the group and the shapes.
+TEST(ManifestWriterTest, CollectivesAndAmaxGroups) {
+  Manifest m;
+  m.target = targetOf("sm_90");
+  EntrySpec e;
+  e.name = "sp";
+  e.symbol = "teq_entry_sp";
+  e.groups.push_back({"tp", 2});
+  e.args.push_back(tensorArg("x", ArgKind::Input, "bf16", {64, 128}));
+  QuantizerDesc current =
+      QuantizerDesc::defaultFor(QuantizerKind::Float8CurrentScaling);
+  current.withAmaxReduction = true;
+  ArgSpec shard = protoArg("t0", ArgKind::Temporary, m.target, current,
+                           {64, 128}, "rowwise");
+  shard.computedBy = computed(ComputeOp::Quantize, "x");
+  shard.computedBy->group = 0;
+  ArgSpec gathered = protoArg("full", ArgKind::Output, m.target, current,
+                              {128, 128}, "rowwise");
+  gathered.computedBy = computed(ComputeOp::AllGather, "t0");
+  gathered.computedBy->group = 0;
+  ArgSpec part = tensorArg("part", ArgKind::Output, "bf16", {32, 128});
+  part.computedBy = computed(ComputeOp::ReduceScatter, "x");
+  part.computedBy->group = 0;
+  ArgSpec sum = tensorArg("sum", ArgKind::Output, "bf16", {64, 128});
+  sum.computedBy = computed(ComputeOp::AllReduce, "x");
+  sum.computedBy->group = 0;
+  e.args.push_back(gathered);
+  e.args.push_back(part);
+  e.args.push_back(sum);
+  e.temporaries.push_back(shard);
+  for (const BufferSpec &b : shard.buffers)
+    e.workspaceBytes += (b.bytes + 255) / 256 * 256;
+  m.entries.push_back(e);
+
+  std::string json = writeManifest(m);
+  EXPECT_NE(json.find("\"computed_by\":{\"group\":0,\"input\":\"t0\","
+                      "\"op\":\"all_gather\"}"),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find("\"computed_by\":{\"amax_group\":0,\"input\":\"x\","
+                      "\"op\":\"quantize\"}"),
+            std::string::npos)
+      << json;
+  auto read = parseManifest(json);
+  ASSERT_TRUE(read.ok()) << read.message();
+  const EntrySpec &entry = read->entries[0];
+  EXPECT_EQ(entry.args[1].computedBy->op, ComputeOp::AllGather);
+  EXPECT_EQ(entry.args[1].computedBy->group, 0);
+  EXPECT_EQ(entry.args[2].computedBy->opName(), "reduce_scatter");
+  EXPECT_EQ(entry.args[3].computedBy->opName(), "all_reduce");
+  EXPECT_EQ(entry.temporaries[0].computedBy->group, 0);
+  EXPECT_EQ(entry.args[2].computedBy->group, 0);
+
+  auto edited = [&](const std::string &from, const std::string &to) {
+    std::string text = json;
+    size_t pos = text.find(from);
+    EXPECT_NE(pos, std::string::npos) << from;
+    if (pos != std::string::npos)
+      text.replace(pos, from.size(), to);
+    return parseManifest(text).message();
+  };
+  EXPECT_EQ(
+      edited("{\"group\":0,\"input\":\"t0\"", "{\"group\":1,\"input\":\"t0\""),
+      "manifest: entries[0].args[1].computed_by.group: group 1 is out "
+      "of range: entry 'sp' has 1 group");
+  EXPECT_EQ(edited("\"amax_group\":0", "\"amax_group\":-1"),
+            "manifest: entries[0].temporaries[0].computed_by.amax_group: must "
+            "be the index of one of the entry's groups (>= 0)");
+  EXPECT_EQ(edited("{\"group\":0,\"input\":\"x\",\"op\":\"reduce_scatter\"}",
+                   "{\"input\":\"x\",\"op\":\"reduce_scatter\"}"),
+            "manifest: entries[0].args[2].computed_by: missing \"group\"");
+  // A reduce-scatter keeps 1/size of dim 0; an all-reduce the shape.
+  EXPECT_EQ(edited("{\"group\":0,\"input\":\"x\",\"op\":\"all_reduce\"}",
+                   "{\"group\":0,\"input\":\"x\",\"op\":\"all_gather\"}"),
+            "manifest: entries[0].args[3].computed_by.input: 'x' (bf16[64, "
+            "128]) cannot become 'sum' (bf16[64, 128]) by all_gather over 2 "
+            "ranks");
+}
+
 } // namespace

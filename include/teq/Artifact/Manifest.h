@@ -156,6 +156,9 @@ enum class ComputeOp {
   InsertSlice,          ///< "tensor.insert_slice"
   Elementwise,          ///< Any "arith.*" / "math.*" op, by name.
   Constant,             ///< "constant": every element is `value`.
+  AllGather,            ///< "all_gather" over `group` (dim 0).
+  ReduceScatter,        ///< "reduce_scatter" (sum) over `group` (dim 0).
+  AllReduce,            ///< "all_reduce" (sum) over `group`.
 };
 
 /// How te-run --check recomputes a value on the CPU ("computed_by"). Values
@@ -176,6 +179,15 @@ enum class ComputeOp {
 ///   arith.* / math.*        inputs
 ///   constant                value (a splat: every element, exactly, in the
 ///                           value's dtype)
+///   all_gather, reduce_scatter, all_reduce
+///                           input, group (the index of a parallel group of
+///                           the entry): every rank's input gathered along
+///                           dim 0 in rank order (a per-tensor FP8 input:
+///                           its data; the other buffers are the rank's
+///                           own), or summed (reduce_scatter: rank r keeps
+///                           block r of dim 0)
+///   quantize also takes amax_group: the amax is the max over that group's
+///   ranks of each rank's amax (with_amax_reduction)
 /// An empty name is an absent key.
 struct ComputedBy {
   ComputeOp op = ComputeOp::Copy;
@@ -198,6 +210,9 @@ struct ComputedBy {
   bool useSplitAccumulator = false;
   std::vector<int64_t> offsets, sizes, strides; ///< Slices.
   double value = 0.0; ///< constant (finite).
+  /// Collectives: the group they run over; quantize: the group its amax is
+  /// reduced over ("amax_group"). -1: none.
+  int64_t group = -1;
 
   /// "quantize", "gemm", "tensor.extract_slice", "arith.addf", ...
   std::string opName() const;

@@ -69,9 +69,20 @@ artifact::ArgSpec describeArgument(std::string name, artifact::ArgKind kind,
 /// computes.
 std::optional<artifact::ComputedBy>
 describeComputation(Value v, const EntryNames &nameOf,
-                    const llvm::DenseMap<Operation *, int64_t> &gemmIds) {
+                    const llvm::DenseMap<Operation *, int64_t> &gemmIds,
+                    const llvm::DenseMap<Value, int64_t> &groupIndex) {
   using artifact::ComputeOp;
   artifact::ComputedBy by;
+  if (isa_and_nonnull<AllGatherOp, ReduceScatterOp, AllReduceOp>(
+          v.getDefiningOp())) {
+    Operation *op = v.getDefiningOp();
+    by.op = isa<AllGatherOp>(op)       ? ComputeOp::AllGather
+            : isa<ReduceScatterOp>(op) ? ComputeOp::ReduceScatter
+                                       : ComputeOp::AllReduce;
+    by.input = nameOf(op->getOperand(0));
+    by.group = groupIndex.lookup(op->getOperand(1));
+    return by;
+  }
   if (auto quantize = v.getDefiningOp<QuantizeOp>()) {
     by.op = v == quantize.getUpdatedAmaxHistory() ? ComputeOp::RecordAmax
                                                   : ComputeOp::Quantize;
@@ -82,6 +93,8 @@ describeComputation(Value v, const EntryNames &nameOf,
     }
     if (Value rng = quantize.getRngState())
       by.rngState = nameOf(rng);
+    if (Value group = quantize.getAmaxReductionGroup())
+      by.group = groupIndex.lookup(group);
     return by;
   }
   if (auto update = v.getDefiningOp<DelayedScalingUpdateOp>()) {
@@ -267,9 +280,12 @@ void ManifestWriter::addEntry(func::FuncOp func, const EntryPlan &plan,
                                             artifact::ArgKind::Input, type,
                                             plan.argumentBuffers[i]));
   // Process groups are no buffers: the caller passes a communicator each.
-  for (const EntryPlan::Group &group : plan.groups)
+  llvm::DenseMap<Value, int64_t> groupIndex;
+  for (const EntryPlan::Group &group : plan.groups) {
+    groupIndex[group.arg] = static_cast<int64_t>(entry.groups.size());
     entry.groups.push_back(
         {names.argument(group.arg.getArgNumber()), group.size});
+  }
   for (auto [i, type] : llvm::enumerate(func.getResultTypes())) {
     artifact::ArgSpec arg =
         describeArgument(names.result(i), artifact::ArgKind::Output, type,
@@ -283,14 +299,15 @@ void ManifestWriter::addEntry(func::FuncOp func, const EntryPlan &plan,
       arg.computedBy->op = artifact::ComputeOp::Copy;
       arg.computedBy->input = names(returned);
     } else {
-      arg.computedBy = describeComputation(returned, names, gemmIds);
+      arg.computedBy =
+          describeComputation(returned, names, gemmIds, groupIndex);
     }
     entry.args.push_back(std::move(arg));
   }
   for (auto [v, buffers] : llvm::zip(plan.temporaries, plan.temporaryBuffers)) {
     artifact::ArgSpec temporary = describeArgument(
         names(v), artifact::ArgKind::Temporary, v.getType(), buffers);
-    temporary.computedBy = describeComputation(v, names, gemmIds);
+    temporary.computedBy = describeComputation(v, names, gemmIds, groupIndex);
     temporary.inRegisters = plan.fusion.inRegisters.contains(v);
     entry.temporaries.push_back(std::move(temporary));
   }

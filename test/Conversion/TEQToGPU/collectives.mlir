@@ -10,6 +10,7 @@
 // RUN: te-compile %t/tensors.mlir --emit=manifest | FileCheck %s --check-prefix=MANIFEST
 // RUN: te-opt %t/fp8-gather.mlir --convert-teq-to-gpu | FileCheck %s --check-prefix=FP8
 // RUN: te-opt %t/amax.mlir --convert-teq-to-gpu | FileCheck %s --check-prefix=AMAX
+// RUN: te-compile %t/amax.mlir --emit=manifest | FileCheck %s --check-prefix=AMAX-MANIFEST
 // RUN: te-compile %t/column-sp.mlir --emit=mlir | FileCheck %s --check-prefix=COLSP
 // RUN: te-compile %t/row-linear.mlir --emit=mlir | FileCheck %s --check-prefix=ROW
 // RUN: te-compile %t/row-linear.mlir --emit=manifest | FileCheck %s --check-prefix=ROW-MANIFEST
@@ -50,12 +51,23 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // IR-DAG: func.func private @teqAllGather(i64, i64, i64, i64, i32)
 
 // The groups, in argument order, sized by their collectives; no argument
-// for them; the gathered value is a temporary.
+// for them; the gathered value is a temporary. Each collective's result is
+// computed_by the collective over its group's index (te-run --nranks
+// --check recomputes it from every rank's input).
 // MANIFEST: "name": "arg0",
 // MANIFEST-NOT: "name": "arg1",
 // MANIFEST: "name": "arg2",
 // MANIFEST-NOT: "name": "arg3",
+// MANIFEST: "computed_by": {
+// MANIFEST-NEXT: "group": 1,
+// MANIFEST-NEXT: "input": "arg0",
+// MANIFEST-NEXT: "op": "reduce_scatter"
 // MANIFEST: "name": "result0",
+// MANIFEST: "computed_by": {
+// MANIFEST-NEXT: "group": 0,
+// MANIFEST-NEXT: "input": "arg0",
+// MANIFEST-NEXT: "op": "all_reduce"
+// MANIFEST: "name": "result1",
 // MANIFEST: "groups": [
 // MANIFEST-NEXT: {
 // MANIFEST-NEXT: "name": "arg1",
@@ -65,6 +77,10 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // MANIFEST-NEXT: "name": "arg3",
 // MANIFEST-NEXT: "size": 2
 // MANIFEST: "temporaries": [
+// MANIFEST: "computed_by": {
+// MANIFEST-NEXT: "group": 1,
+// MANIFEST-NEXT: "input": "arg2",
+// MANIFEST-NEXT: "op": "all_gather"
 // MANIFEST: "name": "t0",
 // MANIFEST: "workspace_bytes": 32768
 
@@ -126,6 +142,20 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // AMAX-NOT: call
 // AMAX: gpu.launch_func async {{.*}} @teq_kernels::@q0_cast
 // AMAX: call @teqAllGather(
+
+// The manifest: the gathered result is computed_by the all-gather of the
+// quantized shard, which is computed_by a quantize whose amax is reduced
+// over group 0 (te-run --nranks --check: the max of every rank's amax).
+// AMAX-MANIFEST: "computed_by": {
+// AMAX-MANIFEST-NEXT: "group": 0,
+// AMAX-MANIFEST-NEXT: "input": "t0",
+// AMAX-MANIFEST-NEXT: "op": "all_gather"
+// AMAX-MANIFEST: "name": "result0",
+// AMAX-MANIFEST: "computed_by": {
+// AMAX-MANIFEST-NEXT: "amax_group": 0,
+// AMAX-MANIFEST-NEXT: "input": "arg0",
+// AMAX-MANIFEST-NEXT: "op": "quantize"
+// AMAX-MANIFEST: "name": "t0",
 
 //--- column-sp.mlir
 // A column-parallel Linear with sequence parallelism, forward and backward,
