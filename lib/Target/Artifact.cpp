@@ -71,7 +71,6 @@ unsigned mlir::teq::kernelIndexBitwidth(ModuleOp module) {
 }
 
 void mlir::teq::buildGPUToLLVMPipeline(OpPassManager &pm,
-                                       DeviceCode deviceCode,
                                        unsigned kernelIndexBitwidth) {
   // Device side: kernels to NVVM with bare pointers (static shapes).
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
@@ -97,6 +96,29 @@ void mlir::teq::buildGPUToLLVMPipeline(OpPassManager &pm,
   gpu.kernelBarePtrCallConv = true;
   pm.addPass(createGpuToLLVMConversionPass(gpu));
   pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+LogicalResult mlir::teq::checkKernelsCallNothing(ModuleOp module) {
+  LogicalResult result = success();
+  for (auto kernels : module.getOps<gpu::GPUModuleOp>())
+    for (auto callee : kernels.getOps<LLVM::LLVMFuncOp>()) {
+      if (!callee.isExternal())
+        continue;
+      // Name the op that needed it: the call carries its location.
+      Location at = callee.getLoc();
+      if (auto uses = SymbolTable::getSymbolUses(callee, kernels))
+        if (!uses->empty())
+          at = uses->begin()->getUser()->getLoc();
+      emitError(at) << "this op's GPU code would call '" << callee.getName()
+                    << "' (CUDA libdevice), which TEQ's kernels never do: "
+                       "the op has no toolkit-free, exact GPU lowering yet";
+      result = failure();
+    }
+  return result;
+}
+
+void mlir::teq::buildDeviceBinaryPipeline(OpPassManager &pm,
+                                          DeviceCode deviceCode) {
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = deviceCode == DeviceCode::Cubin ? "bin" : "isa";
   pm.addPass(createGpuModuleToBinaryPass(binary));

@@ -202,10 +202,14 @@ LogicalResult mlir::teq::compileModule(ModuleOp module,
   }
 
   PassManager lowering(context);
-  buildGPUToLLVMPipeline(lowering, options.deviceCode,
-                         options.forceIndex64 ? 64
-                                              : kernelIndexBitwidth(module));
-  if (failed(lowering.run(module)))
+  buildGPUToLLVMPipeline(lowering, options.forceIndex64
+                                       ? 64
+                                       : kernelIndexBitwidth(module));
+  if (failed(lowering.run(module)) || failed(checkKernelsCallNothing(module)))
+    return failure();
+  PassManager deviceBinary(context);
+  buildDeviceBinaryPipeline(deviceBinary, options.deviceCode);
+  if (failed(deviceBinary.run(module)))
     return failure();
   if (options.emit == EmitKind::PTX) {
     FailureOr<std::string> ptx = getDeviceAssembly(module);

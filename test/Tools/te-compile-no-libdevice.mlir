@@ -14,9 +14,18 @@
 // CHECK-DAG: .visible .entry e{{[0-9]+}}_absf(
 // CHECK-DAG: .visible .entry e{{[0-9]+}}_maxnumf(
 // CHECK-DAG: .visible .entry e{{[0-9]+}}_maximumf(
+// tanh and erf are polynomials of fmas (llvm.intr.fma: fma.rn, exact);
+// minnumf is a select like maxnumf.
+// CHECK-DAG: .visible .entry e{{[0-9]+}}_tanh(
+// CHECK-DAG: .visible .entry e{{[0-9]+}}_erf(
+// CHECK-DAG: .visible .entry e{{[0-9]+}}_truncf_minnumf(
+// CHECK-DAG: fma.rn.f32
 // RUN: te-compile %s --emit=mlir | FileCheck %s --check-prefix=MLIR
 // MLIR-NOT: = math.absf
 // MLIR-NOT: = arith.maxnumf
+// MLIR-NOT: = arith.minnumf
+// MLIR-NOT: = math.fma
+
 
 module attributes {teq.target = #teq.target<sm_90>} {
   func.func @current(%x: tensor<128x256xbf16>) -> !teq.proto<128x256xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise> {
@@ -48,5 +57,13 @@ module attributes {teq.target = #teq.target<sm_90>} {
     %1 = arith.maxnumf %b, %c : tensor<64x64xbf16>
     %2 = arith.maximumf %b, %c : tensor<64x64xbf16>
     return %0, %1, %2 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xbf16>
+  }
+  func.func @polynomials(%a: tensor<64x64xf32>, %b: tensor<64x64xbf16>, %c: tensor<64x64xbf16>) -> (tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xbf16>) {
+    %0 = math.tanh %a : tensor<64x64xf32>
+    %1 = math.erf %b : tensor<64x64xbf16>
+    %2 = arith.minnumf %a, %a : tensor<64x64xf32>
+    %3 = arith.truncf %2 : tensor<64x64xf32> to tensor<64x64xbf16>
+    %4 = arith.minnumf %3, %c : tensor<64x64xbf16>
+    return %0, %1, %4 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xbf16>
   }
 }

@@ -19,8 +19,8 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // Rowwise scales [384, 12] (4608 bytes), swizzled with 3 tiles per band;
 // columnwise [12, 384], swizzled after a transpose (3 tiles per band).
 // MLIR: gpu.func @[[RS:s[0-9]+_swizzle]](%{{.*}}: memref<4608xi8>, %{{.*}}: memref<4608xi8>) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
-// MLIR: arith.constant 12 : index
 // MLIR: scf.for
+// MLIR: arith.constant 12 : index
 // MLIR: memref.load
 // MLIR: memref.store
 // MLIR: gpu.func @[[CS:s[0-9]+_swizzle]](%{{.*}}: memref<4608xi8>, %{{.*}}: memref<4608xi8>)

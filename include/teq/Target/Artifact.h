@@ -30,11 +30,22 @@ namespace mlir::teq {
 
 enum class DeviceCode { PTX, Cubin };
 
-/// gpu.module kernels to NVVM and to PTX (or cubin), their index arithmetic
-/// `kernelIndexBitwidth` bits wide (kernelIndexBitwidth()), host code to the
-/// LLVM dialect with bare-pointer memrefs, then the artifact ABI.
-void buildGPUToLLVMPipeline(OpPassManager &pm, DeviceCode deviceCode,
+/// gpu.module kernels to NVVM, their index arithmetic `kernelIndexBitwidth`
+/// bits wide (kernelIndexBitwidth()), and host code to the LLVM dialect with
+/// bare-pointer memrefs. The kernels stay a gpu.module
+/// (buildDeviceBinaryPipeline makes them PTX or cubin).
+void buildGPUToLLVMPipeline(OpPassManager &pm,
                             unsigned kernelIndexBitwidth = 64);
+
+/// Fails, with an error at the op that needs it, if a kernel calls a
+/// function it does not define: convert-gpu-to-nvvm turns math it has no
+/// instruction for (exp, sqrt, ...) into libdevice calls, which would need
+/// the CUDA toolkit at compile time and bring its non-IEEE defaults
+/// (sqrt.approx). TEQ's kernels call nothing (Kernels/LibdeviceFree.h).
+LogicalResult checkKernelsCallNothing(ModuleOp module);
+
+/// The kernel modules (after buildGPUToLLVMPipeline) to PTX or cubin.
+void buildDeviceBinaryPipeline(OpPassManager &pm, DeviceCode deviceCode);
 
 /// The index width the kernels of `module` can use: 32 where every memref
 /// they touch has a static shape of at most 2^30 elements and every index

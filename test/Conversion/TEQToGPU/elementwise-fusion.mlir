@@ -107,8 +107,8 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // GELU: arith.constant dense<0.0446777344> : vector<8xf32>
 // GELU: arith.mulf
 // GELU: arith.constant dense<7.968750e-01> : vector<8xf32>
-// tanh as its polynomial, in f32.
-// GELU: math.fma
+// tanh as its polynomial, in f32 (its fmas exact, without libdevice).
+// GELU: llvm.intr.fma
 // GELU: arith.divf
 // GELU: arith.constant dense<1.000000e+00> : vector<8xf32>
 // GELU: arith.constant dense<5.000000e-01> : vector<8xf32>
@@ -187,7 +187,7 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // The second kernel of @recomputed reads h only and computes tanh again.
 // OUT-LABEL: gpu.func @e3_extf_tanh_mulf_truncf(
 // OUT-SAME: %{{[^:]*}}: memref<32768xbf16>, %{{[^:]*}}: memref<32768xbf16>)
-// OUT: math.fma
+// OUT: llvm.intr.fma
 // OUT-LABEL: func.func @returned(
 // OUT-SAME: %[[RH:[^:]*]]: memref<32768xbf16>, %[[RA:[^:]*]]: memref<32768xbf16>, %[[RB:[^:]*]]: memref<32768xbf16>) attributes
 // OUT-NEXT: gpu.wait async

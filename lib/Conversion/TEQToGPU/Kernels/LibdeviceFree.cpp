@@ -3,6 +3,7 @@
 #include "LibdeviceFree.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -62,11 +63,44 @@ struct MaxNumFAsSelect : OpRewritePattern<arith::MaxNumFOp> {
   }
 };
 
+struct MinNumFAsSelect : OpRewritePattern<arith::MinNumFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::MinNumFOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isF32OrVector(op.getType()))
+      return failure();
+    Location loc = op.getLoc();
+    Value a = op.getLhs(), b = op.getRhs();
+    Value less = arith::CmpFOp::create(rewriter, loc,
+                                       arith::CmpFPredicate::OLT, a, b);
+    Value bIsNaN = arith::CmpFOp::create(rewriter, loc,
+                                         arith::CmpFPredicate::UNO, b, b);
+    Value pickA = arith::OrIOp::create(rewriter, loc, less, bIsNaN);
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, pickA, a, b);
+    return success();
+  }
+};
+
+/// math.fma (the tanh and erf polynomials are built of it) -> llvm.intr.fma,
+/// which NVPTX emits as fma.rn: one rounding, like libdevice's __nv_fmaf.
+struct FmaAsIntrinsic : OpRewritePattern<math::FmaOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::FmaOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isF32OrVector(op.getType()))
+      return failure();
+    rewriter.replaceOpWithNewOp<LLVM::FMAOp>(op, op.getA(), op.getB(),
+                                             op.getC());
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::teq::kernels::populateLibdeviceFreePatterns(
     RewritePatternSet &patterns) {
-  patterns.add<AbsFAsSignClear, MaxNumFAsSelect>(patterns.getContext());
+  patterns.add<AbsFAsSignClear, MaxNumFAsSelect, MinNumFAsSelect,
+               FmaAsIntrinsic>(patterns.getContext());
 }
 
 void mlir::teq::kernels::makeLibdeviceFree(Operation *root) {

@@ -1,9 +1,11 @@
 //===- LibdeviceFree.h - Kernels that need no CUDA toolkit ------*- C++ -*-===//
 //
 // convert-gpu-to-nvvm turns some math into libdevice calls (`__nv_fabsf`,
-// `__nv_fmaxf`), which then need the CUDA toolkit's libdevice at compile
-// time. TEQ's kernels need no toolkit: these patterns rewrite those ops, in
-// every kernel the lowering emits, into exact arith equivalents first.
+// `__nv_fmaxf`, `__nv_fmaf`), which then need the CUDA toolkit's libdevice
+// at compile time (and its defaults differ from IEEE: sqrt.approx). TEQ's
+// kernels need no toolkit: these patterns rewrite those ops, in every kernel
+// the lowering emits, into exact equivalents first; te-compile refuses a
+// kernel that still calls anything (checkKernelsCallNothing, Artifact.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,7 +18,8 @@ namespace mlir::teq::kernels {
 
 /// f32 (and vector-of-f32) `math.absf` -> clear the sign bit;
 /// `arith.maxnumf a, b` -> `a > b || b is NaN ? a : b` (the NaN-ignoring
-/// maximum). Both are exact.
+/// maximum), `arith.minnumf` likewise; `math.fma` -> `llvm.intr.fma`. All
+/// are exact.
 void populateLibdeviceFreePatterns(RewritePatternSet &patterns);
 
 /// Applies them to every op nested in `root` (a gpu.module), without
