@@ -262,11 +262,17 @@ module attributes {teq.target = #teq.target<sm_90>} {
 
 //--- contract.mlir
 // An f32 product and sum in one kernel stay two roundings, as in two
-// kernels: the PTX says .rn (which ptxas does not fuse), no fma.
+// kernels: the PTX says .rn (which ptxas does not fuse), no fma; also when
+// the ops allow contraction (fast-math flags are dropped in fused kernels).
 module attributes {teq.target = #teq.target<sm_90>} {
   func.func @muladd(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>, %z: tensor<64x64xf32>) -> tensor<64x64xf32> {
     %m = arith.mulf %x, %y : tensor<64x64xf32>
     %s = arith.addf %m, %z : tensor<64x64xf32>
+    return %s : tensor<64x64xf32>
+  }
+  func.func @muladd_contract(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>, %z: tensor<64x64xf32>) -> tensor<64x64xf32> {
+    %m = arith.mulf %x, %y fastmath<contract> : tensor<64x64xf32>
+    %s = arith.addf %m, %z fastmath<fast> : tensor<64x64xf32>
     return %s : tensor<64x64xf32>
   }
 }
@@ -278,6 +284,8 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // PTX: add.rn.f32
 // PTX-NOT: fma
 // PTX: ret;
+// Without its flags the contracting pair is the same kernel, emitted once.
+// PTX-NOT: .entry
 
 //--- errors.mlir
 module attributes {teq.target = #teq.target<sm_90>} {

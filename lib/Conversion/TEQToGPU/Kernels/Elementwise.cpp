@@ -65,6 +65,13 @@ public:
         state.addTypes(computeType);
         state.addAttributes(op->getAttrs());
         Operation *scalarOp = b.create(state);
+        // No fast-math in a fused kernel: contracting or reassociating
+        // across ops that were separate kernels (each rounding its result)
+        // would change bits.
+        if (auto fastMath = dyn_cast<arith::ArithFastMathInterface>(scalarOp))
+          scalarOp->setAttr(fastMath.getFastMathAttrName(),
+                            arith::FastMathFlagsAttr::get(
+                                b.getContext(), arith::FastMathFlags::none));
         created.push_back(scalarOp);
         result = scalarOp->getResult(0);
       }
