@@ -745,6 +745,54 @@ StatusOr<CpuValue> ProgramEvaluator::compute(const ArgSpec &spec) {
     v.exact = in.exact;
     return v;
   }
+  if (by.op == ComputeOp::UpdateUsage) {
+    // Another usage of the same quantized tensor: the buffers it shares
+    // with its input are the input's; per-tensor FP8's transposed data is
+    // the rowwise data transposed (TE's derivation after an all-gather).
+    auto input = named(by.input);
+    if (!input.ok())
+      return input.status();
+    const CpuValue &in = **input;
+    if (!spec.isProto || !in.quantized)
+      return Status::error("'" + name +
+                           "': update_usage takes and makes "
+                           "quantized values");
+    auto setup = quantizerSetup(spec.proto);
+    if (!setup.ok())
+      return setup.status();
+    reference::QuantizedTensor out = *in.quantized;
+    out.desc = setup->desc;
+    out.buffers.clear();
+    for (const layout::BufferDesc &desc :
+         layout::describeBuffers(out.desc, in.quantized->target)) {
+      reference::Buffer buffer{desc, {}};
+      const reference::Buffer *data = in.quantized->find("data");
+      if (const reference::Buffer *same = in.quantized->find(desc.name)) {
+        buffer.bytes = same->bytes;
+      } else if (desc.name == "transpose" && data &&
+                 data->desc.shape.size() == 2 && desc.shape.size() == 2 &&
+                 desc.shape[0] == data->desc.shape[1] &&
+                 desc.shape[1] == data->desc.shape[0] &&
+                 data->bytes.size() ==
+                     static_cast<size_t>(desc.shape[0] * desc.shape[1])) {
+        const int64_t rows = data->desc.shape[0], cols = data->desc.shape[1];
+        buffer.bytes.resize(data->bytes.size());
+        for (int64_t r = 0; r < rows; ++r)
+          for (int64_t c = 0; c < cols; ++c)
+            buffer.bytes[c * rows + r] = data->bytes[r * cols + c];
+      } else {
+        return notAvailable("'" + name + "' (update_usage deriving buffer '" +
+                            desc.name + "')");
+      }
+      if (buffer.bytes.size() != static_cast<size_t>(desc.sizeInBytes()))
+        return Status::error("'" + name + "': buffer '" + desc.name +
+                             "' differs in size from its input's");
+      out.buffers.push_back(std::move(buffer));
+    }
+    v.quantized = std::move(out);
+    v.exact = in.exact;
+    return v;
+  }
   if (by.op == ComputeOp::Gemm) {
     if (!by.outputsD)
       return notAvailable("'" + name + "' (a GEMM's dbias)");

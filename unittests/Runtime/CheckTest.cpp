@@ -64,7 +64,8 @@ artifact::ComputedBy by(artifact::ComputeOp op, const std::string &input) {
 }
 
 /// An SP entry over a "tp" group of 2: x's shard quantized with its amax
-/// reduced and all-gathered in FP8, x reduce-scattered and all-reduced.
+/// reduced and all-gathered in FP8 (and the transposed copy derived from
+/// the gathered data), x reduce-scattered and all-reduced.
 Manifest manifest() {
   artifact::Manifest m;
   m.target.sm = 90;
@@ -86,6 +87,18 @@ Manifest manifest() {
       tensor("sum", artifact::ArgKind::Output, {kRows, kCols});
   sum.computedBy = by(artifact::ComputeOp::AllReduce, "x");
   e.args.push_back(sum);
+  // The gathered tensor's transposed copy, derived from its data (TE on
+  // Hopper after an all-gather).
+  artifact::ArgSpec both =
+      fp8("both", artifact::ArgKind::Output, {2 * kRows, kCols});
+  both.proto.usage = "rowwise|columnwise";
+  both.buffers.clear();
+  for (const layout::BufferDesc &desc : layout::describeBuffers(
+           both.proto.tensorDesc(), layout::TargetCaps::fromSM(90)))
+    both.buffers.push_back(artifact::BufferSpec::fromLayout(desc));
+  both.computedBy = by(artifact::ComputeOp::UpdateUsage, "full");
+  both.computedBy->group = -1;
+  e.args.push_back(both);
   artifact::ArgSpec shard =
       fp8("t0", artifact::ArgKind::Temporary, {kRows, kCols});
   shard.computedBy = by(artifact::ComputeOp::Quantize, "x");
@@ -130,6 +143,8 @@ struct TwoRanks {
     // The gathered FP8: the full tensor quantized on one GPU.
     auto full = quantizeWithReference(m, e.args[1], whole);
     EXPECT_TRUE(full.ok()) << full.message();
+    auto fullBoth = quantizeWithReference(m, e.args[4], whole);
+    EXPECT_TRUE(fullBoth.ok()) << fullBoth.message();
     std::vector<float> sum(x0.size());
     for (size_t i = 0; i < sum.size(); ++i)
       sum[i] = x0[i] + x1[i];
@@ -142,6 +157,8 @@ struct TwoRanks {
                               sum.begin() + (r + 1) * sum.size() / 2);
       out[flatIndex(e, 2, 0)] = bf16Bytes(half);
       out[flatIndex(e, 3, 0)] = bf16Bytes(sum);
+      for (size_t b = 0; b < e.args[4].buffers.size(); ++b)
+        out[flatIndex(e, 4, b)] = (*fullBoth)[b];
       before.push_back(std::move(in));
       after.push_back(std::move(out));
     }
@@ -170,8 +187,9 @@ TEST(CheckTest, CollectivesAreRecomputedFromEveryRank) {
     CheckReport report = run.check(rank);
     EXPECT_TRUE(report.passed) << "rank " << rank << "\n"
                                << run.describe(report);
-    // full.data, full.scale_inv (bit for bit), part, sum.
-    EXPECT_EQ(report.buffers.size(), 4u) << run.describe(report);
+    // full.data, full.scale_inv (bit for bit), part, sum, both.data,
+    // both.transpose, both.scale_inv (bit for bit).
+    EXPECT_EQ(report.buffers.size(), 7u) << run.describe(report);
   }
 }
 
@@ -180,6 +198,8 @@ TEST(CheckTest, WithoutTheOtherRanksCollectivesAreNotCheckable) {
   const EntrySpec &e = run.m.entries[0];
   CheckReport report = checkOutputs(run.m, e, run.before[0], run.after[0]);
   EXPECT_FALSE(report.passed);
+  // full, part and sum; `both` is derived from what the GPU wrote into
+  // `full` (an output) and checks.
   ASSERT_EQ(report.errors.size(), 3u) << run.describe(report);
   EXPECT_NE(report.errors[0].find("check not available"), std::string::npos)
       << report.errors[0];
