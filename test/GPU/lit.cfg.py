@@ -25,7 +25,9 @@ te_run = os.environ.get("TEQ_RUN", os.path.join(root, "build", "bin", "te-run"))
 artifacts = os.environ.get("TEQ_ARTIFACTS", os.path.join(root, ".artifacts"))
 config.substitutions.append(("%te-run", te_run))
 config.substitutions.append(("%artifacts", artifacts))
-for var in ["CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH", "HOME", "PATH"]:
+# NCCL (the multi-GPU tests): which library, and NVLink multicast kept off.
+for var in ["CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH", "HOME", "PATH",
+            "TEQ_NCCL_LIBRARY", "NCCL_NVLS_ENABLE", "NCCL_DEBUG"]:
     if var in os.environ:
         config.environment[var] = os.environ[var]
 
@@ -41,3 +43,8 @@ def gpu_present():
 
 if gpu_present() and os.path.exists(te_run):
     config.available_features.add("cuda")
+    # Tests of several ranks (te-run --nranks 2) need two GPUs.
+    listed = subprocess.run([shutil.which("nvidia-smi") or "nvidia-smi", "-L"],
+                            capture_output=True, text=True)
+    if listed.returncode == 0 and len(listed.stdout.strip().splitlines()) >= 2:
+        config.available_features.add("two-gpus")
