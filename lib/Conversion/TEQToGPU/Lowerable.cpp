@@ -137,6 +137,25 @@ LogicalResult lowering::checkCollective(Operation &op) {
                           "no amax reduction: every rank's data would have "
                           "its own scale (TE reduces the amax over the group "
                           "first: with_amax_reduction = true)");
+  // The gathered shards share the local scale_inv, so their scale must be
+  // one over the gather's group.
+  Value gathered = op.getOperand(0);
+  while (auto view = gathered.getDefiningOp<UpdateUsageOp>())
+    gathered = view.getInput();
+  if (auto quantize = gathered.getDefiningOp<QuantizeOp>()) {
+    if (isa<Float8QuantizerAttr>(q))
+      return op.emitOpError(
+          "gathers delayed-scaling FP8 quantized in this entry: each rank "
+          "records only its own amax, so the ranks' scales part after the "
+          "next update (TE reduces the amax over the group; not lowered "
+          "yet); gather FP8 the caller quantized with one scale on every "
+          "rank, or use current scaling");
+    if (quantize.getAmaxReductionGroup() != op.getOperand(1))
+      return op.emitOpError("gathers FP8 whose amax is reduced over another "
+                            "process group than the gather's: the shards' "
+                            "scales would differ (TE reduces the amax over "
+                            "the group it gathers over)");
+  }
   return success();
 }
 

@@ -247,6 +247,28 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // -----
 
 module attributes {teq.target = #teq.target<sm_90>} {
+  func.func @amax_over_another_group(%x: tensor<32x256xbf16>, %dp: !teq.process_group, %tp: !teq.process_group) -> !teq.proto<64x256xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN, with_amax_reduction = true>, rowwise> {
+    %q = teq.quantize %x amax_reduction_group(%dp) : tensor<32x256xbf16> -> !teq.proto<32x256xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN, with_amax_reduction = true>, rowwise>
+    // ERR: error: 'teq.all_gather' op gathers FP8 whose amax is reduced over another process group than the gather's
+    %g = teq.all_gather %q, %tp {tp_size = 2 : i64} : !teq.proto<32x256xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN, with_amax_reduction = true>, rowwise> -> !teq.proto<64x256xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN, with_amax_reduction = true>, rowwise>
+    return %g : !teq.proto<64x256xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN, with_amax_reduction = true>, rowwise>
+  }
+}
+
+// -----
+
+module attributes {teq.target = #teq.target<sm_90>} {
+  func.func @delayed_quantized_here(%x: tensor<32x128xbf16>, %scale: tensor<1xf32>, %history: tensor<16xf32>, %tp: !teq.process_group) -> (!teq.proto<64x128xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise>, tensor<16xf32>) {
+    %q, %h = teq.quantize %x state(%scale, %history : tensor<1xf32>, tensor<16xf32>) : tensor<32x128xbf16> -> !teq.proto<32x128xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise>, tensor<16xf32>
+    // ERR: error: 'teq.all_gather' op gathers delayed-scaling FP8 quantized in this entry: each rank records only its own amax
+    %g = teq.all_gather %q, %tp {tp_size = 2 : i64} : !teq.proto<32x128xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise> -> !teq.proto<64x128xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise>
+    return %g, %h : !teq.proto<64x128xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise>, tensor<16xf32>
+  }
+}
+
+// -----
+
+module attributes {teq.target = #teq.target<sm_90>} {
   func.func @sizes(%x: tensor<64x256xbf16>, %tp: !teq.process_group) -> (tensor<64x256xbf16>, tensor<64x256xbf16>) {
     %a = teq.all_reduce %x, %tp {tp_size = 2 : i64} : tensor<64x256xbf16> -> tensor<64x256xbf16>
     // ERR: error: 'teq.all_reduce' op has tp_size = 4, but an earlier collective over the same group has 2
