@@ -205,7 +205,9 @@ Artifact::open(const std::string &path, std::shared_ptr<Context> context) {
 Artifact::~Artifact() {
   if (!handle_)
     return;
-  // Module destructors unload the device code: the context must be current.
+  // Module destructors unload the device code: the context must be current
+  // (and the caller's is put back after).
+  detail::CurrentContextRestorer restorer;
   if (context_)
     (void)context_->makeCurrent();
   // Entries may still be running on a caller's stream (RunOptions::stream),

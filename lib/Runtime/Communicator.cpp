@@ -232,6 +232,7 @@ Communicator::~Communicator() {
   auto nccl = getNccl();
   if (!nccl.ok())
     return;
+  detail::CurrentContextRestorer restorer;
   if (context_)
     (void)context_->makeCurrent();
   ncclComm_t comm = static_cast<ncclComm_t>(comm_);
@@ -249,6 +250,8 @@ void Communicator::abort() {
   auto nccl = getNccl();
   if (!nccl.ok())
     return;
+  // Any thread may abort any rank's communicator.
+  detail::CurrentContextRestorer restorer;
   if (context_)
     (void)context_->makeCurrent();
   (void)(*nccl)->ncclCommAbort(static_cast<ncclComm_t>(comm_));

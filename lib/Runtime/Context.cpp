@@ -92,6 +92,7 @@ Context::~Context() {
   auto driverOr = getDriver();
   if (!driverOr.ok())
     return;
+  detail::CurrentContextRestorer restorer;
   const Driver &cu = **driverOr;
   if (context_)
     (void)cu.cuCtxSetCurrent(static_cast<CUcontext>(context_));
@@ -158,6 +159,7 @@ Event &Event::operator=(Event &&other) noexcept {
 Event::~Event() { reset(); }
 
 void Event::reset() {
+  detail::CurrentContextRestorer restorer;
   if (event_ && context_ && context_->makeCurrent().ok())
     (void)(*getDriver())->cuEventDestroy(static_cast<CUevent>(event_));
   event_ = nullptr;

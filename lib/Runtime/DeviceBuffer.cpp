@@ -50,6 +50,7 @@ DeviceBuffer &DeviceBuffer::operator=(DeviceBuffer &&other) noexcept {
 DeviceBuffer::~DeviceBuffer() { release(); }
 
 void DeviceBuffer::release() {
+  detail::CurrentContextRestorer restorer;
   if (ptr_ && context_ && context_->makeCurrent().ok()) {
     // Work queued on any stream may still use the memory (entries run on
     // callers' streams too, RunOptions::stream), and cuMemFree is not

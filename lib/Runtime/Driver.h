@@ -89,6 +89,36 @@ std::string describeCUresult(CUresult result);
 /// Success, or "<what>: CUDA_ERROR_X (description)".
 Status checkCU(CUresult result, const std::string &what);
 
+/// Puts back, when destroyed, the CUDA context that was current on this
+/// thread when it was made. Destructors and aborts make their own object's
+/// context current, and they run on whichever thread drops the last
+/// reference or calls them (Python's garbage collector may free one rank's
+/// buffers on another rank's thread; a failing rank aborts every rank's
+/// communicator): they must leave that thread's context, which its framework
+/// relies on (PyTorch's current device), as they found it.
+class CurrentContextRestorer {
+public:
+  CurrentContextRestorer() {
+    auto driver = getDriver();
+    saved_ = driver.ok() &&
+             (*driver)->cuCtxGetCurrent(&previous_) == CUDA_SUCCESS;
+  }
+  ~CurrentContextRestorer() {
+    if (!saved_)
+      return;
+    const Driver &cu = **getDriver();
+    CUcontext current = nullptr;
+    if (cu.cuCtxGetCurrent(&current) == CUDA_SUCCESS && current != previous_)
+      (void)cu.cuCtxSetCurrent(previous_);
+  }
+  CurrentContextRestorer(const CurrentContextRestorer &) = delete;
+  CurrentContextRestorer &operator=(const CurrentContextRestorer &) = delete;
+
+private:
+  CUcontext previous_ = nullptr;
+  bool saved_ = false;
+};
+
 } // namespace mlir::teq::runtime::detail
 
 #endif // TEQ_LIB_RUNTIME_DRIVER_H

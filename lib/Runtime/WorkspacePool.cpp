@@ -75,6 +75,7 @@ public:
     auto cu = getDriver();
     if (!cu.ok() || !ptr)
       return;
+    CurrentContextRestorer restorer;
     (void)(*cu)->cuCtxSetCurrent(context_);
     (void)(*cu)->cuMemFree(static_cast<CUdeviceptr>(ptr));
   }
@@ -131,6 +132,7 @@ public:
     auto cu = getDriver();
     if (!cu.ok())
       return;
+    CurrentContextRestorer restorer;
     (void)(*cu)->cuCtxSetCurrent(context_);
     (void)(*cu)->cuCtxSynchronize();
   }
