@@ -11,6 +11,7 @@ backward (Inputs/parallel-mlp.mlir) against the same MLP on one GPU. Each
 rank runs on a CUDA stream of its own."""
 
 import faulthandler
+import gc
 import os
 import sys
 import threading
@@ -93,9 +94,9 @@ def _on_ranks(n, body, timeout=60):
     rank fails, every communicator is aborted, so that no rank waits forever
     in a collective for it; a rank still running after `timeout` seconds
     fails the test, after every thread's stack is printed. Re-raises the
-    first failure."""
+    first failure (with the others as notes)."""
     import torch
-    errors = [None] * n
+    failures = []  # (rank, error), in the order they happened
     comms = []
     lock = threading.Lock()
 
@@ -117,9 +118,14 @@ def _on_ranks(n, body, timeout=60):
             with torch.cuda.device(rank), torch.cuda.stream(torch.cuda.Stream(rank)):
                 body(rank, register)
         except BaseException as error:  # noqa: BLE001 - reported below
-            errors[rank] = error
+            with lock:
+                failures.append((rank, error))
             abort_all()
 
+    # Earlier tests' runtime objects (buffers, artifacts, communicators in
+    # reference cycles) are freed here, not by a collection on a rank's
+    # thread.
+    gc.collect()
     threads = [threading.Thread(target=run, args=(r,), daemon=True) for r in range(n)]
     for t in threads:
         t.start()
@@ -132,9 +138,13 @@ def _on_ranks(n, body, timeout=60):
         abort_all()
         for t in threads:
             t.join(10)
-    for error in errors:
-        if error is not None:
-            raise error
+    if failures:
+        # The first failure; the others usually follow from the abort.
+        rank, error = failures[0]
+        for other_rank, other in failures[1:]:
+            error.add_note(f"then rank {other_rank} failed: {other!r}")
+        error.add_note(f"(rank {rank} failed first)")
+        raise error
     assert not hung, f"ranks {hung} did not finish within {timeout} s"
 
 
@@ -262,9 +272,12 @@ def test_compiled_tp_mlp_against_one_gpu_on_two_gpus():
     forward and backward, current scaling, on two ranks, against the same
     MLP unsharded on one GPU: each rank's FP8 shard of x bit for bit equal
     to its rows of the one-GPU quantization of the whole x (the reduced amax
-    makes it so), the output and the weight gradients within the FP8 GEMM
-    tolerance (the ranks quantize their weight shards with their own amax,
-    as TE does, so their GEMM operands are not the one-GPU run's)."""
+    makes it so); the output and fc2's weight gradient within 1e-2 relative
+    Frobenius error (same FP8 operands; the partial outputs are rounded to
+    bf16 before the reduce-scatter sums them); fc1's weight gradient within
+    TE's FP8 tolerance (0.125): its dy, fc2's dgrad times tanh', is quantized
+    to E5M2 with each rank's own amax (TE reduces no amax there), so its
+    codes differ from the one-GPU run's by E5M2 rounding."""
     torch = _two_gpus()
     path = artifact("parallel-mlp")
     gen = torch.Generator().manual_seed(17)
@@ -272,6 +285,11 @@ def test_compiled_tp_mlp_against_one_gpu_on_two_gpus():
     x[300, 5] = 9.0  # the amax is in rank 1's rows
     w1 = (torch.randn(2048, 256, generator=gen) / 16).to(torch.bfloat16)
     w2 = (torch.randn(256, 2048, generator=gen) / 45).to(torch.bfloat16)
+    # Each rank's weight shard holds the whole weight's amax, so that the
+    # ranks' weight scales (their own, as in TE) are the one-GPU run's; and
+    # each half of h saturates tanh, so fc2's input has amax 1 on both.
+    w1[0, :] = w1[1024, :] = 0.5
+    w2[0, 0] = w2[0, 1024] = 0.25
     dy = torch.randn(512, 256, generator=gen).to(torch.bfloat16)
 
     # One GPU, the unsharded MLP (on the side, before the ranks start).
@@ -308,6 +326,7 @@ def test_compiled_tp_mlp_against_one_gpu_on_two_gpus():
 
     _on_ranks(2, rank_body)
     print("relative Frobenius errors against the one-GPU run:", errors)
+    limits = {"y": 1e-2, "grad_fc2": 1e-2, "grad_fc1": 0.125}
     for rank, errs in errors.items():
         for name, err in errs.items():
-            assert err < 5e-2, f"rank {rank}: {name}: relative error {err}"
+            assert err < limits[name], f"rank {rank}: {name}: relative error {err}"
