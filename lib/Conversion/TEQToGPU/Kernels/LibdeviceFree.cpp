@@ -45,41 +45,27 @@ struct AbsFAsSignClear : OpRewritePattern<math::AbsFOp> {
   }
 };
 
-struct MaxNumFAsSelect : OpRewritePattern<arith::MaxNumFOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(arith::MaxNumFOp op,
+/// `arith.maxnumf a, b` -> `a > b || b is NaN ? a : b`, and minnumf with
+/// `<`: the NaN-ignoring maximum and minimum.
+template <typename Op, arith::CmpFPredicate Picks>
+struct NumFAsSelect : OpRewritePattern<Op> {
+  using OpRewritePattern<Op>::OpRewritePattern;
+  LogicalResult matchAndRewrite(Op op,
                                 PatternRewriter &rewriter) const override {
     if (!isF32OrVector(op.getType()))
       return failure();
     Location loc = op.getLoc();
     Value a = op.getLhs(), b = op.getRhs();
-    Value greater = arith::CmpFOp::create(rewriter, loc,
-                                          arith::CmpFPredicate::OGT, a, b);
+    Value aWins = arith::CmpFOp::create(rewriter, loc, Picks, a, b);
     Value bIsNaN = arith::CmpFOp::create(rewriter, loc,
                                          arith::CmpFPredicate::UNO, b, b);
-    Value pickA = arith::OrIOp::create(rewriter, loc, greater, bIsNaN);
+    Value pickA = arith::OrIOp::create(rewriter, loc, aWins, bIsNaN);
     rewriter.replaceOpWithNewOp<arith::SelectOp>(op, pickA, a, b);
     return success();
   }
 };
-
-struct MinNumFAsSelect : OpRewritePattern<arith::MinNumFOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(arith::MinNumFOp op,
-                                PatternRewriter &rewriter) const override {
-    if (!isF32OrVector(op.getType()))
-      return failure();
-    Location loc = op.getLoc();
-    Value a = op.getLhs(), b = op.getRhs();
-    Value less = arith::CmpFOp::create(rewriter, loc,
-                                       arith::CmpFPredicate::OLT, a, b);
-    Value bIsNaN = arith::CmpFOp::create(rewriter, loc,
-                                         arith::CmpFPredicate::UNO, b, b);
-    Value pickA = arith::OrIOp::create(rewriter, loc, less, bIsNaN);
-    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, pickA, a, b);
-    return success();
-  }
-};
+using MaxNumFAsSelect = NumFAsSelect<arith::MaxNumFOp, arith::CmpFPredicate::OGT>;
+using MinNumFAsSelect = NumFAsSelect<arith::MinNumFOp, arith::CmpFPredicate::OLT>;
 
 /// math.fma (the tanh and erf polynomials are built of it) -> llvm.intr.fma,
 /// which NVPTX emits as fma.rn: one rounding, like libdevice's __nv_fmaf.
