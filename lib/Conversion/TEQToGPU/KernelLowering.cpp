@@ -85,6 +85,19 @@ struct BlockScaledOutputs {
   }
 };
 
+/// The copies, scale shapes and buffers of a tile kernel (block FP8,
+/// MXFP8) reading `input`. Tile kernels write every scale byte, padding
+/// included, so their outputs need no zero-fill.
+template <typename Spec>
+kernels::TileBuffers tileOutputs(Spec &spec, TensorProtoType proto,
+                                 TargetAttr target, ArrayRef<Value> outputs,
+                                 Value input) {
+  llvm::StringMap<NamedBuffer> named = buffersByName(proto, target, outputs);
+  BlockScaledOutputs outs(named);
+  outs.describeInto(spec);
+  return outs.tileBuffers(input);
+}
+
 /// The fields every quantize kernel spec shares: the flattened M x K shape
 /// and the input type (the name prefix comes from the kernel cache).
 template <typename Spec>
@@ -216,12 +229,9 @@ LogicalResult EntryLowering::lowerBlockQuantize(OpBuilder &b, QuantizeOp op,
   spec.twoD = bq.getBlockScalingDim() == 2;
   spec.forcePow2 = bq.getForcePow_2Scales();
   spec.epsilon = static_cast<float>(bq.getAmaxEpsilon().convertToDouble());
-  llvm::StringMap<NamedBuffer> named = buffersByName(proto, target, outputs);
-  // The kernel writes the scale padding itself: no zero-fill.
-  BlockScaledOutputs outs(named);
-  outs.describeInto(spec);
-  kernels::TileBuffers buffers =
-      outs.tileBuffers(buffersOfValue.lookup(op.getInput()).front());
+  kernels::TileBuffers buffers = tileOutputs(
+      spec, proto, target, outputs,
+      buffersOfValue.lookup(op.getInput()).front());
   launchKernel(b, op.getLoc(), "q",
                [&](ImplicitLocOpBuilder &kb, gpu::GPUModuleOp into,
                    StringRef prefix) {
@@ -243,12 +253,9 @@ LogicalResult EntryLowering::lowerMXFP8Quantize(OpBuilder &b, QuantizeOp op,
   spec.twoD = mx.getWith_2dQuantization();
   spec.swizzled = proto.getScaleLayout() == ScaleLayout::gemm_swizzled;
   spec.hardwareConversions = hasBlackwellConversions(target);
-  llvm::StringMap<NamedBuffer> named = buffersByName(proto, target, outputs);
-  BlockScaledOutputs outs(named);
-  outs.describeInto(spec);
-  // The kernel writes every scale byte, padding included: no zero-fill.
-  kernels::TileBuffers buffers =
-      outs.tileBuffers(buffersOfValue.lookup(op.getInput()).front());
+  kernels::TileBuffers buffers = tileOutputs(
+      spec, proto, target, outputs,
+      buffersOfValue.lookup(op.getInput()).front());
   launchKernel(b, op.getLoc(), "q",
                [&](ImplicitLocOpBuilder &kb, gpu::GPUModuleOp into,
                    StringRef prefix) {
