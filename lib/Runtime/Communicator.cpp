@@ -297,35 +297,21 @@ Status Communicator::allGather(uint64_t send, uint64_t recv, int64_t sendCount,
 Status Communicator::reduceScatter(uint64_t send, uint64_t recv,
                                    int64_t recvCount, CollectiveType type,
                                    ReduceOp op, void *stream) const {
-  const std::string what = "reduce-scatter (" +
-                           stringifyReduceOp(static_cast<int32_t>(op)) +
-                           ") on " + describe();
-  TEQ_RETURN_IF_ERROR(checkArguments(what.c_str(), send, recv, recvCount,
-                                     static_cast<int32_t>(type),
-                                     static_cast<int32_t>(op),
-                                     /*reduces=*/true));
-  if (recvCount == 0)
-    return Status::success();
-  auto nccl = getNccl();
-  if (!nccl.ok())
-    return nccl.status().withPrefix(what);
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (!comm_)
-    return Status::error(what + ": the communicator was aborted");
-  int result = (*nccl)->ncclReduceScatter(
-      reinterpret_cast<const void *>(send), reinterpret_cast<void *>(recv),
-      static_cast<size_t>(recvCount), ncclType(type), ncclOp(op),
-      static_cast<ncclComm_t>(comm_),
-      static_cast<cudaStream_t>(stream ? stream : context_->stream()));
-  return check("ncclReduceScatter", result).withPrefix(what);
+  return reduce(/*scatter=*/true, send, recv, recvCount, type, op, stream);
 }
 
 Status Communicator::allReduce(uint64_t send, uint64_t recv, int64_t count,
                                CollectiveType type, ReduceOp op,
                                void *stream) const {
-  const std::string what = "all-reduce (" +
-                           stringifyReduceOp(static_cast<int32_t>(op)) +
-                           ") on " + describe();
+  return reduce(/*scatter=*/false, send, recv, count, type, op, stream);
+}
+
+Status Communicator::reduce(bool scatter, uint64_t send, uint64_t recv,
+                            int64_t count, CollectiveType type, ReduceOp op,
+                            void *stream) const {
+  const std::string what =
+      std::string(scatter ? "reduce-scatter (" : "all-reduce (") +
+      stringifyReduceOp(static_cast<int32_t>(op)) + ") on " + describe();
   TEQ_RETURN_IF_ERROR(checkArguments(what.c_str(), send, recv, count,
                                      static_cast<int32_t>(type),
                                      static_cast<int32_t>(op),
@@ -338,12 +324,17 @@ Status Communicator::allReduce(uint64_t send, uint64_t recv, int64_t count,
   std::lock_guard<std::mutex> lock(mutex_);
   if (!comm_)
     return Status::error(what + ": the communicator was aborted");
-  int result = (*nccl)->ncclAllReduce(
+  // Same signature: count is the received elements of a reduce-scatter,
+  // the elements of an all-reduce.
+  auto collective =
+      scatter ? (*nccl)->ncclReduceScatter : (*nccl)->ncclAllReduce;
+  int result = collective(
       reinterpret_cast<const void *>(send), reinterpret_cast<void *>(recv),
       static_cast<size_t>(count), ncclType(type), ncclOp(op),
       static_cast<ncclComm_t>(comm_),
       static_cast<cudaStream_t>(stream ? stream : context_->stream()));
-  return check("ncclAllReduce", result).withPrefix(what);
+  return check(scatter ? "ncclReduceScatter" : "ncclAllReduce", result)
+      .withPrefix(what);
 }
 
 Status Communicator::asyncError() const {

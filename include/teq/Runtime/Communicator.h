@@ -163,6 +163,9 @@ public:
 private:
   Communicator() = default;
   Status check(const char *collective, int result) const;
+  /// reduceScatter (`scatter`) and allReduce: one NCCL signature.
+  Status reduce(bool scatter, uint64_t send, uint64_t recv, int64_t count,
+                CollectiveType type, ReduceOp op, void *stream) const;
   std::shared_ptr<Context> context_;
   CommunicatorInfo info_;
   void *comm_ = nullptr; ///< ncclComm_t.
