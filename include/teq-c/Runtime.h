@@ -367,14 +367,43 @@ static inline bool teqRtCommunicatorIsNull(TeqRtCommunicator communicator) {
 /// CUDA toolkit's directories. Errors: "NCCL not available: ...".
 TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus teqRtUniqueIdCreate(TeqRtUniqueId *id);
 
-/// ncclCommInitRank on the context's device: rank `rank` of `size`, from
-/// `id`. Blocks until every rank of the group has called it (ranks of one
-/// process call it from threads of their own). `name` (may be NULL) labels
-/// the group in messages, e.g. "tp". On success `*communicator` owns it
-/// (teqRtCommunicatorDestroy). Errors, e.g. "communicator 'tp' (rank 2 of
-/// 2): rank 2 is out of range for a group of 2 ranks", "...: the unique id
-/// is empty (...)", "...: ncclCommInitRank failed: ncclUnhandledCudaError
-/// (...); NCCL: ...".
+/// How teqRtCommunicatorCreateWithOptions waits for the other ranks.
+typedef struct TeqRtCommunicatorOptions {
+  /// Give up after this many seconds (the pending communicator is aborted);
+  /// 0: wait as long as it takes. Default 0.
+  double timeoutSeconds;
+  /// Called on the creating thread about every millisecond while NCCL waits
+  /// for the other ranks; nonzero gives up (e.g. the caller learnt that
+  /// another rank failed, which would leave this one waiting forever).
+  /// NULL: never. Default NULL.
+  int (*shouldAbort)(void *shouldAbortData);
+  void *shouldAbortData;
+} TeqRtCommunicatorOptions;
+
+/// timeoutSeconds = 0, shouldAbort = NULL.
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtCommunicatorOptions
+teqRtCommunicatorOptionsGetDefault(void);
+
+/// A non-blocking NCCL communicator (ncclCommInitRankConfig; NCCL 2.14 or
+/// later) on the context's device: rank `rank` of `size`, from `id`.
+/// Returns once every rank of the group has called it (ranks of one process
+/// call it from threads of their own), or once `options` (may be NULL: the
+/// defaults) say to give up. `name` (may be NULL) labels the group in
+/// messages, e.g. "tp". On success `*communicator` owns it
+/// (teqRtCommunicatorDestroy); on failure it is null. Errors, e.g.
+/// "communicator 'tp' (rank 2 of 2): rank 2 is out of range for a group of
+/// 2 ranks", "...: the unique id is empty (...)", "...:
+/// ncclCommInitRankConfig failed: ncclUnhandledCudaError (...); NCCL: ...",
+/// "...: initialization timed out after 30 s: not every rank of the group
+/// joined (...)", "...: initialization aborted: the caller's shouldAbort
+/// returned nonzero".
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus teqRtCommunicatorCreateWithOptions(
+    TeqRtContext context, const TeqRtUniqueId *id, int size, int rank,
+    const char *name, const TeqRtCommunicatorOptions *options,
+    TeqRtCommunicator *communicator);
+
+/// teqRtCommunicatorCreateWithOptions with the default options: waits for
+/// every rank as long as it takes.
 TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus teqRtCommunicatorCreate(
     TeqRtContext context, const TeqRtUniqueId *id, int size, int rank,
     const char *name, TeqRtCommunicator *communicator);
@@ -475,7 +504,11 @@ teqRtEntryRun(TeqRtEntry entry, const uint64_t *buffers, size_t numBuffers,
 ///   "entry 'mlp': group 0 ('tp'): all-reduce (sum) on communicator 'tp'
 ///   (rank 0 of 2): ncclAllReduce failed: ..."
 /// With options->synchronize, errors NCCL found asynchronously are reported
-/// too. Every rank must run the same entries in the same order.
+/// too. Every rank must run the same entries in the same order: runs that
+/// share a communicator are enqueued one at a time (a run's collectives stay
+/// together) and execute in the order they were enqueued, on whatever
+/// streams; runs from several threads of a rank must be ordered by the
+/// caller, the same way on every rank.
 TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus teqRtEntryRunWithCommunicators(
     TeqRtEntry entry, const uint64_t *buffers, size_t numBuffers,
     const TeqRtCommunicator *communicators, size_t numCommunicators,

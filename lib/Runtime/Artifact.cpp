@@ -360,6 +360,10 @@ Status Entry::run(const std::vector<DevicePtr> &buffers,
     detail::GemmScope gemmScope(&artifact_->gemmPlans());
     detail::CollectiveScope collectiveScope(&spec_->groups,
                                             &options.communicators);
+    // No other thread enqueues collectives on these communicators until
+    // the entry is enqueued: its collectives stay together, in the order
+    // this thread took them, on every rank (Communicator.h, "Order").
+    Communicator::RunLock runLock(options.communicators);
     function_(pointers.data());
   }
   Status released = slot->release(); // after the call's work, on `stream`

@@ -8,7 +8,11 @@
 #include "Internal.h"
 #include "Nccl.h"
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cstring>
+#include <thread>
 
 namespace mlir::teq::runtime {
 
@@ -125,6 +129,13 @@ ncclRedOp_t ncclOp(ReduceOp op) {
   return op == ReduceOp::Max ? ncclMax : ncclSum;
 }
 
+/// "30 s", "0.5 s".
+std::string formatSeconds(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%g s", seconds);
+  return text;
+}
+
 std::string describeGroup(const std::string &name, int rank, int size) {
   return "communicator" + (name.empty() ? std::string() : " '" + name + "'") +
          " (rank " + std::to_string(rank) + " of " + std::to_string(size) +
@@ -158,6 +169,100 @@ Status checkArguments(const char *collective, uint64_t send, uint64_t recv,
 } // namespace
 
 //===----------------------------------------------------------------------===//
+// Waiting for NCCL, ordering streams
+//===----------------------------------------------------------------------===//
+
+static_assert(detail::kNcclInProgress == ncclInProgress,
+              "kNcclInProgress must be NCCL's ncclInProgress");
+
+namespace detail {
+
+PollResult pollWhileInProgress(const std::function<int()> &query,
+                               const std::function<bool()> &shouldAbort,
+                               double timeoutSeconds) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point start = Clock::now();
+  PollResult poll;
+  for (unsigned polls = 0;; ++polls) {
+    poll.result = query();
+    if (poll.result != kNcclInProgress)
+      return poll;
+    if (shouldAbort && shouldAbort()) {
+      poll.aborted = true;
+      return poll;
+    }
+    if (timeoutSeconds > 0 &&
+        std::chrono::duration<double>(Clock::now() - start).count() >=
+            timeoutSeconds) {
+      poll.timedOut = true;
+      return poll;
+    }
+    // NCCL's background thread needs the CPU; a collective's enqueue is
+    // usually done within microseconds, an initialization takes
+    // milliseconds to seconds.
+    if (polls < 64)
+      std::this_thread::yield();
+    else
+      std::this_thread::sleep_for(std::chrono::microseconds(
+          polls < 1024 ? 50 : 1000));
+  }
+}
+
+StatusOr<std::unique_ptr<StreamSerializer>>
+StreamSerializer::create(std::unique_ptr<WorkspaceDevice> device) {
+  if (!device)
+    return Status::error("StreamSerializer: no device");
+  auto event = device->createEvent();
+  if (!event.ok())
+    return event.status();
+  std::unique_ptr<StreamSerializer> serializer(new StreamSerializer());
+  serializer->device_ = std::move(device);
+  serializer->event_ = *event;
+  return serializer;
+}
+
+StreamSerializer::~StreamSerializer() {
+  // A pending event may be destroyed: CUDA releases it once it completes.
+  if (device_ && event_)
+    device_->destroyEvent(event_);
+}
+
+Status StreamSerializer::begin(void *stream) {
+  stream_ = nullptr;
+  auto state = device_->streamState(stream);
+  if (!state.ok())
+    return state.status();
+  if (state->capturing)
+    return Status::success(); // ordered by the graph's launch
+  stream_ = stream;
+  streamId_ = state->id;
+  if (lastStreamId_ != 0 && lastStreamId_ != streamId_) {
+    TEQ_RETURN_IF_ERROR(device_->streamWaitEvent(stream, event_));
+    ++stats_.waits;
+  }
+  return Status::success();
+}
+
+Status StreamSerializer::end() {
+  if (!stream_)
+    return Status::success();
+  void *stream = stream_;
+  stream_ = nullptr;
+  Status status = device_->recordEvent(event_, stream);
+  if (!status.ok()) {
+    // The next collective cannot be ordered after this one; forget it
+    // rather than wait on a stale record.
+    lastStreamId_ = 0;
+    return status;
+  }
+  ++stats_.records;
+  lastStreamId_ = streamId_;
+  return Status::success();
+}
+
+} // namespace detail
+
+//===----------------------------------------------------------------------===//
 // Communicator
 //===----------------------------------------------------------------------===//
 
@@ -178,6 +283,14 @@ StatusOr<UniqueId> Communicator::createUniqueId() {
 StatusOr<std::unique_ptr<Communicator>>
 Communicator::create(std::shared_ptr<Context> context, const UniqueId &id,
                      int size, int rank, std::string name) {
+  return create(std::move(context), id, size, rank, std::move(name),
+                CommunicatorOptions());
+}
+
+StatusOr<std::unique_ptr<Communicator>>
+Communicator::create(std::shared_ptr<Context> context, const UniqueId &id,
+                     int size, int rank, std::string name,
+                     const CommunicatorOptions &options) {
   const std::string prefix = describeGroup(name, rank, size);
   if (size < 1)
     return Status::error(prefix + ": a group needs at least 1 rank, got " +
@@ -191,28 +304,68 @@ Communicator::create(std::shared_ptr<Context> context, const UniqueId &id,
     return Status::error(prefix + ": the unique id is empty (create it with "
                                   "createUniqueId on one rank and pass it to "
                                   "every rank)");
+  if (!(options.timeoutSeconds >= 0))
+    return Status::error(prefix + ": the timeout must be 0 (none) or "
+                                  "positive, got " +
+                         formatSeconds(options.timeoutSeconds));
   if (!context)
     return Status::error(prefix + ": no CUDA context given");
   auto nccl = getNccl();
   if (!nccl.ok())
     return nccl.status().withPrefix(prefix);
+  const detail::Nccl &api = **nccl;
   // NCCL takes the device from the current CUDA context.
   TEQ_RETURN_IF_ERROR(context->makeCurrent().withPrefix(prefix));
   ncclUniqueId raw;
   std::memcpy(&raw, id.bytes.data(), UniqueId::kBytes);
+  // Non-blocking, so that the wait for the other ranks is ours (and can be
+  // given up) and abort() may be called at any time later (NCCL user guide,
+  // "Fault Tolerance"). The collectives wait while NCCL reports
+  // ncclInProgress (enqueue()).
+  ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+  config.blocking = 0;
   ncclComm_t comm = nullptr;
-  ncclResult_t result = (*nccl)->ncclCommInitRank(&comm, size, raw, rank);
-  if (result != ncclSuccess)
-    return Status::error(prefix + ": ncclCommInitRank failed: " +
-                         describeNcclResult(result, comm));
+  ncclResult_t result =
+      api.ncclCommInitRankConfig(&comm, size, raw, rank, &config);
+  auto abandon = [&] {
+    if (comm)
+      (void)api.ncclCommAbort(comm);
+  };
+  if (result == ncclInProgress) {
+    detail::PollResult poll = detail::pollWhileInProgress(
+        [&] {
+          ncclResult_t state = ncclSuccess;
+          ncclResult_t queried = api.ncclCommGetAsyncError(comm, &state);
+          return static_cast<int>(queried != ncclSuccess ? queried : state);
+        },
+        options.shouldAbort, options.timeoutSeconds);
+    if (poll.aborted || poll.timedOut) {
+      abandon();
+      if (poll.aborted)
+        return Status::error(prefix + ": initialization aborted: " +
+                             options.abortReason);
+      return Status::error(
+          prefix + ": initialization timed out after " +
+          formatSeconds(options.timeoutSeconds) +
+          ": not every rank of the group joined (each must create its "
+          "communicator from the same unique id)");
+    }
+    result = static_cast<ncclResult_t>(poll.result);
+  }
+  if (result != ncclSuccess) {
+    std::string message = describeNcclResult(result, comm);
+    abandon();
+    return Status::error(prefix + ": ncclCommInitRankConfig failed: " +
+                         message);
+  }
   std::unique_ptr<Communicator> communicator(new Communicator());
   communicator->context_ = std::move(context);
-  communicator->comm_ = comm;
+  communicator->comm_ = comm; // destroyed by ~Communicator from here on
   communicator->info_.name = std::move(name);
   communicator->info_.size = size;
   communicator->info_.rank = rank;
   int device = -1;
-  result = (*nccl)->ncclCommCuDevice(comm, &device);
+  result = api.ncclCommCuDevice(comm, &device);
   if (result != ncclSuccess)
     return Status::error(prefix + ": ncclCommCuDevice failed: " +
                          describeNcclResult(result, comm));
@@ -223,6 +376,11 @@ Communicator::create(std::shared_ptr<Context> context, const UniqueId &id,
                                   "device " +
                          std::to_string(device) + ", not the context's " +
                          std::to_string(expected));
+  auto serializer = detail::StreamSerializer::create(
+      detail::makeCudaWorkspaceDevice(communicator->context_->cuContext()));
+  if (!serializer.ok())
+    return serializer.status().withPrefix(prefix);
+  communicator->serializer_ = std::move(*serializer);
   return communicator;
 }
 
@@ -244,6 +402,8 @@ Communicator::~Communicator() {
 }
 
 void Communicator::abort() {
+  // First, so that a thread waiting for NCCL under mutex_ lets go of it.
+  abortRequested_ = true;
   std::lock_guard<std::mutex> lock(mutex_);
   if (!comm_)
     return;
@@ -257,6 +417,22 @@ void Communicator::abort() {
   (void)(*nccl)->ncclCommAbort(static_cast<ncclComm_t>(comm_));
   comm_ = nullptr;
   failed_ = true;
+}
+
+Communicator::RunLock::RunLock(
+    const std::vector<const Communicator *> &communicators) {
+  for (const Communicator *comm : communicators)
+    if (comm)
+      held_.push_back(comm);
+  std::sort(held_.begin(), held_.end(), std::less<const Communicator *>());
+  held_.erase(std::unique(held_.begin(), held_.end()), held_.end());
+  for (const Communicator *comm : held_)
+    comm->runMutex_.lock();
+}
+
+Communicator::RunLock::~RunLock() {
+  for (auto it = held_.rbegin(); it != held_.rend(); ++it)
+    (*it)->runMutex_.unlock();
 }
 
 std::string Communicator::describe() const {
@@ -283,15 +459,15 @@ Status Communicator::allGather(uint64_t send, uint64_t recv, int64_t sendCount,
   auto nccl = getNccl();
   if (!nccl.ok())
     return nccl.status().withPrefix(what);
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (!comm_)
-    return Status::error(what + ": the communicator was aborted");
-  int result = (*nccl)->ncclAllGather(
-      reinterpret_cast<const void *>(send), reinterpret_cast<void *>(recv),
-      static_cast<size_t>(sendCount), ncclType(type),
-      static_cast<ncclComm_t>(comm_),
-      static_cast<cudaStream_t>(stream ? stream : context_->stream()));
-  return check("ncclAllGather", result).withPrefix(what);
+  return enqueue(what, "ncclAllGather", stream,
+                 [&](void *comm, void *cudaStream) {
+                   return static_cast<int>((*nccl)->ncclAllGather(
+                       reinterpret_cast<const void *>(send),
+                       reinterpret_cast<void *>(recv),
+                       static_cast<size_t>(sendCount), ncclType(type),
+                       static_cast<ncclComm_t>(comm),
+                       static_cast<cudaStream_t>(cudaStream)));
+                 });
 }
 
 Status Communicator::reduceScatter(uint64_t send, uint64_t recv,
@@ -321,20 +497,64 @@ Status Communicator::reduce(bool scatter, uint64_t send, uint64_t recv,
   auto nccl = getNccl();
   if (!nccl.ok())
     return nccl.status().withPrefix(what);
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (!comm_)
-    return Status::error(what + ": the communicator was aborted");
   // Same signature: count is the received elements of a reduce-scatter,
   // the elements of an all-reduce.
   auto collective =
       scatter ? (*nccl)->ncclReduceScatter : (*nccl)->ncclAllReduce;
-  int result = collective(
-      reinterpret_cast<const void *>(send), reinterpret_cast<void *>(recv),
-      static_cast<size_t>(count), ncclType(type), ncclOp(op),
-      static_cast<ncclComm_t>(comm_),
-      static_cast<cudaStream_t>(stream ? stream : context_->stream()));
-  return check(scatter ? "ncclReduceScatter" : "ncclAllReduce", result)
-      .withPrefix(what);
+  return enqueue(what, scatter ? "ncclReduceScatter" : "ncclAllReduce",
+                 stream, [&](void *comm, void *cudaStream) {
+                   return static_cast<int>(collective(
+                       reinterpret_cast<const void *>(send),
+                       reinterpret_cast<void *>(recv),
+                       static_cast<size_t>(count), ncclType(type), ncclOp(op),
+                       static_cast<ncclComm_t>(comm),
+                       static_cast<cudaStream_t>(cudaStream)));
+                 });
+}
+
+int Communicator::waitWhileInProgress() const {
+  const detail::Nccl &api = **getNccl();
+  detail::PollResult poll = detail::pollWhileInProgress(
+      [&] {
+        ncclResult_t state = ncclSuccess;
+        ncclResult_t queried =
+            api.ncclCommGetAsyncError(static_cast<ncclComm_t>(comm_), &state);
+        return static_cast<int>(queried != ncclSuccess ? queried : state);
+      },
+      [&] { return abortRequested_.load(); }, /*timeoutSeconds=*/0);
+  return poll.aborted ? -1 : poll.result;
+}
+
+Status Communicator::enqueue(
+    const std::string &what, const char *call, void *stream,
+    const std::function<int(void *comm, void *stream)> &launch) const {
+  // A run holding the communicator (RunLock) keeps other threads out until
+  // it has enqueued its entry; its own collectives pass (recursive).
+  std::lock_guard<std::recursive_mutex> runLock(runMutex_);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!comm_ || abortRequested_)
+    return Status::error(what + ": the communicator was aborted");
+  void *cudaStream = stream ? stream : context_->stream();
+  // After the previous collective on this communicator, whatever stream it
+  // was on: every rank executes them in the order they were enqueued.
+  TEQ_RETURN_IF_ERROR(serializer_->begin(cudaStream).withPrefix(
+      what + ": cannot order it after the communicator's previous collective"));
+  int result = launch(comm_, cudaStream);
+  if (result == ncclInProgress) {
+    // Still being enqueued in the background (a non-blocking communicator,
+    // e.g. while NCCL connects to the peers on first use): NCCL must finish
+    // before anything else goes on the stream or the communicator.
+    result = waitWhileInProgress();
+    if (result == -1) {
+      failed_ = true;
+      return Status::error(what + ": the communicator was aborted while "
+                                  "NCCL was enqueuing " +
+                           call);
+    }
+  }
+  TEQ_RETURN_IF_ERROR(check(call, result).withPrefix(what));
+  return serializer_->end().withPrefix(
+      what + ": cannot order the communicator's next collective after it");
 }
 
 Status Communicator::asyncError() const {

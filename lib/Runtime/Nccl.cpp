@@ -10,6 +10,10 @@
 
 namespace mlir::teq::runtime::detail {
 
+static_assert(NCCL_VERSION_CODE >= kMinNcclVersion,
+              "the runtime needs nccl.h of NCCL 2.14 or later "
+              "(ncclCommInitRankConfig, ncclConfig_t.blocking)");
+
 namespace {
 
 struct LoadedNccl {
@@ -67,15 +71,36 @@ LoadedNccl loadNccl() {
     return loaded;
   }
   Nccl &table = loaded.table;
+  // The version first, so that a missing function of an old NCCL says which
+  // version it is.
+  (void)dlerror();
+  table.ncclGetVersion = reinterpret_cast<decltype(table.ncclGetVersion)>(
+      dlsym(handle, "ncclGetVersion"));
+  std::string versionText;
+  if (table.ncclGetVersion &&
+      table.ncclGetVersion(&table.version) == ncclSuccess) {
+    versionText = " (NCCL " + formatNcclVersion(table.version) + ")";
+    if (table.version < kMinNcclVersion) {
+      loaded.error = "NCCL not available: " + table.library + " is NCCL " +
+                     formatNcclVersion(table.version) +
+                     "; the runtime needs NCCL " +
+                     formatNcclVersion(kMinNcclVersion) +
+                     " or later (non-blocking communicators, "
+                     "ncclCommInitRankConfig)";
+      dlclose(handle);
+      return loaded;
+    }
+  }
 #define TEQ_LOAD_NCCL_FUNCTION(name)                                           \
   {                                                                            \
     (void)dlerror();                                                           \
     void *symbol = dlsym(handle, #name);                                       \
     if (!symbol) {                                                             \
-      loaded.error = "NCCL not available: " + table.library +                  \
-                     " has no " #name " (it is older than the NCCL " +         \
-                     formatNcclVersion(NCCL_VERSION_CODE) +                    \
-                     " the runtime was built with?)";                          \
+      loaded.error = "NCCL not available: " + table.library + versionText +    \
+                     " has no " #name ": the runtime needs NCCL " +            \
+                     formatNcclVersion(kMinNcclVersion) +                      \
+                     " or later (it was built with " +                         \
+                     formatNcclVersion(NCCL_VERSION_CODE) + ")";               \
       dlclose(handle);                                                         \
       return loaded;                                                           \
     }                                                                          \

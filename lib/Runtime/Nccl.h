@@ -36,6 +36,7 @@ namespace mlir::teq::runtime::detail {
   X(ncclGetVersion)                                                            \
   X(ncclGetUniqueId)                                                           \
   X(ncclCommInitRank)                                                          \
+  X(ncclCommInitRankConfig)                                                    \
   X(ncclCommDestroy)                                                           \
   X(ncclCommAbort)                                                             \
   X(ncclCommCount)                                                             \
@@ -58,10 +59,18 @@ struct Nccl {
   std::string library;
 };
 
+/// The oldest NCCL the runtime runs with: 2.14 brought
+/// ncclCommInitRankConfig and non-blocking communicators (ncclInProgress),
+/// which the runtime's communicators are (Communicator.h), and 2.13
+/// ncclGetLastError.
+constexpr int kMinNcclVersion = 21400;
+
 /// The NCCL table, loading it on first call (thread-safe). Fails with
-/// "NCCL not available: ..." if the library cannot be opened, a function is
-/// missing or its major version is not the nccl.h the runtime was built
-/// with.
+/// "NCCL not available: ..." if the library cannot be opened, is older than
+/// kMinNcclVersion ("... is NCCL 2.12.12; the runtime needs NCCL 2.14 or
+/// later (non-blocking communicators, ncclCommInitRankConfig)"), a function
+/// is missing ("... has no ncclCommInitRankConfig ...") or its major version
+/// is not the nccl.h the runtime was built with.
 StatusOr<const Nccl *> getNccl();
 
 /// "2.28.9" for an ncclGetVersion() value.

@@ -593,24 +593,67 @@ TeqRtStatus teqRtUniqueIdCreate(TeqRtUniqueId *id) {
   });
 }
 
-TeqRtStatus teqRtCommunicatorCreate(TeqRtContext context,
-                                    const TeqRtUniqueId *id, int size,
-                                    int rank, const char *name,
-                                    TeqRtCommunicator *communicator) {
-  return guarded(__func__, [&](const char *function) {
+TeqRtCommunicatorOptions teqRtCommunicatorOptionsGetDefault(void) {
+  TeqRtCommunicatorOptions options;
+  options.timeoutSeconds = 0;
+  options.shouldAbort = nullptr;
+  options.shouldAbortData = nullptr;
+  return options;
+}
+
+namespace {
+/// teqRtCommunicatorCreate and teqRtCommunicatorCreateWithOptions.
+TeqRtStatus createCommunicator(const char *name, TeqRtContext context,
+                               const TeqRtUniqueId *id, int size, int rank,
+                               const char *groupName,
+                               const TeqRtCommunicatorOptions *options,
+                               TeqRtCommunicator *communicator) {
+  return guarded(name, [&](const char *function) {
     TEQ_CHECK_HANDLE(context, "context");
     TEQ_CHECK_OUT(id);
     TEQ_CHECK_OUT(communicator);
+    *communicator = TeqRtCommunicator{nullptr};
     UniqueId uniqueId;
     std::copy(id->internal, id->internal + UniqueId::kBytes,
               uniqueId.bytes.begin());
-    auto created = Communicator::create(unwrap(context)->context, uniqueId,
-                                        size, rank, name ? name : "");
+    CommunicatorOptions createOptions;
+    if (options) {
+      createOptions.timeoutSeconds = options->timeoutSeconds;
+      if (options->shouldAbort) {
+        int (*shouldAbort)(void *) = options->shouldAbort;
+        void *data = options->shouldAbortData;
+        createOptions.shouldAbort = [shouldAbort, data] {
+          return shouldAbort(data) != 0;
+        };
+        createOptions.abortReason =
+            "the caller's shouldAbort returned nonzero";
+      }
+    }
+    auto created =
+        Communicator::create(unwrap(context)->context, uniqueId, size, rank,
+                             groupName ? groupName : "", createOptions);
     if (!created.ok())
       return fail(created.status());
     *communicator = TeqRtCommunicator{created->release()};
     return succeed();
   });
+}
+} // namespace
+
+TeqRtStatus teqRtCommunicatorCreateWithOptions(
+    TeqRtContext context, const TeqRtUniqueId *id, int size, int rank,
+    const char *name, const TeqRtCommunicatorOptions *options,
+    TeqRtCommunicator *communicator) {
+  return createCommunicator(__func__, context, id, size, rank, name, options,
+                            communicator);
+}
+
+TeqRtStatus teqRtCommunicatorCreate(TeqRtContext context,
+                                    const TeqRtUniqueId *id, int size,
+                                    int rank, const char *name,
+                                    TeqRtCommunicator *communicator) {
+  return createCommunicator(__func__, context, id, size, rank, name, nullptr,
+                            communicator);
 }
 
 void teqRtCommunicatorDestroy(TeqRtCommunicator communicator) {

@@ -19,9 +19,16 @@
 
 #include <gtest/gtest.h>
 
+#include <dlfcn.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -135,7 +142,7 @@ TEST(GroupsTest, Errors) {
             "manifest: entries[0].groups[0]: missing \"name\"");
   EXPECT_EQ(groupsError(R"([{"name": "tp"}])"),
             "manifest: entries[0].groups[0]: missing \"size\"");
-  EXPECT_EQ(groupsError(R"([{"name": "tp", "size": 0}])"),
+  EXPECT_EQ(groupsError(R"([{"name": "tp", "size": -1}])"),
             "manifest: entries[0].groups[0].size: a group has 1 to 2^30 "
             "ranks, got 0");
   EXPECT_EQ(groupsError(R"([{"name": "", "size": 2}])"),
@@ -258,6 +265,14 @@ TEST(CommunicatorTest, ArgumentErrorsBeforeNccl) {
   ASSERT_FALSE(noContext.ok());
   EXPECT_EQ(noContext.message(),
             "communicator 'tp' (rank 1 of 2): no CUDA context given");
+  CommunicatorOptions options;
+  options.timeoutSeconds = -1;
+  auto badTimeout =
+      Communicator::create(nullptr, someId(), 2, 1, "tp", options);
+  ASSERT_FALSE(badTimeout.ok());
+  EXPECT_EQ(badTimeout.message(), "communicator 'tp' (rank 1 of 2): the "
+                                  "timeout must be 0 (none) or positive, got "
+                                  "-1 s");
 }
 
 TEST(CommunicatorTest, UniqueIdFromNccl) {
@@ -295,6 +310,161 @@ TEST(CommunicatorDeathTest, NcclLibraryFromTheEnvironment) {
   // A library that is not NCCL.
   EXPECT_EXIT(expectError("libc.so.6", "has no ncclGetVersion"),
               ::testing::ExitedWithCode(0), "");
+  // An NCCL older than 2.14 (no non-blocking communicators), by its
+  // version; one that lacks ncclCommInitRankConfig, by the symbol.
+  EXPECT_EXIT(expectError(TEQ_FAKE_NCCL_OLD,
+                          "is NCCL 2.12.7; the runtime needs NCCL 2.14.0 or "
+                          "later (non-blocking communicators, "
+                          "ncclCommInitRankConfig)"),
+              ::testing::ExitedWithCode(0), "");
+  EXPECT_EXIT(expectError(TEQ_FAKE_NCCL_NO_CONFIG,
+                          " (NCCL 2.14.0) has no ncclCommInitRankConfig: the "
+                          "runtime needs NCCL 2.14.0 or later"),
+              ::testing::ExitedWithCode(0), "");
+}
+
+//===----------------------------------------------------------------------===//
+// Waiting for NCCL and ordering streams, without a GPU
+//===----------------------------------------------------------------------===//
+
+TEST(PollWhileInProgressTest, DoneAbortedTimedOut) {
+  using detail::kNcclInProgress;
+  int calls = 0;
+  auto doneAfter = [&](int n, int result) {
+    return [&, n, result] { return ++calls < n ? kNcclInProgress : result; };
+  };
+  detail::PollResult done =
+      detail::pollWhileInProgress(doneAfter(100, 0), nullptr, 0);
+  EXPECT_EQ(done.result, 0);
+  EXPECT_FALSE(done.aborted || done.timedOut);
+  EXPECT_EQ(calls, 100);
+  // An error ends the wait too (a peer failed during initialization).
+  calls = 0;
+  EXPECT_EQ(detail::pollWhileInProgress(doneAfter(3, 6), nullptr, 0).result,
+            6);
+  // The abort check is polled between queries.
+  calls = 0;
+  int checks = 0;
+  detail::PollResult aborted = detail::pollWhileInProgress(
+      doneAfter(1000000, 0), [&] { return ++checks == 5; }, 0);
+  EXPECT_TRUE(aborted.aborted);
+  EXPECT_EQ(aborted.result, kNcclInProgress);
+  EXPECT_EQ(checks, 5);
+  // A peer that never joins: the timeout.
+  detail::PollResult timedOut = detail::pollWhileInProgress(
+      [] { return kNcclInProgress; }, [] { return false; }, 0.05);
+  EXPECT_TRUE(timedOut.timedOut);
+  EXPECT_FALSE(timedOut.aborted);
+}
+
+/// A WorkspaceDevice that logs what StreamSerializer asks of it.
+class SerializerDevice final : public detail::WorkspaceDevice {
+public:
+  struct Log {
+    std::vector<std::pair<void *, void *>> waits, records; // stream, event
+    std::vector<void *> capturing;
+    int events = 0;
+    bool failRecord = false, failWait = false;
+  };
+  explicit SerializerDevice(std::shared_ptr<Log> log) : log_(std::move(log)) {}
+  StatusOr<StreamState> streamState(void *stream) override {
+    StreamState state;
+    for (void *s : log_->capturing)
+      if (s == stream)
+        state.capturing = true;
+    if (!state.capturing)
+      state.id = reinterpret_cast<uintptr_t>(stream);
+    return state;
+  }
+  StatusOr<uint64_t> allocate(uint64_t, bool) override { return 0; }
+  void free(uint64_t) override {}
+  StatusOr<void *> createEvent() override {
+    ++log_->events;
+    return reinterpret_cast<void *>(uintptr_t(0xE0));
+  }
+  void destroyEvent(void *event) override {
+    EXPECT_EQ(event, reinterpret_cast<void *>(uintptr_t(0xE0)));
+    --log_->events;
+  }
+  Status recordEvent(void *event, void *stream) override {
+    if (log_->failRecord)
+      return Status::error("cannot record a CUDA event: CUDA_ERROR_X");
+    log_->records.push_back({stream, event});
+    return Status::success();
+  }
+  bool eventDone(void *) override { return false; }
+  Status streamWaitEvent(void *stream, void *event) override {
+    if (log_->failWait)
+      return Status::error("cuStreamWaitEvent: CUDA_ERROR_Y");
+    log_->waits.push_back({stream, event});
+    return Status::success();
+  }
+  void synchronizeEvent(void *) override {}
+  void synchronizeContext() override {}
+  void releaseSlot(uint64_t) override {}
+
+private:
+  std::shared_ptr<Log> log_;
+};
+
+void *streamAt(uintptr_t id) { return reinterpret_cast<void *>(id); }
+
+TEST(StreamSerializerTest, WaitsOnlyWhenTheStreamChanges) {
+  auto log = std::make_shared<SerializerDevice::Log>();
+  {
+    auto serializer = detail::StreamSerializer::create(
+        std::make_unique<SerializerDevice>(log));
+    ASSERT_TRUE(serializer.ok()) << serializer.message();
+    detail::StreamSerializer &order = **serializer;
+    void *event = reinterpret_cast<void *>(uintptr_t(0xE0));
+    void *a = streamAt(0x10), *b = streamAt(0x20);
+    // The first collective waits for nothing; the next on the same stream
+    // neither (stream order); on another stream it waits for the event
+    // recorded after the last one; back on the first stream too.
+    for (void *stream : {a, a, b, b, a}) {
+      ASSERT_TRUE(order.begin(stream).ok());
+      ASSERT_TRUE(order.end().ok());
+    }
+    using Pairs = std::vector<std::pair<void *, void *>>;
+    EXPECT_EQ(log->waits, (Pairs{{b, event}, {a, event}}));
+    EXPECT_EQ(log->records,
+              (Pairs{{a, event}, {a, event}, {b, event}, {b, event},
+                     {a, event}}));
+    EXPECT_EQ(order.stats().waits, 2u);
+    EXPECT_EQ(order.stats().records, 5u);
+
+    // A capturing stream is neither ordered nor recorded (its graph runs
+    // when launched); the stream after it still waits for the last
+    // uncaptured collective.
+    void *graph = streamAt(0x30);
+    log->capturing.push_back(graph);
+    log->waits.clear();
+    log->records.clear();
+    ASSERT_TRUE(order.begin(graph).ok());
+    ASSERT_TRUE(order.end().ok());
+    EXPECT_TRUE(log->waits.empty());
+    EXPECT_TRUE(log->records.empty());
+    ASSERT_TRUE(order.begin(b).ok());
+    ASSERT_TRUE(order.end().ok());
+    EXPECT_EQ(log->waits, (Pairs{{b, event}}));
+
+    // Errors are the caller's; a failed record forgets the last stream (no
+    // wait on a stale record).
+    log->failWait = true;
+    EXPECT_EQ(order.begin(a).message(), "cuStreamWaitEvent: CUDA_ERROR_Y");
+    log->failWait = false;
+    log->failRecord = true;
+    ASSERT_TRUE(order.begin(b).ok());
+    EXPECT_EQ(order.end().message(),
+              "cannot record a CUDA event: CUDA_ERROR_X");
+    log->failRecord = false;
+    log->waits.clear();
+    ASSERT_TRUE(order.begin(a).ok());
+    EXPECT_TRUE(log->waits.empty());
+    ASSERT_TRUE(order.end().ok());
+    EXPECT_EQ(log->events, 1);
+  }
+  EXPECT_EQ(log->events, 0) << "the event is destroyed with the serializer";
 }
 
 //===----------------------------------------------------------------------===//
@@ -357,6 +527,14 @@ TEST(ArtifactGroupsTest, CApi) {
             TEQ_RT_INVALID_ARGUMENT);
   EXPECT_STREQ(teqRtGetLastError(),
                "teqRtCommunicatorCreate: null context handle");
+  TeqRtCommunicatorOptions defaults = teqRtCommunicatorOptionsGetDefault();
+  EXPECT_EQ(defaults.timeoutSeconds, 0.0);
+  EXPECT_EQ(defaults.shouldAbort, nullptr);
+  EXPECT_EQ(teqRtCommunicatorCreateWithOptions(TeqRtContext{nullptr}, &id, 2,
+                                               0, "tp", &defaults, &comm),
+            TEQ_RT_INVALID_ARGUMENT);
+  EXPECT_STREQ(teqRtGetLastError(),
+               "teqRtCommunicatorCreateWithOptions: null context handle");
   int size = 0;
   EXPECT_EQ(teqRtCommunicatorGetSize(comm, &size), TEQ_RT_INVALID_ARGUMENT);
   EXPECT_EQ(teqRtCommunicatorCheckAsyncError(comm), TEQ_RT_INVALID_ARGUMENT);
@@ -558,6 +736,262 @@ TEST(CommunicatorGpuTest, CollectivesOfAnArtifactOnTwoRanks) {
     status = (*artifact)->findEntry("bad_group")->run({in.ptr()}, options);
     EXPECT_EQ(status.message(), "entry 'bad_group': all-reduce on group 3: "
                                 "out of range: the entry has 1 group");
+    EXPECT_TRUE((*comm)->asyncError().ok());
+  });
+}
+
+TEST(CommunicatorGpuTest, InitializationGivesUpWhenAPeerNeverJoins) {
+  auto context = Context::create(0);
+  if (!context.ok())
+    GTEST_SKIP() << "no CUDA device";
+  auto id = Communicator::createUniqueId();
+  ASSERT_TRUE(id.ok()) << id.message();
+  // Rank 1 never comes (it failed before ncclCommInitRank): rank 0 must not
+  // wait forever.
+  using Clock = std::chrono::steady_clock;
+  CommunicatorOptions timeout;
+  timeout.timeoutSeconds = 0.5;
+  Clock::time_point start = Clock::now();
+  auto timedOut = Communicator::create(*context, *id, 2, 0, "tp", timeout);
+  ASSERT_FALSE(timedOut.ok());
+  EXPECT_EQ(timedOut.message(),
+            "communicator 'tp' (rank 0 of 2): initialization timed out after "
+            "0.5 s: not every rank of the group joined (each must create its "
+            "communicator from the same unique id)");
+  EXPECT_LT(Clock::now() - start, std::chrono::seconds(20));
+
+  // Another thread says that a peer failed.
+  auto id2 = Communicator::createUniqueId();
+  ASSERT_TRUE(id2.ok()) << id2.message();
+  std::atomic<bool> peerFailed{false};
+  CommunicatorOptions abort;
+  abort.shouldAbort = [&] { return peerFailed.load(); };
+  abort.abortReason = "another rank failed";
+  std::thread failing([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    peerFailed = true;
+  });
+  start = Clock::now();
+  auto aborted = Communicator::create(*context, *id2, 2, 0, "tp", abort);
+  failing.join();
+  ASSERT_FALSE(aborted.ok());
+  EXPECT_EQ(aborted.message(), "communicator 'tp' (rank 0 of 2): "
+                               "initialization aborted: another rank failed");
+  EXPECT_LT(Clock::now() - start, std::chrono::seconds(20));
+
+  // The C API: a timeout, and an abort callback.
+  TeqRtContext capi{nullptr};
+  ASSERT_EQ(teqRtContextCreate(0, &capi), TEQ_RT_SUCCESS);
+  TeqRtUniqueId rawId;
+  ASSERT_EQ(teqRtUniqueIdCreate(&rawId), TEQ_RT_SUCCESS);
+  TeqRtCommunicatorOptions options = teqRtCommunicatorOptionsGetDefault();
+  options.timeoutSeconds = 0.2;
+  TeqRtCommunicator comm{nullptr};
+  EXPECT_EQ(teqRtCommunicatorCreateWithOptions(capi, &rawId, 2, 0, "tp",
+                                               &options, &comm),
+            TEQ_RT_FAILURE);
+  EXPECT_CONTAINS(teqRtGetLastError(), "initialization timed out after 0.2 s");
+  EXPECT_TRUE(teqRtCommunicatorIsNull(comm));
+  ASSERT_EQ(teqRtUniqueIdCreate(&rawId), TEQ_RT_SUCCESS);
+  options = teqRtCommunicatorOptionsGetDefault();
+  int polls = 0;
+  options.shouldAbort = [](void *data) {
+    return ++*static_cast<int *>(data) >= 100 ? 1 : 0;
+  };
+  options.shouldAbortData = &polls;
+  EXPECT_EQ(teqRtCommunicatorCreateWithOptions(capi, &rawId, 2, 0, "tp",
+                                               &options, &comm),
+            TEQ_RT_FAILURE);
+  EXPECT_CONTAINS(teqRtGetLastError(),
+                  "initialization aborted: the caller's shouldAbort returned "
+                  "nonzero");
+  EXPECT_EQ(polls, 100);
+  teqRtContextDestroy(capi);
+}
+
+/// The driver's stream functions and an asynchronous memset, from libcuda
+/// itself (the tests do not link it).
+struct DriverStreams {
+  int (*create)(void **stream, unsigned flags) = nullptr;
+  int (*destroy)(void *stream) = nullptr;
+  int (*synchronize)(void *stream) = nullptr;
+  int (*memsetD8Async)(uint64_t ptr, unsigned char value, size_t count,
+                       void *stream) = nullptr;
+
+  static const DriverStreams *get() {
+    static const DriverStreams api = [] {
+      DriverStreams loaded;
+      void *cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+      if (!cuda)
+        return loaded;
+      loaded.create = reinterpret_cast<decltype(loaded.create)>(
+          dlsym(cuda, "cuStreamCreate"));
+      loaded.destroy = reinterpret_cast<decltype(loaded.destroy)>(
+          dlsym(cuda, "cuStreamDestroy_v2"));
+      loaded.synchronize = reinterpret_cast<decltype(loaded.synchronize)>(
+          dlsym(cuda, "cuStreamSynchronize"));
+      loaded.memsetD8Async = reinterpret_cast<decltype(loaded.memsetD8Async)>(
+          dlsym(cuda, "cuMemsetD8Async"));
+      return loaded;
+    }();
+    return api.create && api.destroy && api.synchronize && api.memsetD8Async
+               ? &api
+               : nullptr;
+  }
+};
+
+/// A non-blocking stream of `context` (destroyed after it finished).
+std::shared_ptr<void> makeStream(const Context &context) {
+  const DriverStreams *api = DriverStreams::get();
+  if (!api || !context.makeCurrent().ok())
+    return nullptr;
+  void *stream = nullptr;
+  if (api->create(&stream, /*CU_STREAM_NON_BLOCKING=*/1) != 0)
+    return nullptr;
+  return std::shared_ptr<void>(stream, [](void *s) {
+    DriverStreams::get()->synchronize(s);
+    DriverStreams::get()->destroy(s);
+  });
+}
+
+/// Two threads per rank, each running entries with the rank's one
+/// communicator on a stream of its own (issue 17: collectives sharing a
+/// communicator on two streams must execute in the order every rank
+/// enqueued them, and a run's collectives must stay together).
+TEST(CommunicatorGpuTest, TwoStreamsAndThreadsShareOneCommunicator) {
+  if (deviceCount() < 2 || !DriverStreams::get())
+    GTEST_SKIP() << "needs 2 CUDA devices";
+  constexpr int kRounds = 20;
+  onTwoRanks([](int rank, std::shared_ptr<Context> context,
+                const UniqueId &id) {
+    auto comm = Communicator::create(context, id, 2, rank, "tp");
+    ASSERT_TRUE(comm.ok()) << comm.message();
+    auto artifact = Artifact::open(TEQ_FAKE_ARTIFACT_COLLECTIVES, context);
+    ASSERT_TRUE(artifact.ok()) << artifact.message();
+    std::shared_ptr<void> streams[2] = {makeStream(*context),
+                                        makeStream(*context)};
+    ASSERT_TRUE(streams[0] && streams[1]);
+    const Entry *allReduce = (*artifact)->findEntry("all_reduce");
+    const Entry *allGather = (*artifact)->findEntry("all_gather");
+
+    // Inputs: all_reduce's x_r[i] = (r + 1) * i (sum 3i, max 2i);
+    // all_gather's shard of rank r is bytes 16r + i % 16.
+    std::vector<float> x(64), sum(64), max(64);
+    for (int i = 0; i < 64; ++i) {
+      x[i] = static_cast<float>((rank + 1) * i);
+      sum[i] = static_cast<float>(3 * i);
+      max[i] = static_cast<float>(2 * i);
+    }
+    std::vector<uint8_t> shard(1024), gathered(2048);
+    for (int i = 0; i < 1024; ++i) {
+      shard[i] = static_cast<uint8_t>(16 * rank + i % 16);
+      gathered[i] = static_cast<uint8_t>(i % 16);
+      gathered[1024 + i] = static_cast<uint8_t>(16 + i % 16);
+    }
+    // Rank 0 keeps stream 0 busy before each of its runs there (large
+    // memsets), so that without the runtime's order stream 1's all-gather
+    // would overtake stream 0's all-reduces on rank 0 but not on rank 1.
+    auto busy = DeviceBuffer::allocate(context, size_t(256) << 20);
+    ASSERT_TRUE(busy.ok()) << busy.message();
+
+    // 1. Two entries, two threads, two streams, in an order every rank
+    //    shares: round k runs all_reduce on stream 0 (thread A), then
+    //    all_gather on stream 1 (thread B).
+    {
+      DeviceBuffer in = upload(context, bytesOf(x.data(), 256));
+      DeviceBuffer gin = upload(context, shard);
+      std::vector<DeviceBuffer> sums, maxes, gouts;
+      for (int k = 0; k < kRounds; ++k) {
+        sums.push_back(upload(context, std::vector<uint8_t>(256, 0xA5)));
+        maxes.push_back(upload(context, std::vector<uint8_t>(256, 0xA5)));
+        gouts.push_back(upload(context, std::vector<uint8_t>(2048, 0xA5)));
+      }
+      std::mutex mutex;
+      std::condition_variable turn;
+      int next = 0; // even: thread A's round next / 2; odd: thread B's
+      std::string errors[2];
+      auto worker = [&](int which) {
+        for (int k = 0; k < kRounds; ++k) {
+          std::unique_lock<std::mutex> lock(mutex);
+          turn.wait(lock, [&] { return next == 2 * k + which; });
+          RunOptions options;
+          options.stream = streams[which].get();
+          options.communicators = {comm->get()};
+          Status status;
+          if (which == 0) {
+            if (rank == 0)
+              for (int m = 0; m < 8; ++m)
+                DriverStreams::get()->memsetD8Async(
+                    busy->ptr(), static_cast<unsigned char>(m),
+                    busy->size(), options.stream);
+            status = allReduce->run(
+                {in.ptr(), sums[k].ptr(), maxes[k].ptr()}, options);
+          } else {
+            status = allGather->run({gin.ptr(), gouts[k].ptr()}, options);
+          }
+          if (!status.ok() && errors[which].empty())
+            errors[which] = status.message();
+          ++next;
+          turn.notify_all();
+        }
+      };
+      std::thread a(worker, 0), b(worker, 1);
+      a.join();
+      b.join();
+      EXPECT_EQ(errors[0], "");
+      EXPECT_EQ(errors[1], "");
+      ASSERT_TRUE(DriverStreams::get()->synchronize(streams[0].get()) == 0);
+      ASSERT_TRUE(DriverStreams::get()->synchronize(streams[1].get()) == 0);
+      for (int k = 0; k < kRounds; ++k) {
+        EXPECT_EQ(*sums[k].download(), bytesOf(sum.data(), 256))
+            << "rank " << rank << " round " << k;
+        EXPECT_EQ(*maxes[k].download(), bytesOf(max.data(), 256))
+            << "rank " << rank << " round " << k;
+        EXPECT_EQ(*gouts[k].download(), gathered)
+            << "rank " << rank << " round " << k;
+      }
+    }
+
+    // 2. One entry (two all-reduces: sum, then max) from two threads at
+    //    once, racing, on two streams. Which thread goes first may differ
+    //    between the ranks (both have the same inputs, so that does not
+    //    matter), but each run's two collectives must stay together:
+    //    interleaved, one rank's sum would meet the other's max.
+    {
+      DeviceBuffer in = upload(context, bytesOf(x.data(), 256));
+      std::vector<DeviceBuffer> sums[2], maxes[2];
+      for (int t = 0; t < 2; ++t)
+        for (int k = 0; k < kRounds; ++k) {
+          sums[t].push_back(upload(context, std::vector<uint8_t>(256, 0xA5)));
+          maxes[t].push_back(upload(context, std::vector<uint8_t>(256, 0xA5)));
+        }
+      std::string errors[2];
+      auto worker = [&](int t) {
+        RunOptions options;
+        options.stream = streams[t].get();
+        options.communicators = {comm->get()};
+        for (int k = 0; k < kRounds; ++k) {
+          Status status = allReduce->run(
+              {in.ptr(), sums[t][k].ptr(), maxes[t][k].ptr()}, options);
+          if (!status.ok() && errors[t].empty())
+            errors[t] = status.message();
+        }
+      };
+      std::thread a(worker, 0), b(worker, 1);
+      a.join();
+      b.join();
+      EXPECT_EQ(errors[0], "");
+      EXPECT_EQ(errors[1], "");
+      ASSERT_TRUE(DriverStreams::get()->synchronize(streams[0].get()) == 0);
+      ASSERT_TRUE(DriverStreams::get()->synchronize(streams[1].get()) == 0);
+      for (int t = 0; t < 2; ++t)
+        for (int k = 0; k < kRounds; ++k) {
+          EXPECT_EQ(*sums[t][k].download(), bytesOf(sum.data(), 256))
+              << "rank " << rank << " thread " << t << " run " << k;
+          EXPECT_EQ(*maxes[t][k].download(), bytesOf(max.data(), 256))
+              << "rank " << rank << " thread " << t << " run " << k;
+        }
+    }
     EXPECT_TRUE((*comm)->asyncError().ok());
   });
 }

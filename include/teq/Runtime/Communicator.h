@@ -23,10 +23,34 @@
 // NCCL is loaded at run time (lib/Runtime/Nccl.h, $TEQ_NCCL_LIBRARY):
 // nothing here needs it until a unique id or a communicator is made.
 //
-// Threads: NCCL communicators must not be used from several threads at
-// once; a Communicator serializes the collectives it enqueues. Every rank
-// must enqueue the same collectives on a communicator in the same order
-// (running the same entries in the same order does that).
+// Order. NCCL needs every rank to issue a communicator's collectives in the
+// same order, and must not be called on one communicator from two threads at
+// once (NCCL user guide, "Thread Safety"). The runtime guarantees, per
+// communicator:
+//   * one thread at a time: a run holds its communicators (RunLock) while it
+//     enqueues its entry, so a run's collectives are never interleaved with
+//     another run's or another thread's on the same communicator;
+//   * device order = host enqueue order, across streams: a collective on a
+//     stream other than the previous collective's waits for that one on the
+//     device (an event recorded after every collective, cuStreamWaitEvent;
+//     detail::StreamSerializer), so two runs on two streams cannot execute
+//     their collectives in another order than they were enqueued. Streams
+//     capturing a CUDA graph are not ordered: graphs with collectives must
+//     be launched in the same order on every rank (NCCL's own rule).
+// What the caller must guarantee: every rank enqueues the runs (and direct
+// collectives) that use a communicator in the same order. Runs of one rank
+// from several threads must therefore be ordered by the caller (which of two
+// racing threads gets the communicator first is not the same on every rank;
+// a mismatch hangs or mixes data).
+//
+// Errors and aborts. Communicators are created non-blocking
+// (ncclCommInitRankConfig, blocking = 0; NCCL 2.14 or later) and the
+// runtime waits for NCCL itself (ncclCommGetAsyncError), so that nothing is
+// ever stuck inside NCCL: create() can give up when the caller says so
+// (CommunicatorOptions: a rank that failed before it joined leaves the others
+// waiting in initialization forever otherwise) and abort() can stop a
+// communicator at any time, which NCCL allows for non-blocking communicators
+// only (NCCL user guide, "Fault Tolerance").
 //
 // No MLIR/LLVM dependency.
 //
@@ -39,9 +63,12 @@
 #include "teq/Runtime/Export.h"
 #include "teq/Runtime/Manifest.h"
 #include "teq/Runtime/Status.h"
+#include "teq/Runtime/WorkspacePool.h"
 
 #include <array>
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -95,6 +122,79 @@ TEQ_RUNTIME_EXPORT std::string stringifyReduceOp(int32_t op);
 /// Bytes of one element: 1, 4, 2, 2; 0 if unknown.
 TEQ_RUNTIME_EXPORT int64_t collectiveTypeBytes(int32_t type);
 
+/// How Communicator::create waits for the other ranks of the group.
+struct TEQ_RUNTIME_EXPORT CommunicatorOptions {
+  /// Polled (on the creating thread, about every millisecond) while NCCL's
+  /// initialization waits for the other ranks; once it returns true the
+  /// pending communicator is aborted (ncclCommAbort) and create() fails
+  /// ("...: initialization aborted: ..."). E.g. "another rank of this job
+  /// failed". Empty: never.
+  std::function<bool()> shouldAbort;
+  /// What the error says when shouldAbort stopped the initialization.
+  std::string abortReason = "the caller's abort check returned true";
+  /// Gives up (aborting the pending communicator) after this many seconds;
+  /// 0: waits as long as it takes (NCCL's own timeouts aside).
+  double timeoutSeconds = 0;
+};
+
+namespace detail {
+/// The outcome of pollWhileInProgress.
+struct PollResult {
+  int result = 0;        ///< The last ncclResult_t `query` returned.
+  bool aborted = false;  ///< shouldAbort returned true first.
+  bool timedOut = false; ///< The timeout passed first.
+};
+/// ncclInProgress.
+constexpr int kNcclInProgress = 7;
+/// Calls `query` (an NCCL state: ncclCommGetAsyncError's) until it returns
+/// something other than ncclInProgress, checking `shouldAbort` (may be
+/// empty) and the timeout (seconds; 0: none) between calls. How create()
+/// and the collectives wait for a non-blocking communicator.
+TEQ_RUNTIME_EXPORT PollResult
+pollWhileInProgress(const std::function<int()> &query,
+                    const std::function<bool()> &shouldAbort,
+                    double timeoutSeconds);
+
+/// Orders work that one object enqueues on several streams in the order it
+/// is enqueued on the host: begin(stream) makes `stream` wait
+/// (cuStreamWaitEvent) for the work enqueued between the previous
+/// begin()/end() pair if that was on another stream; end() records the
+/// event on `stream` after the work. A stream capturing a CUDA graph is left
+/// alone (neither waits nor records: the graph runs when it is launched).
+/// Not thread-safe: the caller serializes begin/end pairs (a Communicator's
+/// lock). The device operations go through WorkspaceDevice, so it is tested
+/// without a GPU.
+class TEQ_RUNTIME_EXPORT StreamSerializer {
+public:
+  static StatusOr<std::unique_ptr<StreamSerializer>>
+  create(std::unique_ptr<WorkspaceDevice> device);
+  ~StreamSerializer();
+  StreamSerializer(const StreamSerializer &) = delete;
+  StreamSerializer &operator=(const StreamSerializer &) = delete;
+
+  /// Before enqueueing on `stream`. Errors: the stream cannot be queried, or
+  /// the wait failed ("cannot order ... (cuStreamWaitEvent): ...").
+  Status begin(void *stream);
+  /// After enqueueing on the stream of the last begin().
+  Status end();
+
+  struct Stats {
+    size_t waits = 0;   ///< Cross-stream waits enqueued.
+    size_t records = 0; ///< Events recorded.
+  };
+  Stats stats() const { return stats_; }
+
+private:
+  StreamSerializer() = default;
+  std::unique_ptr<WorkspaceDevice> device_;
+  void *event_ = nullptr;
+  void *stream_ = nullptr;    ///< Of the current begin(); null if capturing.
+  uint64_t streamId_ = 0;     ///< Of the current begin().
+  uint64_t lastStreamId_ = 0; ///< Where event_ was last recorded; 0: never.
+  Stats stats_;
+};
+} // namespace detail
+
 /// One rank's NCCL communicator of one parallel group, on a Context's GPU.
 class TEQ_RUNTIME_EXPORT Communicator {
 public:
@@ -102,20 +202,30 @@ public:
   /// failed: ...".
   static StatusOr<UniqueId> createUniqueId();
 
-  /// ncclCommInitRank on `context`'s device: rank `rank` of `size`. Blocks
-  /// until every rank of the group has called it with the same id (so ranks
-  /// of one process call it from threads of their own). `name` labels the
-  /// group in messages (e.g. "tp"). Errors (before NCCL is called where
-  /// possible) start with "communicator 'tp' (rank 1 of 2)", e.g.
+  /// A non-blocking NCCL communicator (ncclCommInitRankConfig with
+  /// blocking = 0) on `context`'s device: rank `rank` of `size`. Returns
+  /// once every rank of the group has called it with the same id (so ranks
+  /// of one process call it from threads of their own), or once `options`
+  /// say to give up. `name` labels the group in messages (e.g. "tp").
+  /// Errors (before NCCL is called where possible) start with
+  /// "communicator 'tp' (rank 1 of 2)", e.g.
   ///   "...: no CUDA context given"
   ///   "...: rank 2 is out of range for a group of 2 ranks"
   ///   "...: the unique id is empty (create it with createUniqueId on one
   ///    rank and pass it to every rank)"
-  ///   "...: ncclCommInitRank failed: ncclUnhandledCudaError (...); NCCL:
-  ///    ..."
+  ///   "...: the timeout must be 0 (none) or positive, got -1"
+  ///   "...: ncclCommInitRankConfig failed: ncclUnhandledCudaError (...);
+  ///    NCCL: ..."
+  ///   "...: initialization aborted: another rank failed"
+  ///   "...: initialization timed out after 30 s: not every rank of the
+  ///    group joined (each must create its communicator from the same
+  ///    unique id)"
   static StatusOr<std::unique_ptr<Communicator>>
   create(std::shared_ptr<Context> context, const UniqueId &id, int size,
          int rank, std::string name = "");
+  static StatusOr<std::unique_ptr<Communicator>>
+  create(std::shared_ptr<Context> context, const UniqueId &id, int size,
+         int rank, std::string name, const CommunicatorOptions &options);
 
   /// ncclCommDestroy, or ncclCommAbort once NCCL reported an error.
   ~Communicator();
@@ -134,8 +244,10 @@ public:
 
   /// ncclAllGather of `sendCount` elements from every rank into `recv`
   /// (size * sendCount elements, rank r's at r * sendCount) on `stream` (a
-  /// CUstream; null: the context's). The context must be current. Errors
-  /// name the collective and NCCL's message:
+  /// CUstream; null: the context's). The context must be current. Ordered
+  /// after this communicator's previous collective even if that was on
+  /// another stream (see "Order" above); returns once NCCL has enqueued it.
+  /// Errors name the collective and NCCL's message:
   ///   "all-gather on communicator 'tp' (rank 0 of 2): ncclAllGather
   ///    failed: ncclInvalidArgument (invalid argument); NCCL: ..."
   Status allGather(uint64_t send, uint64_t recv, int64_t sendCount,
@@ -155,10 +267,28 @@ public:
 
   /// ncclCommAbort: stops this rank's collectives (NCCL's kernels waiting
   /// for a peer that failed return), so that a rank whose peer failed does
-  /// not wait forever. Safe to call from another thread while entries wait
-  /// on the communicator's work; later collectives fail ("communicator ...
-  /// was aborted"). Idempotent.
+  /// not wait forever. Safe to call from another thread at any time, also
+  /// while a run holds the communicator (a collective still being enqueued
+  /// stops waiting for NCCL and fails); later collectives fail
+  /// ("communicator ... was aborted"). Idempotent.
   void abort();
+
+  /// Holds communicators for one run (Entry::run makes one around the
+  /// entry): until it is destroyed, no other thread enqueues collectives on
+  /// them, so the run's collectives stay together in every rank's order.
+  /// Locks each distinct communicator once, in address order (no deadlock
+  /// between runs over overlapping sets); null entries are skipped. The
+  /// holding thread's own collectives go through.
+  class TEQ_RUNTIME_EXPORT RunLock {
+  public:
+    explicit RunLock(const std::vector<const Communicator *> &communicators);
+    ~RunLock();
+    RunLock(const RunLock &) = delete;
+    RunLock &operator=(const RunLock &) = delete;
+
+  private:
+    std::vector<const Communicator *> held_;
+  };
 
 private:
   Communicator() = default;
@@ -166,13 +296,29 @@ private:
   /// reduceScatter (`scatter`) and allReduce: one NCCL signature.
   Status reduce(bool scatter, uint64_t send, uint64_t recv, int64_t count,
                 CollectiveType type, ReduceOp op, void *stream) const;
+  /// The body every collective shares once its arguments are checked: the
+  /// locks, the cross-stream order, `launch` (the NCCL call on a stream),
+  /// waiting while NCCL reports ncclInProgress, NCCL's errors.
+  Status enqueue(const std::string &what, const char *call, void *stream,
+                 const std::function<int(void *comm, void *stream)> &launch)
+      const;
+  /// Waits (mutex_ held) while NCCL is still enqueuing in the background
+  /// (ncclInProgress), unless abort() is called meanwhile.
+  int waitWhileInProgress() const;
   std::shared_ptr<Context> context_;
   CommunicatorInfo info_;
   void *comm_ = nullptr; ///< ncclComm_t.
-  /// NCCL communicators must not be used by two threads at once; comm_ is
-  /// read and cleared (abort) under it.
+  /// Held by a run (RunLock) while it enqueues its entry, and by every
+  /// collective (recursively, for the run's own).
+  mutable std::recursive_mutex runMutex_;
+  /// NCCL communicators must not be used by two threads at once; comm_,
+  /// serializer_ and failed_ are used under it.
   mutable std::mutex mutex_;
   mutable bool failed_ = false;
+  /// Set by abort() before it takes mutex_, so that a thread waiting for
+  /// NCCL under mutex_ lets go.
+  std::atomic<bool> abortRequested_{false};
+  std::unique_ptr<detail::StreamSerializer> serializer_;
 };
 
 /// The checks Entry::run makes before it runs an entry of `groups` with
