@@ -89,11 +89,14 @@ MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderLinearBackward(
 /// state tensor pair: `scale` [S] and `amaxHistory` [L, S] (amaxes recorded
 /// in row 0 by the Linears) -> the new scales and the rolled history.
 /// `fp8Dtype` (f8E4M3FN or f8E5M2) gives fp8_max; `amaxComputeAlgo` is
-/// "max" or "most_recent".
+/// "max" or "most_recent". `amaxReductionGroup` (a !teq.process_group
+/// argument, or null) all-reduces (max) row 0 over the group first, as
+/// DelayedScaling's reduce_amax does, so every rank gets the same scales.
 MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderDelayedScalingUpdate(
     TeqFunctionBuilder builder, MlirValue scale, MlirValue amaxHistory,
-    MlirType fp8Dtype, int64_t margin, MlirStringRef amaxComputeAlgo,
-    MlirValue *updatedScale, MlirValue *updatedAmaxHistory);
+    MlirValue amaxReductionGroup, MlirType fp8Dtype, int64_t margin,
+    MlirStringRef amaxComputeAlgo, MlirValue *updatedScale,
+    MlirValue *updatedAmaxHistory);
 
 /// An elementwise op on same-typed tensors, its result of that type:
 /// "math.tanh", "math.exp", "arith.addf", "arith.subf", "arith.mulf",

@@ -1125,6 +1125,8 @@ StatusOr<ComputedBy> parseComputedBy(const JsonValue &by,
     TEQ_RETURN_IF_ERROR(readValueName(by, path, "scale", true, c.scale));
     TEQ_RETURN_IF_ERROR(
         readValueName(by, path, "amax_history", true, c.amaxHistory));
+    if (by.find("amax_group"))
+      TEQ_RETURN_IF_ERROR(readGroupIndex(by, path, "amax_group", c.group));
     return c;
   }
   case ComputeOp::Gemm: {
@@ -1319,9 +1321,10 @@ Status parseEntry(const JsonValue &value, const std::string &path,
       auto size = readIntegerMember(item, groupPath, "size");
       if (!size.ok())
         return size.status();
-      if (*size < 1 || *size > (int64_t(1) << 30))
+      // 0: any size (a group the entry only reduces amaxes over).
+      if (*size < 0 || *size > (int64_t(1) << 30))
         return errorAt(child(groupPath, "size"),
-                       "a group has 1 to 2^30 ranks, got " +
+                       "a group has 1 to 2^30 ranks (0: any), got " +
                            std::to_string(*size));
       group.size = *size;
       for (const GroupSpec &other : entry.groups)
@@ -1818,6 +1821,11 @@ private:
     auto size = groupSize(by.group, child(path, "group"));
     if (!size.ok())
       return size.status();
+    if (*size == 0)
+      return errorAt(child(path, "group"),
+                     "group \"" + entry.groups[by.group].name +
+                         "\" has no size (0: it only reduces amaxes), but " +
+                         by.opName() + " shapes its result by it");
     auto input = reference(value, by.input, path, "input");
     if (!input.ok())
       return input.status();
@@ -1942,6 +1950,11 @@ private:
     TEQ_RETURN_IF_ERROR(
         needTensor(**history, child(path, "amax_history"), "f32"));
     TEQ_RETURN_IF_ERROR(needTensor(value, path, "f32"));
+    if (by.group >= 0) {
+      auto size = groupSize(by.group, child(path, "amax_group"));
+      if (!size.ok())
+        return size.status();
+    }
     // One scale per slot; the history holds [length][slots].
     const int64_t slots = numElements(shapeOf(**scale));
     const int64_t entries = numElements(shapeOf(**history));

@@ -177,6 +177,8 @@ JsonValue toJson(const ComputedBy &by) {
     json.set("fp8_max", by.fp8Max);
     json.set("margin", by.margin);
     json.set("amax_compute_algo", by.mostRecentAmax ? "most_recent" : "max");
+    if (by.group >= 0)
+      json.set("amax_group", by.group);
     break;
   case ComputeOp::Gemm:
     json.set("gemm", by.gemm);

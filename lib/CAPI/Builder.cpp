@@ -371,8 +371,9 @@ TeqStatus teqFunctionBuilderLinearBackward(
 
 TeqStatus teqFunctionBuilderDelayedScalingUpdate(
     TeqFunctionBuilder builder, MlirValue scale, MlirValue amaxHistory,
-    MlirType fp8Dtype, int64_t margin, MlirStringRef amaxComputeAlgo,
-    MlirValue *updatedScale, MlirValue *updatedAmaxHistory) {
+    MlirValue amaxReductionGroup, MlirType fp8Dtype, int64_t margin,
+    MlirStringRef amaxComputeAlgo, MlirValue *updatedScale,
+    MlirValue *updatedAmaxHistory) {
   constexpr const char *fn = "teqFunctionBuilderDelayedScalingUpdate";
   TeqStatus error = makeSuccess();
   FunctionBuilderImpl *b = usable(builder, fn, error);
@@ -397,7 +398,7 @@ TeqStatus teqFunctionBuilderDelayedScalingUpdate(
   MLIRContext *context = b->function.getContext();
   auto op = DelayedScalingUpdateOp::create(
       b->builder, b->loc(), s.getType(), h.getType(), s, h,
-      TypeAttr::get(unwrap(fp8Dtype)),
+      optional(amaxReductionGroup), TypeAttr::get(unwrap(fp8Dtype)),
       IntegerAttr::get(IntegerType::get(context, 64), margin),
       AmaxComputeAlgoAttr::get(context, *algo));
   if (TeqStatus status = verifyBuilt(op, "teq.delayed_scaling_update");

@@ -590,10 +590,11 @@ checkCommunicators(const std::string &entryName,
   auto describeGroups = [&] {
     std::string text;
     for (const GroupSpec &group : groups)
-      text += (text.empty() ? "" : ", ") + ("group '" + group.name + "' of " +
-                                            std::to_string(group.size) +
-                                            (group.size == 1 ? " rank"
-                                                             : " ranks"));
+      text += (text.empty() ? "" : ", ") +
+              ("group '" + group.name + "' of " +
+               (group.size == 0 ? std::string("any size")
+                                : std::to_string(group.size) +
+                                      (group.size == 1 ? " rank" : " ranks")));
     return text;
   };
   if (communicators.size() != groups.size()) {
@@ -618,7 +619,7 @@ checkCommunicators(const std::string &entryName,
       return Status::error(prefix + ": no communicator given for " + which);
     const std::string commName =
         comm->name.empty() ? std::string() : " '" + comm->name + "'";
-    if (comm->size != group.size)
+    if (group.size != 0 && comm->size != group.size) // 0: any size
       return Status::error(
           prefix + ": " + which + " has " + std::to_string(group.size) +
           (group.size == 1 ? " rank" : " ranks") + ", but its communicator" +

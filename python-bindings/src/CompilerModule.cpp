@@ -331,10 +331,12 @@ public:
 
   py::tuple delayedScalingUpdate(const Value &scale, const Value &history,
                                  const std::string &fp8Dtype, int64_t margin,
-                                 const std::string &algo) {
+                                 const std::string &algo,
+                                 const std::optional<Value> &group) {
     MlirValue newScale, newHistory;
     check(teqFunctionBuilderDelayedScalingUpdate(
-        builder_, scale.value, history.value, parseType(fp8Dtype), margin,
+        builder_, scale.value, history.value,
+        unwrapOptional(group), parseType(fp8Dtype), margin,
         toRef(algo), &newScale, &newHistory));
     return py::make_tuple(own(newScale), own(newHistory));
   }
@@ -553,7 +555,10 @@ PYBIND11_MODULE(_teq_compiler, m) {
            py::arg("main_grad"), py::arg("scale"), py::arg("amax_history"),
            py::arg("config"), py::arg("tp_group") = py::none())
       .def("elementwise", &FunctionBuilder::elementwise)
-      .def("delayed_scaling_update", &FunctionBuilder::delayedScalingUpdate)
+      .def("delayed_scaling_update", &FunctionBuilder::delayedScalingUpdate,
+           py::arg("scale"), py::arg("history"), py::arg("fp8_dtype"),
+           py::arg("margin"), py::arg("algo"),
+           py::arg("amax_reduction_group") = py::none())
       .def("constant", &FunctionBuilder::constant)
       .def("set_argument_name", &FunctionBuilder::setArgumentName)
       .def("ret", &FunctionBuilder::ret, py::arg("values"),

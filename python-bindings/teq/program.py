@@ -63,17 +63,22 @@ def _autocast_stack():
 def autocast(enabled=True, recipe=None, amax_reduction_group=None):
     """TE's ``te.autocast``: the Linears called inside quantize under
     `recipe` (None: the target's default recipe); nesting as TE's, the
-    innermost region wins."""
+    innermost region wins. ``amax_reduction_group`` (a
+    Program.process_group) is the group DelayedScaling with ``reduce_amax``
+    all-reduces (max) the recorded amaxes over in the update entry, so that
+    every rank's scales are equal (TE's default is the world group; a
+    Program names it). Sequence-parallel Linears under DelayedScaling gather
+    FP8 data with the stored scale and need it."""
     if recipe is not None and not isinstance(recipe, Recipe):
         raise TypeError(f"autocast recipe must be a teq recipe "
                         f"(teq.recipe.DelayedScaling(), ...), got {recipe!r}")
-    if amax_reduction_group is not None:
-        raise NotImplementedError(
-            "autocast(amax_reduction_group=...) needs the process-group "
-            "support of the tensor-parallel work, which the Program builder "
-            "does not have yet")
+    if amax_reduction_group is not None and (
+            not isinstance(amax_reduction_group, Tensor)
+            or amax_reduction_group.kind != "process_group"):
+        raise TypeError("autocast amax_reduction_group must be a "
+                        f"Program.process_group, got {amax_reduction_group!r}")
     stack = _autocast_stack()
-    stack.append((recipe, bool(enabled)))
+    stack.append((recipe, bool(enabled), amax_reduction_group))
     try:
         yield
     finally:
@@ -272,13 +277,63 @@ class Program:
     def _effective_recipe(self, regions):
         """The recipe a Linear called under `regions` runs with, or None for
         high precision."""
-        for recipe, enabled in reversed(regions):
+        for recipe, enabled, _ in reversed(regions):
             if not enabled:
                 return None
             if recipe is not None:
                 return recipe
             return self._default_recipe()
         return None
+
+    def _amax_reduction_group(self, op):
+        """The group a delayed-scaling Linear's update reduces its amaxes
+        over (the autocast region that gives its recipe), or None."""
+        for _, enabled, group in reversed(op.regions):
+            if not enabled:
+                return None
+            delayed, recipe = self._is_delayed(op)
+            if not delayed or not recipe.reduce_amax:
+                return None
+            if group is not None:
+                self._check(group)
+            return group
+        return None
+
+    def _check_delayed_gathers(self):
+        """A sequence-parallel Linear under DelayedScaling gathers FP8 data
+        quantized with the stored scale: the ranks' scales must be equal,
+        which only the update's amax reduction keeps them."""
+        for op in self._ops:
+            c = op.config
+            if (op.kind != "linear" or c["tp_size"] == 1
+                    or not c["sequence_parallel"] or not c["parallel_mode"]
+                    or not self._is_delayed(op)[0]):
+                continue
+            group = self._amax_reduction_group(op)
+            if group is None:
+                raise ValueError(
+                    f"Linear '{c['name']}': DelayedScaling with sequence "
+                    "parallelism gathers FP8 quantized with the stored scale, "
+                    "so every rank's scale must be the same: run it under "
+                    "autocast(amax_reduction_group=<its tp group or one "
+                    "containing it>) with reduce_amax=True")
+            # The update may reduce over a larger group (TE's TP x DP); that
+            # it contains the TP group is the caller's communicators' fact.
+
+    def _update_results(self, update_args):
+        groups = {g.name for g in self._groups}
+        return [f"{n}.updated" for n in update_args if n not in groups]
+
+    def _update_groups(self, training):
+        """The update entry's process-group arguments, in order."""
+        groups = []
+        ops = {id(op): op for op, _, _ in
+               self._state_args(True) + (self._state_args(False) if training else [])}
+        for op in ops.values():
+            g = self._amax_reduction_group(op)
+            if g is not None and all(g is not h for h in groups):
+                groups.append(g)
+        return groups
 
     def _default_recipe(self):
         if self.target is None:
@@ -328,9 +383,11 @@ class Program:
         fwd_args = [t.name for t in self._inputs + self._params + self._groups] + [
             name for _, name, _ in self._state_args(True)]
         fwd_results = [f"output{i}" for i in range(len(self._outputs))]
+        self._check_delayed_gathers()
         plan = {}
         update_state = [name for _, name, _ in
                         self._state_args(True) + (self._state_args(False) if training else [])]
+        update_state += [g.name for g in self._update_groups(training)]
         if not training:
             hist = [f"{op.config['name']}.fwd_amax_history.updated"
                     for op, name, _ in self._state_args(True)
@@ -338,7 +395,7 @@ class Program:
             plan[self.name] = (fwd_args, fwd_results + hist, None)
             if update_state:
                 plan[f"{self.name}_update"] = (
-                    update_state, [f"{n}.updated" for n in update_state], None)
+                    update_state, self._update_results(update_state), None)
             return plan
         saved = self._saved_values()
         hist_f = [f"{op.config['name']}.fwd_amax_history.updated"
@@ -360,7 +417,7 @@ class Program:
         plan[f"{self.name}_backward"] = (bwd_args, grads + hist_b, None)
         if update_state:
             plan[f"{self.name}_update"] = (
-                update_state, [f"{n}.updated" for n in update_state], None)
+                update_state, self._update_results(update_state), None)
         return plan
 
     def _saved_values(self):
@@ -407,7 +464,7 @@ class Program:
             common += 1
         for _ in range(len(current) - common):
             builder.end_autocast()
-        for recipe, enabled in wanted[common:]:
+        for recipe, enabled, _ in wanted[common:]:
             builder.begin_autocast(recipe.to_attr() if recipe else None, enabled)
         return list(wanted)
 
@@ -497,18 +554,23 @@ class Program:
         history, new scales from it) for every Linear's state, to run after
         a step (forward and backward) as TE does."""
         state = self._state_args(True) + (self._state_args(False) if training else [])
+        groups = self._update_groups(training)
         b = _c.FunctionBuilder(module._handle, f"{self.name}_update",
-                               [tensor_type(shape, "f32") for _, _, shape in state])
+                               [tensor_type(shape, "f32") for _, _, shape in state]
+                               + ["!teq.process_group"] * len(groups))
         self._name_arguments(b, plan[0])
+        group_values = {id(g): b.argument(len(state) + i) for i, g in enumerate(groups)}
         results = []
         for j in range(0, len(state), 2):
             op, name, _ = state[j]
             recipe = self._effective_recipe(op.regions)
             forward = ".fwd_" in name
             e4m3 = forward or recipe.fp8_format.name == "E4M3"
+            group = self._amax_reduction_group(op)
             scale, history = b.delayed_scaling_update(
                 b.argument(j), b.argument(j + 1), "f8E4M3FN" if e4m3 else "f8E5M2",
-                recipe.margin, recipe.amax_compute_algo)
+                recipe.margin, recipe.amax_compute_algo,
+                group_values[id(group)] if group is not None else None)
             results += [scale, history]
         b.ret(results, plan[1])
 

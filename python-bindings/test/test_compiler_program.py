@@ -312,6 +312,53 @@ def test_tensor_and_sequence_parallel_linears(tmp_path):
         assert "tp" not in [a["name"] for a in entries[name]["args"]], name
 
 
+def test_delayed_scaling_tensor_parallel_reduces_amaxes_in_its_update(tmp_path):
+    # TE's DelayedScaling under sequence parallelism: the inputs are gathered
+    # in FP8 with the stored scale, which stays the same on every rank only
+    # because the update all-reduces (max) the recorded amaxes over the
+    # autocast's amax_reduction_group.
+    def program(group_given):
+        p = teq.Program("tp_mlp", target="sm_90")
+        x = p.input("x", (64, 128))
+        tp = p.process_group("tp")
+        fc1 = p.Linear(128, 256, bias=False, name="fc1", parallel_mode="column",
+                       sequence_parallel=True, tp_size=2, tp_group=tp)
+        fc2 = p.Linear(256, 128, bias=False, name="fc2", parallel_mode="row",
+                       sequence_parallel=True, tp_size=2, tp_group=tp)
+        with teq.autocast(recipe=DelayedScaling(amax_history_len=16),
+                          amax_reduction_group=tp if group_given else None):
+            y = fc2(p.tanh(fc1(x)))
+        p.output(y)
+        return p
+
+    with pytest.raises(ValueError, match="Linear 'fc1': DelayedScaling with "
+                       "sequence parallelism gathers FP8 quantized with the "
+                       "stored scale"):
+        program(False).module(training=True)
+    with pytest.raises(TypeError, match="amax_reduction_group must be a "
+                       "Program.process_group"):
+        with teq.autocast(recipe=DelayedScaling(), amax_reduction_group="tp"):
+            pass
+
+    p = program(True)
+    update_args, update_results = p.entries(True)["tp_mlp_update"]
+    assert update_args[-1] == "tp" and "tp.updated" not in update_results
+    text = str(p.module(training=True))
+    assert "amax_reduction_group(%arg8)" in text, text
+    path = teq.compile(p, output=str(tmp_path / "tp.json"), emit="manifest")
+    with open(path) as f:
+        entries = {e["name"]: e for e in json.load(f)["entries"]}
+    for name in ("tp_mlp_forward", "tp_mlp_backward"):
+        assert entries[name]["groups"] == [{"name": "tp", "size": 2}], name
+    # The update works at any group size (it only reduces amaxes); every
+    # output is computed with the amax reduced over it.
+    update = entries["tp_mlp_update"]
+    assert update["groups"] == [{"name": "tp", "size": 0}]
+    outputs = [a for a in update["args"] if a["kind"] == "output"]
+    assert len(outputs) == 8
+    assert all(a["computed_by"]["amax_group"] == 0 for a in outputs)
+
+
 def test_values_keep_their_builder_alive(compiler):
     import gc
     module = compiler.Module.empty("sm_90")

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -459,8 +460,9 @@ ProgramEvaluator::onEveryRank(const ComputedBy &by, const std::string &name,
     return notAvailable(what + " over " + group +
                         ": it needs every rank's values (te-run --nranks)");
   const int64_t n = static_cast<int64_t>(ranks->buffers.size());
+  // A group of size 0 (only amax reductions) spans whatever ranks run.
   if (by.group < 0 || by.group >= static_cast<int64_t>(entry.groups.size()) ||
-      entry.groups[by.group].size != n)
+      (entry.groups[by.group].size != 0 && entry.groups[by.group].size != n))
     return Status::error(
         what + " over " + group + ": the run has " + std::to_string(n) +
         " ranks, the group " +
@@ -895,6 +897,24 @@ StatusOr<CpuValue> ProgramEvaluator::compute(const ArgSpec &spec) {
     int64_t length = static_cast<int64_t>((*history)->values.size()) /
                      std::max<int64_t>(slots, 1);
     std::vector<double> scales = (*scale)->values, hist = (*history)->values;
+    bool exact = (*scale)->exact && (*history)->exact;
+    if (by.group >= 0) {
+      // Row 0 all-reduced (max) over the group; a slot takes the reduced
+      // amax where it is non-zero (TE's update after reduction).
+      auto histories = onEveryRank(by, by.amaxHistory,
+                                   "'" + name + "' (amax reduction)");
+      if (!histories.ok())
+        return histories.status();
+      for (int64_t slot = 0; slot < slots; ++slot) {
+        float reduced = -std::numeric_limits<float>::infinity();
+        for (const CpuValue *h : *histories) {
+          exact = exact && h->exact;
+          reduced = std::fmax(reduced, static_cast<float>(h->values[slot]));
+        }
+        if (reduced != 0.0f)
+          hist[slot] = reduced;
+      }
+    }
     for (int64_t slot = 0; slot < slots; ++slot) {
       reference::DelayedScalingState state;
       state.scale = static_cast<float>(scales[slot]);
@@ -909,7 +929,7 @@ StatusOr<CpuValue> ProgramEvaluator::compute(const ArgSpec &spec) {
         hist[l * slots + slot] = state.amaxHistory[l];
     }
     v.values = by.outputsScale ? scales : hist;
-    v.exact = (*scale)->exact && (*history)->exact;
+    v.exact = exact;
     return v;
   }
   if (by.op == ComputeOp::BiasGrad) {

@@ -1047,7 +1047,7 @@ StatusOr<RanksPlan> planRanks(const Options &options) {
       continue;
     plan.entries.push_back(spec.name);
     for (const GroupSpec &group : spec.groups) {
-      if (group.size != options.nranks)
+      if (group.size != 0 && group.size != options.nranks) // 0: any size
         return Status::error(
             "entry '" + spec.name + "' communicates over group '" +
             group.name + "' of " + std::to_string(group.size) +

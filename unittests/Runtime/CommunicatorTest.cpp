@@ -144,7 +144,7 @@ TEST(GroupsTest, Errors) {
             "manifest: entries[0].groups[0]: missing \"size\"");
   EXPECT_EQ(groupsError(R"([{"name": "tp", "size": -1}])"),
             "manifest: entries[0].groups[0].size: a group has 1 to 2^30 "
-            "ranks, got 0");
+            "ranks (0: any), got -1");
   EXPECT_EQ(groupsError(R"([{"name": "", "size": 2}])"),
             "manifest: entries[0].groups[0].name: must not be empty");
   EXPECT_EQ(
@@ -484,7 +484,7 @@ TEST(ArtifactGroupsTest, InspectReadsGroups) {
   EXPECT_EQ(bad.message(),
             std::string("artifact '") + TEQ_FAKE_ARTIFACT_BAD_GROUPS +
                 "': manifest: entries[1].groups[0].size: a group has 1 to "
-                "2^30 ranks, got 0");
+                "2^30 ranks (0: any), got -1");
 }
 
 TEST(ArtifactGroupsTest, CApi) {

@@ -187,7 +187,9 @@ enum class ComputeOp {
 ///                           own), or summed (reduce_scatter: rank r keeps
 ///                           block r of dim 0)
 ///   quantize also takes amax_group: the amax is the max over that group's
-///   ranks of each rank's amax (with_amax_reduction)
+///   ranks of each rank's amax (with_amax_reduction); so does
+///   delayed_scaling_update: row 0 of the history is the max over the
+///   group's ranks of each rank's row 0 where that max is non-zero
 /// An empty name is an absent key.
 struct ComputedBy {
   ComputeOp op = ComputeOp::Copy;
@@ -210,8 +212,9 @@ struct ComputedBy {
   bool useSplitAccumulator = false;
   std::vector<int64_t> offsets, sizes, strides; ///< Slices.
   double value = 0.0; ///< constant (finite).
-  /// Collectives: the group they run over; quantize: the group its amax is
-  /// reduced over ("amax_group"). -1: none.
+  /// Collectives: the group they run over; quantize and
+  /// delayed_scaling_update: the group the amax is reduced over
+  /// ("amax_group"). -1: none.
   int64_t group = -1;
 
   /// "quantize", "gemm", "tensor.extract_slice", "arith.addf", ...
@@ -265,7 +268,9 @@ struct BufferRef {
 /// and the artifact's collectives name a group by its index in the list.
 struct GroupSpec {
   std::string name; ///< e.g. "tp" (the entry's !teq.process_group argument).
-  int64_t size = 0; ///< Ranks in the group (1 to 2^30).
+  /// Ranks in the group (1 to 2^30); 0: any (an entry that only reduces
+  /// amaxes over it).
+  int64_t size = 0;
 };
 
 struct EntrySpec {

@@ -54,19 +54,28 @@ void declareRuntimeFunction(func::FuncOp entry, StringRef name,
 
 } // namespace
 
+Value lowering::devicePointer(OpBuilder &b, Location loc, Value memref) {
+  if (!memref)
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0);
+  Value index = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+}
+
 void EntryLowering::lowerAmaxReduction(OpBuilder &b, Location loc,
-                                       Value group, Value amax) {
+                                       Value group, Value send, Value recv,
+                                       int64_t count) {
   Type i64 = b.getI64Type(), i32 = b.getI32Type();
   declareRuntimeFunction(func, kAllReduceFunction,
                          {i64, i64, i64, i64, i32, i32});
-  Value index = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, amax);
-  Value pointer = arith::IndexCastOp::create(b, loc, i64, index);
+  Value sendPointer = devicePointer(b, loc, send);
+  Value recvPointer =
+      recv == send ? sendPointer : devicePointer(b, loc, recv);
   func::CallOp::create(
       b, loc, kAllReduceFunction, TypeRange{},
       ValueRange{arith::ConstantIntOp::create(b, loc, i64,
                                               groupIndexOf.lookup(group)),
-                 pointer, pointer,
-                 arith::ConstantIntOp::create(b, loc, i64, 1),
+                 sendPointer, recvPointer,
+                 arith::ConstantIntOp::create(b, loc, i64, count),
                  arith::ConstantIntOp::create(
                      b, loc, i32, static_cast<int32_t>(CollectiveType::F32)),
                  arith::ConstantIntOp::create(b, loc, i32, kReduceMax)});
@@ -86,11 +95,7 @@ void EntryLowering::lowerCollective(OpBuilder &b, Operation &op,
   auto constant32 = [&](int64_t v) -> Value {
     return arith::ConstantIntOp::create(b, loc, i32, v);
   };
-  auto pointer = [&](Value memref) -> Value {
-    Value index =
-        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-    return arith::IndexCastOp::create(b, loc, i64, index);
-  };
+  auto pointer = [&](Value memref) { return devicePointer(b, loc, memref); };
   Value groupIndex = constant64(groupIndexOf.lookup(group));
 
   if (auto proto = dyn_cast<TensorProtoType>(input.getType())) {

@@ -101,6 +101,7 @@ FailureOr<EntryPlan> lowering::planEntry(func::FuncOp func,
     if (!isa<ProcessGroupType>(arg.getType()))
       continue;
     EntryPlan::Group group{arg, 0};
+    bool reducesAmax = false;
     for (Operation &op : entryBlock) {
       Operation *user = &op;
       if (!llvm::is_contained(op.getOperands(), Value(arg)))
@@ -112,15 +113,18 @@ FailureOr<EntryPlan> lowering::planEntry(func::FuncOp func,
         size = scatter.getTpSize();
       else if (auto reduce = dyn_cast<AllReduceOp>(user))
         size = reduce.getTpSize();
-      else
+      else {
+        reducesAmax |= isa<DelayedScalingUpdateOp, QuantizeOp>(user);
         continue;
+      }
       if (group.size && group.size != size)
         return user->emitOpError("has tp_size = ")
                << size << ", but an earlier collective over the same group has "
                << group.size;
       group.size = size;
     }
-    if (!group.size)
+    // A group that only reduces amaxes works at any size (manifest size 0).
+    if (!group.size && !reducesAmax)
       return emitError(func.getLoc())
              << "process group argument #" << arg.getArgNumber()
              << " has no collective (teq.all_gather, teq.reduce_scatter, "
@@ -248,6 +252,15 @@ FailureOr<EntryPlan> lowering::planEntry(func::FuncOp func,
     if (quantize.getAmaxReductionGroup())
       plan.scratch.push_back(
           {quantize.getOperation(), MemRefType::get({1}, f32), -1});
+  // The amaxes (row 0 of the history) a delayed-scaling update reduces.
+  for (auto update : entryBlock.getOps<DelayedScalingUpdateOp>())
+    if (update.getAmaxReductionGroup())
+      plan.scratch.push_back({update.getOperation(),
+                              MemRefType::get({update.getScale()
+                                                   .getType()
+                                                   .getDimSize(0)},
+                                              f32),
+                              -1});
   for (auto biasGrad : entryBlock.getOps<BiasGradOp>())
     plan.scratch.push_back(
         {biasGrad.getOperation(),

@@ -76,7 +76,7 @@ struct EntryPlan {
   llvm::SmallVector<llvm::SmallVector<Buffer>> temporaryBuffers;
   llvm::SmallVector<llvm::SmallVector<std::optional<int64_t>>> temporaryOffsets;
   /// Scratch that lives for one op: an NVFP4 GEMM's device alpha, a bias
-  /// gradient's partial sums.
+  /// gradient's partial sums, an amax all-reduce's result.
   struct Scratch {
     Operation *op;
     MemRefType type;
@@ -86,7 +86,8 @@ struct EntryPlan {
   int64_t workspaceBytes = 0;
   /// The parallel groups: the entry's !teq.process_group arguments (no
   /// buffers), in order, each with the size its collectives give it
-  /// (tp_size). The manifest's "groups"; the caller passes one NCCL
+  /// (tp_size; 0, any size, for a group that only reduces amaxes). The
+  /// manifest's "groups"; the caller passes one NCCL
   /// communicator per group.
   struct Group {
     BlockArgument arg;

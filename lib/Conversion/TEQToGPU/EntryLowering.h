@@ -26,6 +26,10 @@
 
 namespace mlir::teq::lowering {
 
+/// The device address of `memref`'s data as an i64 (a runtime call's
+/// pointer argument); 0 for a null memref.
+Value devicePointer(OpBuilder &b, Location loc, Value memref);
+
 /// The gpu.module holding every kernel of the artifact.
 constexpr llvm::StringLiteral kKernelModule = "teq_kernels";
 /// The runtime function running one GEMM of the manifest (docs/Artifact.md):
@@ -110,9 +114,10 @@ private:
   /// One teqAllGather / teqReduceScatter / teqAllReduce call on the
   /// runtime's stream (a quantized all-gather also copies its scales).
   void lowerCollective(OpBuilder &b, Operation &op, Value &token);
-  /// teqAllReduce (max) of one f32 amax, in place, over `group`.
-  void lowerAmaxReduction(OpBuilder &b, Location loc, Value group,
-                          Value amax);
+  /// teqAllReduce (max) over `group` of `count` f32 amaxes from `send` into
+  /// `recv` (in place where they are one buffer).
+  void lowerAmaxReduction(OpBuilder &b, Location loc, Value group, Value send,
+                          Value recv, int64_t count = 1);
 
   /// Launches the kernel computing an NVFP4 GEMM's alpha; returns its buffer.
   Value lowerNVFP4Alpha(OpBuilder &b, GemmOp op,

@@ -20,14 +20,7 @@ void EntryLowering::lowerGemm(OpBuilder &b, GemmOp op,
                               const gemm::GemmDescriptor &desc,
                               Value &token) {
   Location loc = op.getLoc();
-  Value zero = arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0);
-  auto pointer = [&](Value memref) -> Value {
-    if (!memref)
-      return zero;
-    Value index =
-        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-    return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
-  };
+  auto pointer = [&](Value memref) { return devicePointer(b, loc, memref); };
   // A quantized operand's buffer by TE name; a tensor's only buffer.
   auto operandBuffer = [&](Value operand, const std::string &bufferName) {
     if (!isa<TensorProtoType>(operand.getType()))

@@ -213,7 +213,7 @@ LogicalResult EntryLowering::lowerQuantize(OpBuilder &b, QuantizeOp op,
     launch(b, op.getLoc(), k, token);
     if (i == 1)
       lowerAmaxReduction(b, op.getLoc(), op.getAmaxReductionGroup(),
-                         buffers.amax);
+                         buffers.amax, buffers.amax);
   }
   return success();
 }
@@ -320,13 +320,20 @@ void EntryLowering::lowerUpdate(OpBuilder &b, DelayedScalingUpdateOp op,
   spec.fp8Max = static_cast<float>(getFormatMax(op.getFp8Dtype()));
   spec.margin = op.getMarginAttr().getValue().getSExtValue();
   spec.mostRecent = op.getAmaxComputeAlgo() == AmaxComputeAlgo::most_recent;
+  Value history = buffersOfValue.lookup(op.getAmaxHistory()).front();
+  // Reduced amaxes: row 0 (the first S floats) all-reduced (max) into the
+  // op's scratch, one call for every slot, as TE reduces them.
+  Value reduced;
+  if (Value group = op.getAmaxReductionGroup()) {
+    reduced = scratchOf.lookup(op.getOperation());
+    lowerAmaxReduction(b, op.getLoc(), group, history, reduced, spec.slots);
+  }
   launchKernel(
       b, op.getLoc(), "u",
       [&](ImplicitLocOpBuilder &kb, gpu::GPUModuleOp into, StringRef prefix) {
         return kernels::emitDelayedScalingUpdate(
             kb, into, (prefix + "_update").str(), spec,
-            buffersOfValue.lookup(op.getScale()).front(),
-            buffersOfValue.lookup(op.getAmaxHistory()).front(),
+            buffersOfValue.lookup(op.getScale()).front(), history, reduced,
             buffersOfValue.lookup(op.getUpdatedScale()).front(),
             buffersOfValue.lookup(op.getUpdatedAmaxHistory()).front());
       },

@@ -143,13 +143,13 @@ LogicalResult lowering::checkCollective(Operation &op) {
   while (auto view = gathered.getDefiningOp<UpdateUsageOp>())
     gathered = view.getInput();
   if (auto quantize = gathered.getDefiningOp<QuantizeOp>()) {
-    if (isa<Float8QuantizerAttr>(q))
+    if (isa<Float8QuantizerAttr>(q) && !quantize.getAmaxReductionGroup())
       return op.emitOpError(
-          "gathers delayed-scaling FP8 quantized in this entry: each rank "
-          "records only its own amax, so the ranks' scales part after the "
-          "next update (TE reduces the amax over the group; not lowered "
-          "yet); gather FP8 the caller quantized with one scale on every "
-          "rank, or use current scaling");
+          "gathers delayed-scaling FP8 quantized in this entry without an "
+          "amax_reduction_group: each rank records only its own amax, so the "
+          "ranks' scales part after the next update unless the update "
+          "reduces the amaxes over the gather's group (name the group on the "
+          "teq.quantize and pass it to teq.delayed_scaling_update)");
     if (quantize.getAmaxReductionGroup() != op.getOperand(1))
       return op.emitOpError("gathers FP8 whose amax is reduced over another "
                             "process group than the gather's: the shards' "
@@ -196,7 +196,15 @@ LogicalResult lowering::checkLowerable(Operation &op) {
                << "); deriving a usage has no GPU lowering yet: quantize with "
                   "every usage the program reads";
   }
-  if (isa<func::ReturnOp, DelayedScalingUpdateOp, UpdateUsageOp,
+  if (auto update = dyn_cast<DelayedScalingUpdateOp>(op)) {
+    Value group = update.getAmaxReductionGroup();
+    if (group && !isa<BlockArgument>(group))
+      return op.emitOpError("needs its amax_reduction_group as an argument "
+                            "of the entry function (the caller passes a "
+                            "communicator per group)");
+    return success();
+  }
+  if (isa<func::ReturnOp, UpdateUsageOp,
           SwizzleScalesOp, GemmOp, BiasGradOp>(op))
     return success();
   if (isElementwiseOnTensors(op))
@@ -226,13 +234,8 @@ LogicalResult lowering::checkLowerable(Operation &op) {
                           "tensors of one shape and splat constants they "
                           "read in this version");
   QuantizerAttrInterface q = quantize.getResult().getType().getQuantizer();
-  if (isa<Float8QuantizerAttr>(q)) {
-    if (quantize.getAmaxReductionGroup())
-      return op.emitOpError("delayed scaling with an amax reduction group has "
-                            "no GPU lowering yet (TE reduces the recorded "
-                            "amax over the group at the scale update)");
-    return success();
-  }
+  if (isa<Float8QuantizerAttr>(q))
+    return success(); // Its group is reduced over at the update.
   if (isa<Float8BlockQuantizerAttr, MXFP8QuantizerAttr>(q))
     return success();
   if (auto nv = dyn_cast<NVFP4QuantizerAttr>(q)) {

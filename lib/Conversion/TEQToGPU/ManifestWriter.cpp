@@ -93,7 +93,9 @@ describeComputation(Value v, const EntryNames &nameOf,
     }
     if (Value rng = quantize.getRngState())
       by.rngState = nameOf(rng);
-    if (Value group = quantize.getAmaxReductionGroup())
+    // A delayed-scaling quantizer's group is reduced over at its update.
+    if (Value group = quantize.getAmaxReductionGroup();
+        group && quantize.getResult().getType().getQuantizer().hasAmaxReduction())
       by.group = groupIndex.lookup(group);
     return by;
   }
@@ -106,6 +108,8 @@ describeComputation(Value v, const EntryNames &nameOf,
     by.margin = update.getMarginAttr().getValue().getSExtValue();
     by.mostRecentAmax =
         update.getAmaxComputeAlgo() == AmaxComputeAlgo::most_recent;
+    if (Value group = update.getAmaxReductionGroup())
+      by.group = groupIndex.lookup(group);
     return by;
   }
   if (auto biasGrad = v.getDefiningOp<BiasGradOp>()) {

@@ -14,6 +14,8 @@
 // RUN: te-compile %t/column-sp.mlir --emit=mlir | FileCheck %s --check-prefix=COLSP
 // RUN: te-compile %t/row-linear.mlir --emit=mlir | FileCheck %s --check-prefix=ROW
 // RUN: te-compile %t/row-linear.mlir --emit=manifest | FileCheck %s --check-prefix=ROW-MANIFEST
+// RUN: te-opt %t/delayed.mlir --convert-teq-to-gpu | FileCheck %s --check-prefix=DELAYED
+// RUN: te-compile %t/delayed.mlir --emit=manifest | FileCheck %s --check-prefix=DELAYED-MANIFEST
 // RUN: not te-opt %t/errors.mlir --convert-teq-to-gpu --split-input-file 2>&1 | FileCheck %s --check-prefix=ERR
 
 //--- tensors.mlir
@@ -157,6 +159,66 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // AMAX-MANIFEST-NEXT: "op": "quantize"
 // AMAX-MANIFEST: "name": "t0",
 
+//--- delayed.mlir
+// Delayed scaling under an amax reduction group (TE's reduce_amax): the
+// forward quantizes x with the stored scale and records only its own amax
+// (no collective: the quantize's group says the update reduces it), so its
+// FP8 data may be gathered; the update entry all-reduces (max) row 0 of the
+// history, every slot in one call, from the caller's history into a
+// workspace row the update kernel reads, and the group has no fixed size.
+module attributes {teq.target = #teq.target<sm_90>} {
+  func.func @forward(%x: tensor<32x256xbf16>, %scale: tensor<1xf32>, %history: tensor<16xf32>, %tp: !teq.process_group) -> (!teq.proto<64x256xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise>, tensor<16xf32>) {
+    %q, %h = teq.quantize %x state(%scale, %history : tensor<1xf32>, tensor<16xf32>) amax_reduction_group(%tp) : tensor<32x256xbf16> -> !teq.proto<32x256xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise>, tensor<16xf32>
+    %g = teq.all_gather %q, %tp {tp_size = 2 : i64} : !teq.proto<32x256xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise> -> !teq.proto<64x256xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise>
+    return %g, %h : !teq.proto<64x256xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise>, tensor<16xf32>
+  }
+  func.func @update(%scale: tensor<3xf32>, %history: tensor<16x3xf32>, %group: !teq.process_group) -> (tensor<3xf32>, tensor<16x3xf32>) {
+    %s, %h = teq.delayed_scaling_update %scale, %history amax_reduction_group(%group) {fp8_dtype = f8E4M3FN} : tensor<3xf32>, tensor<16x3xf32>
+    return %s, %h : tensor<3xf32>, tensor<16x3xf32>
+  }
+}
+
+// The update kernel takes the reduced row last and uses it where non-zero.
+// DELAYED-LABEL: gpu.func @u{{[0-9]+}}_update(
+// DELAYED-SAME: %{{[^:]*}}: memref<3xf32>, %[[HIST:[^:]*]]: memref<48xf32>, %{{[^:]*}}: memref<3xf32>, %{{[^:]*}}: memref<48xf32>, %[[RED:[^:]*]]: memref<3xf32>)
+// DELAYED: %[[SLOT:.*]] = gpu.block_id x
+// DELAYED-NEXT: %[[ROW0:.*]] = memref.load %[[HIST]][%[[SLOT]]] : memref<48xf32>
+// DELAYED-NEXT: %[[R:.*]] = memref.load %[[RED]][%[[SLOT]]] : memref<3xf32>
+// DELAYED-NEXT: %[[NZ:.*]] = arith.cmpf une, %[[R]]
+// DELAYED-NEXT: arith.select %[[NZ]], %[[R]], %[[ROW0]] : f32
+// DELAYED-LABEL: func.func @forward(
+// DELAYED-NOT: call @teqAllReduce
+// DELAYED: call @teqAllGather(
+// DELAYED-LABEL: func.func @update(
+// DELAYED-SAME: %[[H:[^:]*]]: memref<48xf32>
+// DELAYED: %[[REDUCED:.*]] = memref.view %{{.*}} : memref<{{[0-9]+}}xi8> to memref<3xf32>
+// DELAYED: memref.extract_aligned_pointer_as_index %[[H]]
+// DELAYED: memref.extract_aligned_pointer_as_index %[[REDUCED]]
+// DELAYED: call @teqAllReduce(%c0_i64, %{{.*}}, %{{.*}}, %c3_i64, %c1_i32, %c1_i32{{.*}})
+// DELAYED: gpu.launch_func async {{.*}} @teq_kernels::@u{{[0-9]+}}_update {{.*}} %[[REDUCED]] : memref<3xf32>)
+
+// The manifest: the update's group has no fixed size; its outputs are
+// computed_by the update with amax_group (te-run --nranks --check takes the
+// max of every rank's row 0); the forward's recorded amax is the rank's own.
+// DELAYED-MANIFEST: "op": "all_gather"
+// DELAYED-MANIFEST: "computed_by": {
+// DELAYED-MANIFEST-NEXT: "amax_history": "arg2",
+// DELAYED-MANIFEST-NEXT: "input": "arg0",
+// DELAYED-MANIFEST-NEXT: "op": "record_amax",
+// DELAYED-MANIFEST: "name": "forward",
+// DELAYED-MANIFEST: "computed_by": {
+// DELAYED-MANIFEST-NEXT: "amax_history": "arg2",
+// DELAYED-MANIFEST-NEXT: "input": "arg0",
+// DELAYED-MANIFEST-NEXT: "op": "quantize",
+// DELAYED-MANIFEST: "computed_by": {
+// DELAYED-MANIFEST-NEXT: "amax_compute_algo": "max",
+// DELAYED-MANIFEST-NEXT: "amax_group": 0,
+// DELAYED-MANIFEST: "groups": [
+// DELAYED-MANIFEST-NEXT: {
+// DELAYED-MANIFEST-NEXT: "name": "arg2",
+// DELAYED-MANIFEST-NEXT: "size": 0
+// DELAYED-MANIFEST: "name": "update",
+
 //--- column-sp.mlir
 // A column-parallel Linear with sequence parallelism, forward and backward,
 // current scaling, tp = 2 (teq-decompose-linear's form, te-semantics.md §7):
@@ -260,7 +322,7 @@ module attributes {teq.target = #teq.target<sm_90>} {
 module attributes {teq.target = #teq.target<sm_90>} {
   func.func @delayed_quantized_here(%x: tensor<32x128xbf16>, %scale: tensor<1xf32>, %history: tensor<16xf32>, %tp: !teq.process_group) -> (!teq.proto<64x128xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise>, tensor<16xf32>) {
     %q, %h = teq.quantize %x state(%scale, %history : tensor<1xf32>, tensor<16xf32>) : tensor<32x128xbf16> -> !teq.proto<32x128xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise>, tensor<16xf32>
-    // ERR: error: 'teq.all_gather' op gathers delayed-scaling FP8 quantized in this entry: each rank records only its own amax
+    // ERR: error: 'teq.all_gather' op gathers delayed-scaling FP8 quantized in this entry without an amax_reduction_group: each rank records only its own amax
     %g = teq.all_gather %q, %tp {tp_size = 2 : i64} : !teq.proto<32x128xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise> -> !teq.proto<64x128xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise>
     return %g, %h : !teq.proto<64x128xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise>, tensor<16xf32>
   }

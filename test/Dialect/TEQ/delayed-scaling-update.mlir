@@ -17,6 +17,20 @@ func.func @one_slot(%s: tensor<1xf32>, %h: tensor<1024xf32>) -> (tensor<1xf32>, 
 
 // -----
 
+// DelayedScaling's reduce_amax: row 0 is all-reduced (max) over the group
+// before the update; a delayed-scaling quantize names the group its update
+// reduces over (which lets its FP8 data be gathered).
+// CHECK-LABEL: func.func @reduced(
+// CHECK: teq.quantize %{{.*}} state(%{{.*}}, %{{.*}} : tensor<1xf32>, tensor<16xf32>) amax_reduction_group(%[[G:.*]]) :
+// CHECK: teq.delayed_scaling_update %{{.*}}, %{{.*}} amax_reduction_group(%[[G]]) {fp8_dtype = f8E4M3FN} : tensor<1xf32>, tensor<16xf32>
+func.func @reduced(%x: tensor<32x64xbf16>, %s: tensor<1xf32>, %h: tensor<16xf32>, %g: !teq.process_group) -> (!teq.proto<32x64xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise>, tensor<1xf32>, tensor<16xf32>) {
+  %q, %h1 = teq.quantize %x state(%s, %h : tensor<1xf32>, tensor<16xf32>) amax_reduction_group(%g) : tensor<32x64xbf16> -> !teq.proto<32x64xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise>, tensor<16xf32>
+  %s2, %h2 = teq.delayed_scaling_update %s, %h1 amax_reduction_group(%g) {fp8_dtype = f8E4M3FN} : tensor<1xf32>, tensor<16xf32>
+  return %q, %s2, %h2 : !teq.proto<32x64xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise>, tensor<1xf32>, tensor<16xf32>
+}
+
+// -----
+
 func.func @slots_mismatch(%s: tensor<3xf32>, %h: tensor<16x2xf32>) {
   // expected-error @+1 {{amax history must be tensor<L x 3 x f32>}}
   %s1, %h1 = teq.delayed_scaling_update %s, %h {fp8_dtype = f8E4M3FN} : tensor<3xf32>, tensor<16x2xf32>

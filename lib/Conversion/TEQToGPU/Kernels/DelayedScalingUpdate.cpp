@@ -14,7 +14,7 @@ using namespace mlir::teq::kernels;
 KernelLaunch mlir::teq::kernels::emitDelayedScalingUpdate(
     ImplicitLocOpBuilder &b, gpu::GPUModuleOp module, StringRef name,
     const DelayedScalingUpdateSpec &spec, Value scale, Value history,
-    Value newScale, Value newHistory) {
+    Value reduced, Value newScale, Value newHistory) {
   // One block a slot, its threads striding over the history rows: the roll
   // is independent per row and the window maximum a block reduction, so
   // the update takes a few memory round trips instead of L dependent ones.
@@ -23,6 +23,8 @@ KernelLaunch mlir::teq::kernels::emitDelayedScalingUpdate(
   launch.blockX = kBlockSize;
   launch.gridX = spec.slots;
   launch.args = {scale, history, newScale, newHistory};
+  if (reduced)
+    launch.args.push_back(reduced);
 
   OpBuilder::InsertionGuard guard(b);
   gpu::GPUFuncOp kernel =
@@ -47,6 +49,13 @@ KernelLaunch mlir::teq::kernels::emitDelayedScalingUpdate(
   Value s = gpu::BlockIdOp::create(b, gpu::Dimension::x);
 
   Value last = memref::LoadOp::create(b, hist, ValueRange{s});
+  if (reduced) {
+    Value reducedLast =
+        memref::LoadOp::create(b, body->getArgument(4), ValueRange{s});
+    Value reducedNonZero = arith::CmpFOp::create(
+        b, arith::CmpFPredicate::UNE, reducedLast, zero);
+    last = arith::SelectOp::create(b, reducedNonZero, reducedLast, last);
+  }
   // NaN counts as non-zero, as in the C++ `last != 0`.
   Value lastNonZero =
       arith::CmpFOp::create(b, arith::CmpFPredicate::UNE, last, zero);

@@ -24,13 +24,17 @@ struct DelayedScalingUpdateSpec {
 
 /// Emits kernel `name` reading `scale` (memref<S x f32>) and `history`
 /// (memref<L*S x f32>) and writing `newScale` and `newHistory` of the same
-/// types; returns its launch (one block a slot).
+/// types; returns its launch (one block a slot). `reduced` (memref<S x f32>
+/// or null) holds row 0 all-reduced over an amax reduction group: a slot's
+/// most recent amax is its reduced value where that is non-zero, else its
+/// row 0 (TE's amax_and_scale_update_after_reduction).
 KernelLaunch emitDelayedScalingUpdate(ImplicitLocOpBuilder &b,
                                       gpu::GPUModuleOp module,
                                       llvm::StringRef name,
                                       const DelayedScalingUpdateSpec &spec,
                                       Value scale, Value history,
-                                      Value newScale, Value newHistory);
+                                      Value reduced, Value newScale,
+                                      Value newHistory);
 
 } // namespace mlir::teq::kernels
 

@@ -232,7 +232,9 @@ LogicalResult QuantizeOp::verify() {
     return emitOpError() << quantizer.getQuantizerName()
                          << " has with_amax_reduction = true: pass the "
                             "process group as amax_reduction_group(%group)";
-  if (!quantizer.hasAmaxReduction() && getAmaxReductionGroup())
+  // A delayed-scaling quantizer's group is the one its update reduces over.
+  if (!quantizer.hasAmaxReduction() && getAmaxReductionGroup() &&
+      !isa<Float8QuantizerAttr>(quantizer))
     return emitOpError("takes an amax_reduction_group but ")
            << quantizer.getQuantizerName()
            << " does not reduce its amax; set with_amax_reduction = true";

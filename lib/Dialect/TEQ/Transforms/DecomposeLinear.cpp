@@ -55,6 +55,10 @@ public:
   /// The (possibly updated) delayed-scaling history.
   Value getHistory() const { return history; }
 
+  /// Slot 0 (forward's input, backward's grad_output) is all-gathered over
+  /// the TP group after its quantization.
+  bool gathersSlot0 = false;
+
   /// Quantizes high-precision `value` into `type`, through delayed-scaling
   /// slot `slot` when the quantizer is stateful.
   FailureOr<Value> quantize(Value value, TensorProtoType type, int64_t slot) {
@@ -97,9 +101,13 @@ public:
     SmallVector<OpFoldResult> strides{b.getIndexAttr(1), b.getIndexAttr(1)};
     auto slotHistory = tensor::ExtractSliceOp::create(
         b, loc, historyType, history, offsets, sizes, strides);
+    // A delayed-scaling tensor gathered in FP8 names the group: its scale
+    // must be the same on every rank, which the update's amax reduction
+    // over that group keeps (te-semantics.md §5.2, §7).
     auto quantized = QuantizeOp::create(
         b, loc, TypeRange{type, historyType}, value, slotScale.getResult(),
-        slotHistory.getResult(), Value(), Value());
+        slotHistory.getResult(), Value(),
+        slot == 0 && gathersSlot0 ? tpGroup : Value());
     history = tensor::InsertSliceOp::create(
                   b, loc, quantized.getUpdatedAmaxHistory(), history, offsets,
                   sizes, strides)
@@ -268,6 +276,7 @@ LogicalResult decomposeForward(LinearForwardOp op, TargetAttr target) {
   bool sp = config.isSequenceParallel();
   ParallelMode mode = config.getParallelMode();
   QuantizerAttrInterface qx = q.getInput(), qw = q.getWeight();
+  lb.gathersSlot0 = tp && sp && mode == ParallelMode::column;
 
   // One quantization per tensor holding every usage forward and backward
   // read; fprop reads rowwise, backward what the saved type says.
@@ -349,6 +358,7 @@ LogicalResult decomposeBackward(LinearBackwardOp op, TargetAttr target) {
     dyUsage = dyUsage | Usage::columnwise;
   Value dy = op.getGradOutput();
   bool gatherDy = tp && sp && mode == ParallelMode::row;
+  lb.gathersSlot0 = gatherDy;
   Value dyq = dy;
   if (qdy && dyUsage != Usage::none) {
     ScaleLayout layout =

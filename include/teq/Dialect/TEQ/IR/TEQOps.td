@@ -81,7 +81,12 @@ def TEQ_QuantizeOp : TEQ_Op<"quantize", [Pure, AttrSizedOperandSegments]> {
     %amax_history)` with the stored scale (`tensor<1xf32>`) and the amax
     history of its slot (`tensor<Lxf32>`); the op returns the history with
     this input's amax recorded. A quantizer with `with_amax_reduction = true`
-    takes the process group to reduce over.
+    takes the process group to reduce over. A delayed-scaling quantizer
+    (`Float8Quantizer`) may take one too: it records only its own amax (TE
+    reduces the recorded amaxes at the scale update,
+    `teq.delayed_scaling_update ... amax_reduction_group`), and the group
+    says that the update keeps its scale equal on every rank of the group,
+    which is what lets its data be all-gathered in FP8.
 
     An NVFP4 quantizer with `stochastic_rounding = true` takes the state of
     its random bits explicitly: `rng_state(%rng : tensor<2xi64>)` holding
@@ -207,16 +212,27 @@ def TEQ_DelayedScalingUpdateOp : TEQ_Op<"delayed_scaling_update", [
     max of that window (`max`) or `last` (`most_recent`); the scale becomes
     `fp8_max * 2^-margin / amax` where the amax is finite and positive (else
     it stays), `FLT_MAX` if that overflows. `fp8_dtype` gives fp8_max (448
-    or 57344). An amax all-reduce, when there is one, happens before.
+    or 57344).
+
+    With an `amax_reduction_group` (DelayedScaling's `reduce_amax` under an
+    autocast `amax_reduction_group`, te-semantics.md §5.2) row 0, the amaxes
+    each rank recorded, is first all-reduced (max) over the group, all slots
+    in one all-reduce, and `last` is the reduced value where it is non-zero
+    (else `history[0]`), as TE's `amax_and_scale_update_after_reduction`:
+    every rank then computes the same scales. The caller's history is not
+    changed; the updated history holds the reduced amax.
 
     ```mlir
     %s1, %h1 = teq.delayed_scaling_update %s0, %h0 {fp8_dtype = f8E4M3FN, margin = 0 : i64}
         : tensor<3xf32>, tensor<1024x3xf32>
+    %s2, %h2 = teq.delayed_scaling_update %s0, %h0 amax_reduction_group(%g)
+        {fp8_dtype = f8E4M3FN} : tensor<3xf32>, tensor<1024x3xf32>
     ```
   }];
   let arguments = (ins
     TEQ_F32Tensor:$scale,
     TEQ_F32Tensor:$amax_history,
+    Optional<TEQ_ProcessGroupType>:$amax_reduction_group,
     TypeAttr:$fp8_dtype,
     DefaultValuedAttr<I64Attr, "0">:$margin,
     DefaultValuedAttr<TEQ_AmaxComputeAlgoAttr,
@@ -224,7 +240,9 @@ def TEQ_DelayedScalingUpdateOp : TEQ_Op<"delayed_scaling_update", [
   let results = (outs TEQ_F32Tensor:$updated_scale,
                       TEQ_F32Tensor:$updated_amax_history);
   let assemblyFormat = [{
-    $scale `,` $amax_history attr-dict `:` type($scale) `,` type($amax_history)
+    $scale `,` $amax_history
+    (`amax_reduction_group` `(` $amax_reduction_group^ `)`)?
+    attr-dict `:` type($scale) `,` type($amax_history)
   }];
   let hasVerifier = 1;
 }
