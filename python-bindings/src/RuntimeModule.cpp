@@ -11,9 +11,11 @@
 //   Artifact.inspect(path)        teqRtArtifactInspect (no GPU)
 //   unique_id()                   teqRtUniqueIdCreate (NCCL's unique id, as
 //                                 bytes to hand to every rank)
-//   Communicator(ctx, id, size, rank, name)
-//                                 teqRtCommunicatorCreate (blocks, without
-//                                 the GIL, until every rank has joined)
+//   Communicator(ctx, id, size, rank, name, timeout, should_abort)
+//                                 teqRtCommunicatorCreateWithOptions
+//                                 (waits, without the GIL, until every
+//                                 rank has joined, the timeout passes or
+//                                 should_abort() is true)
 //   Entry.run_dlpack(tensors, labels, stream, synchronize, alignment)
 //                                 checks every tensor against its buffer
 //                                 (device, dtype, shape, strides, bytes,
@@ -43,6 +45,7 @@
 #include <cstring>
 #include <memory>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -272,7 +275,8 @@ private:
 class Communicator {
 public:
   Communicator(std::shared_ptr<Context> context, const py::bytes &id,
-               int size, int rank, const std::string &name)
+               int size, int rank, const std::string &name, double timeout,
+               py::object shouldAbort)
       : context_(std::move(context)) {
     std::string bytes = id;
     if (bytes.size() != TEQ_RT_UNIQUE_ID_BYTES)
@@ -282,13 +286,38 @@ public:
                             std::to_string(bytes.size()));
     TeqRtUniqueId uid;
     std::memcpy(uid.internal, bytes.data(), TEQ_RT_UNIQUE_ID_BYTES);
+    TeqRtCommunicatorOptions options = teqRtCommunicatorOptionsGetDefault();
+    options.timeoutSeconds = timeout;
+    // should_abort() is polled from the waiting thread, with the GIL taken
+    // for each call; an exception it raises stops the wait and is raised
+    // here.
+    struct AbortCheck {
+      py::object function;
+      std::optional<py::error_already_set> error;
+    } abortCheck{shouldAbort, std::nullopt};
+    if (!shouldAbort.is_none()) {
+      options.shouldAbort = [](void *data) -> int {
+        auto *check = static_cast<AbortCheck *>(data);
+        py::gil_scoped_acquire gil;
+        try {
+          return py::bool_(check->function()) ? 1 : 0;
+        } catch (py::error_already_set &error) {
+          check->error.emplace(std::move(error));
+          return 1;
+        }
+      };
+      options.shouldAbortData = &abortCheck;
+    }
     TeqRtStatus status;
     {
       // Waits for the other ranks, which may be Python threads too.
       py::gil_scoped_release release;
-      status = teqRtCommunicatorCreate(context_->handle(), &uid, size, rank,
-                                       name.c_str(), &handle_);
+      status = teqRtCommunicatorCreateWithOptions(
+          context_->handle(), &uid, size, rank, name.c_str(), &options,
+          &handle_);
     }
+    if (abortCheck.error)
+      throw std::move(*abortCheck.error);
     check(status);
   }
   ~Communicator() { teqRtCommunicatorDestroy(handle_); }
@@ -889,11 +918,13 @@ PYBIND11_MODULE(_teq_runtime, m) {
         "rank and hand it to every rank of the group.");
   py::class_<Communicator, std::shared_ptr<Communicator>>(m, "Communicator")
       .def(py::init<std::shared_ptr<Context>, const py::bytes &, int, int,
-                    const std::string &>(),
+                    const std::string &, double, py::object>(),
            py::arg("context"), py::arg("unique_id"), py::arg("size"),
-           py::arg("rank"), py::arg("name") = "",
-           "ncclCommInitRank on the context's device; blocks until every "
-           "rank has joined.")
+           py::arg("rank"), py::arg("name") = "", py::arg("timeout") = 0.0,
+           py::arg("should_abort") = py::none(),
+           "A non-blocking NCCL communicator (ncclCommInitRankConfig) on the "
+           "context's device; waits until every rank has joined, `timeout` "
+           "seconds pass (0: no limit) or should_abort() returns true.")
       .def_property_readonly("size", &Communicator::size)
       .def_property_readonly("rank", &Communicator::rank)
       .def_property_readonly("nccl_comm", &Communicator::ncclComm,

@@ -171,20 +171,38 @@ def unique_id():
 class Communicator:
     """One rank's NCCL communicator of a parallel group, on CUDA device
     ``device``: rank ``rank`` of ``size``, from the group's
-    :func:`unique_id`. Creating it blocks until every rank of the group has
+    :func:`unique_id`. Creating it waits until every rank of the group has
     created its own (ranks of one process do so from threads of their own).
-    ``name`` labels the group in error messages (e.g. ``"tp"``)."""
+    ``name`` labels the group in error messages (e.g. ``"tp"``).
 
-    def __init__(self, unique_id, size, rank, device=0, name=""):
+    A rank that fails before it creates its communicator would leave the
+    others waiting forever: ``timeout`` (seconds; ``None``: no limit) gives
+    up after that long, and ``should_abort`` (a callable, polled about every
+    millisecond while waiting, with the GIL) gives up once it returns true,
+    e.g. when the launcher's store says that another rank failed. Either
+    raises RuntimeError ("... initialization timed out after 30 s ...",
+    "... initialization aborted ..."); an exception ``should_abort`` raises
+    is raised as is. The communicator is non-blocking in NCCL's sense
+    (NCCL 2.14 or later), so :meth:`abort` works at any time."""
+
+    def __init__(self, unique_id, size, rank, device=0, name="", timeout=None,
+                 should_abort=None):
         unique_id = bytes(unique_id)
         if len(unique_id) != 128:
             raise ValueError(f"unique id: expected 128 bytes (from teq.runtime.unique_id()), "
                              f"got {len(unique_id)}")
+        if timeout is not None and not timeout > 0:
+            raise ValueError(f"communicator: timeout must be positive seconds or None, "
+                             f"got {timeout!r}")
+        if should_abort is not None and not callable(should_abort):
+            raise TypeError(f"communicator: should_abort must be callable, got "
+                            f"{type(should_abort).__name__}")
         _locate_nccl()
         self.device = _ordinal(device)
         self.name = name
         self._handle = _rt().Communicator(context(self.device), unique_id,
-                                          int(size), int(rank), name)
+                                          int(size), int(rank), name,
+                                          float(timeout or 0), should_abort)
 
     @property
     def size(self):

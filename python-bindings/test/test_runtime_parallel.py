@@ -72,6 +72,43 @@ def test_communicator_argument_errors():
     with pytest.raises(ValueError, match=r"unique id: expected 128 bytes \(from "
                                          r"teq.runtime.unique_id\(\)\), got 3"):
         rt.Communicator(b"abc", 2, 0)
+    with pytest.raises(ValueError, match=r"communicator: timeout must be positive "
+                                         r"seconds or None, got -1"):
+        rt.Communicator(b"\1" * 128, 2, 0, timeout=-1)
+    with pytest.raises(TypeError, match=r"communicator: should_abort must be "
+                                        r"callable, got int"):
+        rt.Communicator(b"\1" * 128, 2, 0, should_abort=3)
+
+
+def test_communicator_gives_up_when_a_peer_never_joins():
+    """Rank 1 never creates its communicator (it failed first): rank 0 must
+    not wait forever. One GPU."""
+    import time
+    try:
+        uid = rt.unique_id()
+        rt.context(0)
+    except RuntimeError as error:
+        pytest.skip(str(error))
+    start = time.monotonic()
+    with pytest.raises(RuntimeError, match=r"communicator 'tp' \(rank 0 of 2\): "
+                                           r"initialization timed out after 0.5 s"):
+        rt.Communicator(uid, 2, 0, device=0, name="tp", timeout=0.5)
+    assert time.monotonic() - start < 20
+    calls = []
+    with pytest.raises(RuntimeError, match=r"initialization aborted: the caller's "
+                                           r"shouldAbort returned nonzero"):
+        rt.Communicator(rt.unique_id(), 2, 0, name="tp",
+                        should_abort=lambda: calls.append(1) or len(calls) >= 50)
+    assert len(calls) == 50
+
+    class Stop(Exception):
+        pass
+
+    def peer_died():
+        raise Stop("the launcher says rank 1 died")
+
+    with pytest.raises(Stop, match="rank 1 died"):
+        rt.Communicator(rt.unique_id(), 2, 0, name="tp", should_abort=peer_died)
 
 
 # -- two GPUs ------------------------------------------------------------------

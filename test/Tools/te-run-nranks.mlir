@@ -7,6 +7,13 @@
 // RUN: not te-run %t.so --nranks 4 2>&1 | FileCheck %s --check-prefix=SIZE
 // RUN: not te-run %t.so --nranks 0 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: not te-run %t.so --nranks 2 --entry nothing 2>&1 | FileCheck %s --check-prefix=ENTRY
+// Without a usable NCCL, --nranks fails at once with the loader's error
+// (never waits): a missing library, and one too old for the runtime's
+// non-blocking communicators (a stand-in that reports 2.12). A hang would
+// be killed by timeout before te-run prints anything.
+// RUN: env TEQ_NCCL_LIBRARY=%t.dir/nonexistent/libnccl.so.2 not timeout 60 te-run %t.so --nranks 2 2>&1 | FileCheck %s --check-prefix=NONCCL
+// RUN: mkdir -p %t.dir && cc -shared -fPIC -DFAKE_NCCL_VERSION=21207 %S/../../unittests/Runtime/FakeNccl.c -o %t.dir/libnccl.so.2
+// RUN: env TEQ_NCCL_LIBRARY=%t.dir not timeout 60 te-run %t.so --nranks 2 2>&1 | FileCheck %s --check-prefix=OLDNCCL
 
 module attributes {teq.target = #teq.target<sm_90>} {
   func.func @allreduce(%x: tensor<64x256xbf16>, %tp: !teq.process_group) -> tensor<64x256xbf16> {
@@ -29,3 +36,5 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // SIZE: te-run: error: entry 'allreduce' communicates over group 'arg1' of 2 ranks, but --nranks is 4 (te-run makes every group span all ranks)
 // ZERO: te-run: error: --nranks must be at least 1
 // ENTRY: te-run: error: artifact '{{.*}}': no entry 'nothing'
+// NONCCL: te-run: error: group 'arg1': NCCL not available: cannot open {{.*}}nonexistent/libnccl.so.2 (named by TEQ_NCCL_LIBRARY)
+// OLDNCCL: te-run: error: group 'arg1': NCCL not available: {{.*}}libnccl.so.2 is NCCL 2.12.7; the runtime needs NCCL 2.14.0 or later (non-blocking communicators, ncclCommInitRankConfig)

@@ -41,7 +41,11 @@
 // times the step
 // on every rank (the ranks start each timed loop together) and reports, per
 // entry, each rank's median and the step's: per iteration the slowest rank.
-// A rank that fails aborts the communicators, so no rank waits for it.
+// A rank that fails aborts the communicators, so no rank waits for it: also
+// while the others are still creating theirs (non-blocking NCCL
+// initialization, polled), so that te-run exits with the failing rank's
+// error instead of hanging. (TEQ_TE_RUN_FAIL_RANK=r, for tests, makes rank r
+// fail just before it creates its communicators.)
 //
 // --list prints the manifest's entries and arguments and its GEMMs. It works
 // without a GPU or a driver and loads none of the artifact's code: the
@@ -67,6 +71,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <chrono>
 #include <condition_variable>
 #include <limits>
 #include <cstdint>
@@ -718,6 +723,14 @@ public:
     std::lock_guard<std::mutex> lock(mutex_);
     comms_.push_back(comm);
   }
+  /// Whether a rank failed (polled by the ranks still creating their
+  /// communicators, which NCCL would otherwise keep waiting for the failed
+  /// rank forever).
+  bool failed() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return failed_;
+  }
+
 
 private:
   std::mutex mutex_;
@@ -1110,14 +1123,34 @@ void runRank(const Options &options, const RanksPlan &plan, RankSync &sync,
   for (size_t g = 0; g < plan.groups.size(); ++g) {
     auto comm = Communicator::create(state.context, plan.ids[g],
                                      options.nranks, rank,
-                                     plan.groups[g].name);
-    if (!comm.ok())
+                                     plan.groups[g].name, commOptions);
+    if (!comm.ok()) {
+      if (sync.failed()) { // the first error is the failed rank's
+        state.error = stopped;
+        return;
+      }
+  // Tests only: this rank fails here, after the others started creating
+  // their communicators, as a rank that crashes would (they must not wait
+  // for it forever).
+  if (const char *failRank = std::getenv("TEQ_TE_RUN_FAIL_RANK");
+      failRank && *failRank && std::atoi(failRank) == rank) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    return failWith("failed on purpose before creating its communicators "
+                    "(TEQ_TE_RUN_FAIL_RANK=" +
+                    std::string(failRank) + ")");
+  }
+  // Non-blocking initialization that gives up once another rank failed:
+  // NCCL would wait for a rank that never joins forever.
+  CommunicatorOptions commOptions;
+  commOptions.shouldAbort = [&sync] { return sync.failed(); };
+  commOptions.abortReason = "another rank failed";
       return failWith(comm.message());
     state.communicators.push_back(std::move(*comm));
     sync.add(state.communicators.back().get());
   }
   if (!sync.arrive()) {
     state.error = stopped;
+    }
     return;
   }
 
