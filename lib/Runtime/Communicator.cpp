@@ -385,14 +385,15 @@ Communicator::create(std::shared_ptr<Context> context, const UniqueId &id,
 }
 
 Communicator::~Communicator() {
+  detail::CurrentContextRestorer restorer;
+  if (context_)
+    (void)context_->makeCurrent();
+  serializer_.reset(); // its CUDA event, in the communicator's context
   if (!comm_)
     return; // never created, or aborted
   auto nccl = getNccl();
   if (!nccl.ok())
     return;
-  detail::CurrentContextRestorer restorer;
-  if (context_)
-    (void)context_->makeCurrent();
   ncclComm_t comm = static_cast<ncclComm_t>(comm_);
   // Destroying a communicator whose peers failed can wait forever.
   if (failed_)
