@@ -898,21 +898,20 @@ StatusOr<CpuValue> ProgramEvaluator::compute(const ArgSpec &spec) {
                      std::max<int64_t>(slots, 1);
     std::vector<double> scales = (*scale)->values, hist = (*history)->values;
     bool exact = (*scale)->exact && (*history)->exact;
+    // With an amax group: row 0 all-reduced (max) over the group's ranks.
+    std::vector<std::optional<float>> reduced(static_cast<size_t>(slots));
     if (by.group >= 0) {
-      // Row 0 all-reduced (max) over the group; a slot takes the reduced
-      // amax where it is non-zero (TE's update after reduction).
       auto histories = onEveryRank(by, by.amaxHistory,
                                    "'" + name + "' (amax reduction)");
       if (!histories.ok())
         return histories.status();
       for (int64_t slot = 0; slot < slots; ++slot) {
-        float reduced = -std::numeric_limits<float>::infinity();
+        float max = -std::numeric_limits<float>::infinity();
         for (const CpuValue *h : *histories) {
           exact = exact && h->exact;
-          reduced = std::fmax(reduced, static_cast<float>(h->values[slot]));
+          max = std::fmax(max, static_cast<float>(h->values[slot]));
         }
-        if (reduced != 0.0f)
-          hist[slot] = reduced;
+        reduced[slot] = max;
       }
     }
     for (int64_t slot = 0; slot < slots; ++slot) {
@@ -923,7 +922,8 @@ StatusOr<CpuValue> ProgramEvaluator::compute(const ArgSpec &spec) {
       reference::updateDelayedScaling(
           state, static_cast<float>(by.fp8Max), static_cast<int>(by.margin),
           by.mostRecentAmax ? reference::AmaxComputeAlgo::MostRecent
-                            : reference::AmaxComputeAlgo::Max);
+                            : reference::AmaxComputeAlgo::Max,
+          reduced[slot]);
       scales[slot] = state.scale;
       for (int64_t l = 0; l < length; ++l)
         hist[l * slots + slot] = state.amaxHistory[l];

@@ -322,10 +322,15 @@ void printList(const std::string &path, const Manifest &manifest) {
                   static_cast<long long>(entry.workspaceBytes));
     std::printf("\n");
     // One communicator per group (--nranks).
-    for (size_t g = 0; g < entry.groups.size(); ++g)
-      std::printf("  group  %zu %s of %lld ranks\n", g,
-                  entry.groups[g].name.c_str(),
-                  static_cast<long long>(entry.groups[g].size));
+    for (size_t g = 0; g < entry.groups.size(); ++g) {
+      if (entry.groups[g].size == 0) // it only reduces amaxes
+        std::printf("  group  %zu %s of any size\n", g,
+                    entry.groups[g].name.c_str());
+      else
+        std::printf("  group  %zu %s of %lld ranks\n", g,
+                    entry.groups[g].name.c_str(),
+                    static_cast<long long>(entry.groups[g].size));
+    }
     std::vector<const ArgSpec *> listed;
     for (const ArgSpec &arg : entry.args)
       listed.push_back(&arg);

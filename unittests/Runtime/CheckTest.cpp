@@ -13,6 +13,7 @@
 #include "teq/Artifact/Manifest.h"
 #include "teq/Layout/BufferLayout.h"
 #include "teq/Reference/Numerics.h"
+#include "teq/Reference/Quantize.h"
 
 #include <gtest/gtest.h>
 
@@ -248,6 +249,125 @@ TEST(CheckTest, ReducedSumsCompareWithinOneUlp) {
   CheckReport report = run.check(1);
   EXPECT_FALSE(report.passed);
   EXPECT_FALSE(report.buffers[2].ok) << run.describe(report);
+}
+
+/// The update step of delayed scaling with its amaxes reduced over a group
+/// of any size (size 0): 2 slots, a history of 4.
+struct ReducedUpdate {
+  static constexpr int64_t kSlots = 2, kLength = 4;
+  Manifest m;
+  std::vector<HostBuffers> before, after;
+
+  static std::vector<float> historyOf(int rank) {
+    // Row 0 is what the rank recorded: slot 0's max is rank 1's, slot 1's
+    // rank 0's; rows 1-3 (the same on every rank) hold earlier amaxes.
+    std::vector<float> h = {rank ? 7.0f : 3.0f, rank ? 0.25f : 0.5f,
+                            2.0f, 1.0f, 4.0f, 0.0f, 1.0f, 0.125f};
+    return h;
+  }
+  static std::vector<uint8_t> f32Bytes(const std::vector<float> &values) {
+    std::vector<uint8_t> bytes(values.size() * 4);
+    std::memcpy(bytes.data(), values.data(), bytes.size());
+    return bytes;
+  }
+
+  /// The new scales (or history) given row 0 = `row0` on every slot.
+  static std::vector<float> updated(const std::vector<float> &row0,
+                                    bool scale) {
+    std::vector<float> h = historyOf(0), scales = {1.0f, 1.0f};
+    h[0] = row0[0];
+    h[1] = row0[1];
+    for (int64_t slot = 0; slot < kSlots; ++slot) {
+      reference::DelayedScalingState state;
+      state.scale = scales[slot];
+      for (int64_t l = 0; l < kLength; ++l)
+        state.amaxHistory.push_back(h[l * kSlots + slot]);
+      reference::updateDelayedScaling(state, 448.0f, 0,
+                                      reference::AmaxComputeAlgo::Max);
+      scales[slot] = state.scale;
+      for (int64_t l = 0; l < kLength; ++l)
+        h[l * kSlots + slot] = state.amaxHistory[l];
+    }
+    return scale ? scales : h;
+  }
+
+  ReducedUpdate() {
+    m.target.sm = 90;
+    m.target.name = "sm_90";
+    artifact::EntrySpec e;
+    e.name = "update";
+    e.symbol = "teq_entry_update";
+    e.groups.push_back({"world", 0});
+    auto f32 = [](const std::string &name, artifact::ArgKind kind,
+                  std::vector<int64_t> shape) {
+      artifact::ArgSpec arg = tensor(name, kind, std::move(shape));
+      arg.tensor.dtype = "f32";
+      return arg;
+    };
+    e.args.push_back(f32("scale", artifact::ArgKind::Input, {kSlots}));
+    e.args.push_back(
+        f32("history", artifact::ArgKind::Input, {kLength, kSlots}));
+    for (bool outputsScale : {true, false}) {
+      artifact::ArgSpec out =
+          outputsScale ? f32("new_scale", artifact::ArgKind::Output, {kSlots})
+                       : f32("new_history", artifact::ArgKind::Output,
+                             {kLength, kSlots});
+      artifact::ComputedBy c;
+      c.op = artifact::ComputeOp::DelayedScalingUpdate;
+      c.outputsScale = outputsScale;
+      c.scale = "scale";
+      c.amaxHistory = "history";
+      c.fp8Max = 448.0;
+      c.group = 0;
+      out.computedBy = c;
+      e.args.push_back(out);
+    }
+    m.entries.push_back(e);
+    auto read = artifact::parseManifest(artifact::writeManifest(m));
+    EXPECT_TRUE(read.ok()) << read.message();
+    if (read.ok())
+      m = *read;
+    const std::vector<float> reduced = {7.0f, 0.5f};
+    for (int r = 0; r < 2; ++r) {
+      HostBuffers in(m.entries[0].numBuffers());
+      in[0] = f32Bytes({1.0f, 1.0f});
+      in[1] = f32Bytes(historyOf(r));
+      HostBuffers out = in;
+      out[2] = f32Bytes(updated(reduced, true));
+      out[3] = f32Bytes(updated(reduced, false));
+      before.push_back(std::move(in));
+      after.push_back(std::move(out));
+    }
+  }
+
+  CheckReport check(int rank) const {
+    std::vector<RankBuffers> ranks = {{&before[0], &after[0]},
+                                      {&before[1], &after[1]}};
+    return checkOutputs(m, m.entries[0], before[rank], after[rank], ranks,
+                        rank);
+  }
+};
+
+TEST(CheckTest, DelayedScalingUpdateReducesRowZeroOverTheGroup) {
+  ReducedUpdate run;
+  for (int rank = 0; rank < 2; ++rank) {
+    CheckReport report = run.check(rank);
+    EXPECT_TRUE(report.passed) << "rank " << rank;
+    EXPECT_EQ(report.buffers.size(), 2u);
+  }
+  // A rank that updated from its own amaxes (no all-reduce) fails, scales
+  // and history both.
+  run.after[0][2] = ReducedUpdate::f32Bytes(
+      ReducedUpdate::updated(ReducedUpdate::historyOf(0), true));
+  run.after[0][3] = ReducedUpdate::f32Bytes(
+      ReducedUpdate::updated(ReducedUpdate::historyOf(0), false));
+  CheckReport report = run.check(0);
+  EXPECT_FALSE(report.passed);
+  ASSERT_EQ(report.buffers.size(), 2u);
+  EXPECT_FALSE(report.buffers[0].ok);
+  EXPECT_FALSE(report.buffers[1].ok);
+  // Any number of ranks may run a group of size 0.
+  EXPECT_TRUE(run.check(1).passed);
 }
 
 } // namespace
