@@ -911,6 +911,8 @@ TEST(CommunicatorGpuTest, TwoStreamsAndThreadsShareOneCommunicator) {
       int next = 0; // even: thread A's round next / 2; odd: thread B's
       std::string errors[2];
       auto worker = [&](int which) {
+        // The memsets below are driver calls of this thread's own.
+        EXPECT_TRUE(context->makeCurrent().ok());
         for (int k = 0; k < kRounds; ++k) {
           std::unique_lock<std::mutex> lock(mutex);
           turn.wait(lock, [&] { return next == 2 * k + which; });
@@ -920,10 +922,12 @@ TEST(CommunicatorGpuTest, TwoStreamsAndThreadsShareOneCommunicator) {
           Status status;
           if (which == 0) {
             if (rank == 0)
-              for (int m = 0; m < 8; ++m)
-                DriverStreams::get()->memsetD8Async(
-                    busy->ptr(), static_cast<unsigned char>(m),
-                    busy->size(), options.stream);
+              for (int m = 0; m < 16; ++m)
+                if (DriverStreams::get()->memsetD8Async(
+                        busy->ptr(), static_cast<unsigned char>(m),
+                        busy->size(), options.stream) != 0 &&
+                    errors[0].empty())
+                  errors[0] = "cuMemsetD8Async failed";
             status = allReduce->run(
                 {in.ptr(), sums[k].ptr(), maxes[k].ptr()}, options);
           } else {
