@@ -41,7 +41,9 @@
 // collectives) that use a communicator in the same order. Runs of one rank
 // from several threads must therefore be ordered by the caller (which of two
 // racing threads gets the communicator first is not the same on every rank;
-// a mismatch hangs or mixes data).
+// a mismatch hangs or mixes data). The order is per communicator: two
+// communicators of one GPU used on overlapping streams need one order across
+// both too (NCCL's "Using multiple NCCL communicators concurrently").
 //
 // Errors and aborts. Communicators are created non-blocking
 // (ncclCommInitRankConfig, blocking = 0; NCCL 2.14 or later) and the
