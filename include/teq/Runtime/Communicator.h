@@ -61,6 +61,7 @@
 #ifndef TEQ_RUNTIME_COMMUNICATOR_H
 #define TEQ_RUNTIME_COMMUNICATOR_H
 
+#include "teq/Artifact/RuntimeCalls.h"
 #include "teq/Runtime/Context.h"
 #include "teq/Runtime/Export.h"
 #include "teq/Runtime/Manifest.h"
@@ -105,18 +106,10 @@ struct TEQ_RUNTIME_EXPORT CommunicatorInfo {
   int device = 0; ///< CUDA device ordinal.
 };
 
-/// Element types of the collectives' ABI (the `type` argument).
-enum class CollectiveType : int32_t {
-  Bytes = 0, ///< Opaque bytes (all-gather of quantized data and scales).
-  F32 = 1,
-  BF16 = 2,
-  F16 = 3,
-};
-/// Reductions of the collectives' ABI (the `op` argument).
-enum class ReduceOp : int32_t {
-  Sum = 0,
-  Max = 1, ///< Amax reduction.
-};
+/// Element types and reductions of the collectives' ABI (the `type` and
+/// `op` arguments; the compiler emits the same codes).
+using artifact::CollectiveType;
+using artifact::ReduceOp;
 /// "bytes", "f32", "bf16", "f16"; "type 7" for unknown values.
 TEQ_RUNTIME_EXPORT std::string stringifyCollectiveType(int32_t type);
 /// "sum", "max"; "op 7" for unknown values.

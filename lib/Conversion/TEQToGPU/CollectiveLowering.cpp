@@ -27,9 +27,8 @@ using namespace mlir::teq::lowering;
 
 namespace {
 
-/// The ABI's element types and reductions (teq/Runtime/Communicator.h).
-enum class CollectiveType : int32_t { Bytes = 0, F32 = 1, BF16 = 2, F16 = 3 };
-constexpr int32_t kReduceSum = 0, kReduceMax = 1;
+using artifact::CollectiveType;
+using artifact::ReduceOp;
 
 CollectiveType collectiveType(Type element) {
   if (element.isF32())
@@ -78,7 +77,8 @@ void EntryLowering::lowerAmaxReduction(OpBuilder &b, Location loc,
                  arith::ConstantIntOp::create(b, loc, i64, count),
                  arith::ConstantIntOp::create(
                      b, loc, i32, static_cast<int32_t>(CollectiveType::F32)),
-                 arith::ConstantIntOp::create(b, loc, i32, kReduceMax)});
+                 arith::ConstantIntOp::create(
+                     b, loc, i32, static_cast<int32_t>(ReduceOp::Max))});
 }
 
 void EntryLowering::lowerCollective(OpBuilder &b, Operation &op,
@@ -143,5 +143,5 @@ void EntryLowering::lowerCollective(OpBuilder &b, Operation &op,
   func::CallOp::create(b, loc, callee, TypeRange{},
                        ValueRange{groupIndex, send, recv,
                                   constant64(outType.getNumElements()), type,
-                                  constant32(kReduceSum)});
+                                  constant32(static_cast<int32_t>(ReduceOp::Sum))});
 }

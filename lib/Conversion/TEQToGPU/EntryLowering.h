@@ -21,6 +21,8 @@
 #include "Kernels/KernelBuilder.h"
 #include "ManifestWriter.h"
 
+#include "teq/Artifact/RuntimeCalls.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 
@@ -32,17 +34,12 @@ Value devicePointer(OpBuilder &b, Location loc, Value memref);
 
 /// The gpu.module holding every kernel of the artifact.
 constexpr llvm::StringLiteral kKernelModule = "teq_kernels";
-/// The runtime function running one GEMM of the manifest (docs/Artifact.md):
-/// void teqGemm(i64 id, a, a_scale, b, b_scale, c, d, bias, alpha).
-constexpr llvm::StringLiteral kGemmFunction = "teqGemm";
-constexpr unsigned kGemmFunctionArgs = 9;
-/// The runtime's collectives (docs/Artifact.md, "Collectives"):
-/// teqAllGather(i64 group, send, recv, i64 sendCount, i32 type),
-/// teqReduceScatter / teqAllReduce(i64 group, send, recv, i64 count, i32
-/// type, i32 op).
-constexpr llvm::StringLiteral kAllGatherFunction = "teqAllGather";
-constexpr llvm::StringLiteral kReduceScatterFunction = "teqReduceScatter";
-constexpr llvm::StringLiteral kAllReduceFunction = "teqAllReduce";
+// The runtime functions the host code calls (teq/Artifact/RuntimeCalls.h).
+using artifact::kAllGatherFunction;
+using artifact::kAllReduceFunction;
+using artifact::kGemmFunction;
+using artifact::kGemmFunctionArgs;
+using artifact::kReduceScatterFunction;
 
 class EntryLowering {
 public:
