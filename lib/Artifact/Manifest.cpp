@@ -969,7 +969,8 @@ Status parseProto(const JsonValue &argValue, const JsonValue &value,
 // computed_by
 //===----------------------------------------------------------------------===//
 
-/// te-run's elementwise ops and how many inputs each takes.
+} // namespace
+
 int elementwiseArity(const std::string &op) {
   for (const char *unary :
        {"arith.negf", "math.tanh", "math.exp", "math.erf", "math.absf",
@@ -983,6 +984,8 @@ int elementwiseArity(const std::string &op) {
       return 2;
   return 0; // Another arith/math op: te-run has no CPU version of it.
 }
+
+namespace {
 
 /// The value name `by[key]` into `name` (left empty if absent and not
 /// required).

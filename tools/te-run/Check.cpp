@@ -951,12 +951,7 @@ StatusOr<CpuValue> ProgramEvaluator::compute(const ArgSpec &spec) {
 }
 
 bool ProgramEvaluator::isElementwise(const std::string &op) {
-  static const char *const kOps[] = {
-      "arith.addf", "arith.subf",    "arith.mulf",    "arith.divf",
-      "arith.negf", "arith.maximumf", "arith.minimumf", "arith.maxnumf",
-      "arith.minnumf", "math.tanh",  "math.exp",      "math.erf",
-      "math.absf",  "arith.extf",    "arith.truncf"};
-  return std::find(std::begin(kOps), std::end(kOps), op) != std::end(kOps);
+  return artifact::elementwiseArity(op) > 0;
 }
 
 StatusOr<std::vector<double>>
