@@ -1,6 +1,7 @@
 //===- CublasLt.cpp - cuBLASLt, loaded at run time ------------------------===//
 
 #include "CublasLt.h"
+#include "SharedLibrary.h"
 
 #include <dlfcn.h>
 
@@ -23,30 +24,14 @@ LoadedCublasLt loadCublasLt() {
   // its ABI (struct layouts, enum values) is what cublasLt.h describes.
   const std::string soname =
       "libcublasLt.so." + std::to_string(CUBLAS_VER_MAJOR);
-  // The library search path first; then the toolkit's usual places, since a
-  // CUDA toolkit is not always registered with ldconfig.
-  std::vector<std::string> candidates = {soname, "libcublasLt.so"};
-  for (const char *variable : {"CUDA_HOME", "CUDA_PATH"})
-    if (const char *root = std::getenv(variable); root && *root)
-      for (const char *dir : {"/lib64/", "/lib/"})
-        candidates.push_back(std::string(root) + dir + soname);
-  for (const char *dir : {"/usr/local/cuda/lib64/", "/usr/local/cuda/lib/"})
-    candidates.push_back(dir + soname);
-  void *handle = nullptr;
-  std::string dlError;
-  for (const std::string &candidate : candidates) {
-    handle = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (handle) {
-      loaded.table.library = candidate;
-      break;
-    }
-    if (const char *message = dlerror())
-      if (dlError.empty())
-        dlError = message;
-  }
+  std::vector<std::string> candidates = cudaToolkitCandidates(soname);
+  candidates.insert(candidates.begin() + 1, "libcublasLt.so");
+  OpenedLibrary opened = openFirst(candidates);
+  void *handle = opened.handle;
+  loaded.table.library = opened.path;
   if (!handle) {
     loaded.error = "cuBLASLt not available: cannot open " + soname + " (" +
-                   dlError +
+                   opened.dlError +
                    "); GEMMs need the CUDA toolkit's cuBLASLt on the "
                    "library path";
     return loaded;

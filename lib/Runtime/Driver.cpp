@@ -1,6 +1,7 @@
 //===- Driver.cpp - The CUDA driver API, loaded at run time ---------------===//
 
 #include "Driver.h"
+#include "SharedLibrary.h"
 
 #include <dlfcn.h>
 
@@ -18,20 +19,12 @@ struct LoadedDriver {
 
 LoadedDriver loadDriver() {
   LoadedDriver loaded;
-  const char *candidates[] = {"libcuda.so.1", "libcuda.so"};
-  void *handle = nullptr;
-  std::string dlError;
-  for (const char *candidate : candidates) {
-    handle = dlopen(candidate, RTLD_NOW | RTLD_LOCAL);
-    if (handle)
-      break;
-    if (const char *message = dlerror())
-      if (dlError.empty())
-        dlError = message;
-  }
+  // The driver comes with the NVIDIA driver, on the library search path.
+  OpenedLibrary opened = openFirst({"libcuda.so.1", "libcuda.so"});
+  void *handle = opened.handle;
   if (!handle) {
     loaded.error = "CUDA driver not available: cannot open libcuda.so.1 (" +
-                   dlError + "); is an NVIDIA driver installed?";
+                   opened.dlError + "); is an NVIDIA driver installed?";
     return loaded;
   }
 

@@ -1,6 +1,7 @@
 //===- Nccl.cpp - NCCL, loaded at run time --------------------------------===//
 
 #include "Nccl.h"
+#include "SharedLibrary.h"
 
 #include <dlfcn.h>
 #include <sys/stat.h>
@@ -38,26 +39,12 @@ LoadedNccl loadNccl() {
       path += std::string("/") + kSoname;
     candidates.push_back(path);
   } else {
-    candidates = {kSoname};
-    for (const char *variable : {"CUDA_HOME", "CUDA_PATH"})
-      if (const char *root = std::getenv(variable); root && *root)
-        for (const char *dir : {"/lib64/", "/lib/"})
-          candidates.push_back(std::string(root) + dir + kSoname);
-    for (const char *dir : {"/usr/local/cuda/lib64/", "/usr/local/cuda/lib/"})
-      candidates.push_back(std::string(dir) + kSoname);
+    candidates = cudaToolkitCandidates(kSoname);
   }
-  void *handle = nullptr;
-  std::string dlError;
-  for (const std::string &candidate : candidates) {
-    handle = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (handle) {
-      loaded.table.library = candidate;
-      break;
-    }
-    if (const char *message = dlerror())
-      if (dlError.empty())
-        dlError = message;
-  }
+  OpenedLibrary opened = openFirst(candidates);
+  void *handle = opened.handle;
+  const std::string &dlError = opened.dlError;
+  loaded.table.library = opened.path;
   if (!handle) {
     loaded.error =
         configured && *configured
