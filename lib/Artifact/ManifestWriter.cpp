@@ -79,6 +79,24 @@ JsonValue argJson(const ArgSpec &arg) {
     json.set("computed_by", toJson(*arg.computedBy));
   if (arg.inRegisters)
     json.set("in_registers", true);
+  if (!arg.placement.empty()) {
+    JsonValue placement = JsonValue::array();
+    using Where = BufferPlacement::Where;
+    for (const BufferPlacement &at : arg.placement) {
+      JsonValue item = JsonValue::object(
+          {{"in", at.in == Where::Workspace ? "workspace"
+                  : at.in == Where::Output  ? "output"
+                                            : "input"}});
+      if (at.in == Where::Output) {
+        item.set("output", at.output);
+        item.set("buffer", static_cast<int64_t>(at.buffer));
+      }
+      if (at.in != Where::Input)
+        item.set("offset", at.offset);
+      placement.push(std::move(item));
+    }
+    json.set("placement", std::move(placement));
+  }
   return json;
 }
 

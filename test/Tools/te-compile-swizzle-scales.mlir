@@ -30,8 +30,10 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // MLIR: gpu.launch_func {{.*}}@teq_kernels::@[[CS]]
 
 // The result is a copy of the view; the temporaries are the compact
-// quantization and its swizzle. Workspace: the quantization's 2 x 92160 data
-// bytes and 2 x 4608 scale bytes, then only the swizzle's 2 x 4608 scale bytes.
+// quantization and its swizzle. The rowwise data (92160 bytes) dies at the
+// swizzle, long before the copy writes the result: it lives in the result's
+// columnwise data. Workspace: the columnwise data (92160 bytes, copied at
+// the end) and the 4 x 4608 scale bytes.
 // MANIFEST: "computed_by": {
 // MANIFEST-NEXT: "input": "view(t1)",
 // MANIFEST-NEXT: "op": "copy"
@@ -39,11 +41,20 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // MANIFEST-NEXT: "input": "arg0",
 // MANIFEST-NEXT: "op": "quantize"
 // MANIFEST: "name": "t0"
+// MANIFEST-NEXT: "placement": [
+// MANIFEST-NEXT: {
+// MANIFEST-NEXT: "buffer": 0,
+// MANIFEST-NEXT: "in": "output",
+// MANIFEST-NEXT: "offset": 0,
+// MANIFEST-NEXT: "output": "result0"
 // MANIFEST: "computed_by": {
 // MANIFEST-NEXT: "input": "t0",
 // MANIFEST-NEXT: "op": "swizzle_scales"
 // MANIFEST: "name": "t1"
-// MANIFEST: "workspace_bytes": 202752
+// MANIFEST-NEXT: "placement": [
+// MANIFEST-NEXT: {
+// MANIFEST-NEXT: "in": "input"
+// MANIFEST: "workspace_bytes": 110592
 
 // LINEAR: "op": "swizzle_scales"
 // LINEAR: "a_scale_mode": "vec32_ue8m0"

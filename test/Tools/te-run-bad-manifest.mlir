@@ -62,7 +62,7 @@
 // RUN: sed 's/"workspace_bytes":[0-9]*/"workspace_bytes":1000/' %t.json > %t.ws.json
 // RUN: te-seal %t.so --manifest %t.ws.json --unchecked -o %t.ws.so
 // RUN: not te-run --list %t.ws.so 2>&1 | FileCheck %s --check-prefix=WS
-// WS: artifact '{{.*}}.ws.so': manifest: entries[0].temporaries[0]: temporary 't0' has 8196 bytes, but the entry's workspace_bytes is 1000
+// WS: artifact '{{.*}}.ws.so': manifest: entries[0].temporaries[0].placement[0]: temporary 't0' buffer 0 (8192 bytes at {{[0-9]+}}) does not fit the entry's workspace_bytes (1000 bytes)
 // RUN: sed 's/"tensor":{"dtype":"bf16","shape":\[64,128\]}/"tensor":{"dtype":"bf16","shape":[4294967296,4294967296]}/' %t.json > %t.huge.json
 // RUN: te-seal %t.so --manifest %t.huge.json --unchecked -o %t.huge.so
 // RUN: not te-run --list %t.huge.so 2>&1 | FileCheck %s --check-prefix=HUGE

@@ -696,6 +696,34 @@ TEST(ManifestValidationTest, SlicesAndDelayedScaling) {
             "3]) has 48 elements, a copy of 'history' (f32[16, 4]) needs 64");
 }
 
+/// A constant is exactly a value of its dtype; a value in registers is
+/// computed inside a fused elementwise kernel.
+TEST(ManifestValidationTest, ConstantsAndValuesInRegisters) {
+  const std::string s0 =
+      R"x("computed_by": {"op": "tensor.extract_slice", "input": "scale",
+                        "offsets": [0], "sizes": [1], "strides": [1]})x";
+  EXPECT_EQ(programError({{s0, R"x("computed_by": {"op": "constant", "value": 0.1})x"}}),
+            "manifest: entries[2].temporaries[0].computed_by.value: "
+            "0.10000000000000001 is not exactly a f32 value (a constant is "
+            "every element, exactly)");
+  EXPECT_EQ(parseManifest(program(s0, R"x("computed_by": {"op": "constant", "value": -0.375})x"))
+                .message(),
+            "");
+  const std::string act = R"x("computed_by": {"op": "math.tanh", "inputs": ["y"]})x";
+  // bf16 holds 8 significant bits: 1 + 2^-7, not 1 + 2^-8.
+  EXPECT_EQ(parseManifest(program(act, R"x("computed_by": {"op": "constant", "value": 1.0078125})x"))
+                .message(),
+            "");
+  EXPECT_EQ(programError({{act, R"x("computed_by": {"op": "constant", "value": 1.00390625})x"}}),
+            "manifest: entries[0].args[4].computed_by.value: 1.00390625 is "
+            "not exactly a bf16 value (a constant is every element, exactly)");
+  EXPECT_EQ(programError({{R"x({"name": "s0", "kind": "temporary",)x",
+                           R"x({"name": "s0", "kind": "temporary", "in_registers": true,)x"}}),
+            "manifest: entries[2].temporaries[0].in_registers: a value in "
+            "registers is computed inside a fused elementwise kernel, but "
+            "tensor.extract_slice writes its result to memory");
+}
+
 /// Every error of the computed_by reader (parseComputedBy): the key and
 /// what is wrong with it.
 TEST(ManifestValidationTest, ComputedByKeysAreTyped) {

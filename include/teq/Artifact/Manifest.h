@@ -119,6 +119,19 @@ struct BufferSpec {
   static BufferSpec fromLayout(const layout::BufferDesc &desc);
 };
 
+/// Where one buffer of a temporary lives ("placement"): in the entry's
+/// workspace, inside a result buffer the entry has not written yet (the
+/// caller's memory, used before the op that writes the result), or, for a
+/// swizzle_scales temporary's non-scale buffers, in its input's buffer.
+struct BufferPlacement {
+  /// "in": "workspace", "output" or "input".
+  enum class Where { Workspace, Output, Input };
+  Where in = Where::Workspace;
+  std::string output; ///< Output: the output argument's name ("output").
+  size_t buffer = 0;  ///< Output: the index of its buffer ("buffer").
+  int64_t offset = 0; ///< Byte offset, a multiple of 256 (not for Input).
+};
+
 /// A tensor argument: high precision, or the i64 (seed, offset) rng_state
 /// of stochastic rounding.
 struct TensorSpec {
@@ -246,6 +259,9 @@ struct ArgSpec {
   /// intermediate fused into its reader, a splat constant). It takes no
   /// workspace.
   bool inRegisters = false;
+  /// A temporary's "placement": one per buffer, or empty where the manifest
+  /// does not say (then it lives in the workspace).
+  std::vector<BufferPlacement> placement;
 
   bool isRead() const {
     return kind == ArgKind::Input || kind == ArgKind::InOut;

@@ -267,24 +267,8 @@ FailureOr<EntryPlan> lowering::planEntry(func::FuncOp func,
          MemRefType::get({biasGradScratchElements(biasGrad)}, f32), -1});
   for (const EntryPlan::Scratch &s : plan.scratch) {
     int64_t at = opIndex.lookup(s.op);
-    intervals.push_back({s.type.getNumElements() * 4, at, at, -1});
+    intervals.push_back({s.type.getNumElements() * 4, at, at});
   }
-  plan.workspaceBytes = planWorkspace(intervals);
-
-  // Hand the offsets back in the order the intervals were made.
-  size_t next = 0;
-  for (auto [v, buffers] :
-       llvm::zip(plan.temporaries, plan.temporaryBuffers)) {
-    SmallVector<std::optional<int64_t>> offsets;
-    for (const Buffer &b : buffers)
-      if (ownsBuffer(v, b))
-        offsets.push_back(intervals[next++].offset);
-      else
-        offsets.push_back(std::nullopt);
-    plan.temporaryOffsets.push_back(std::move(offsets));
-  }
-  for (EntryPlan::Scratch &s : plan.scratch)
-    s.offset = intervals[next++].offset;
 
   for (Type type : func.getArgumentTypes()) {
     FailureOr<SmallVector<Buffer>> buffers =
@@ -300,5 +284,110 @@ FailureOr<EntryPlan> lowering::planEntry(func::FuncOp func,
       return failure();
     plan.resultBuffers.push_back(std::move(*buffers));
   }
+
+  // Hosts: a result buffer holds nothing until the op that writes it (its
+  // defining op; the return for a copied result), so temporaries that die
+  // before may use its bytes. Only data buffers the writer fills entirely
+  // (a tensor, quantized data without padding): a scale buffer's padding
+  // must keep what the caller gave.
+  std::vector<HostBuffer> hosts;
+  SmallVector<EntryPlan::Host> candidates;
+  for (auto [i, buffers] : llvm::enumerate(plan.resultBuffers)) {
+    Value returned = ret.getOperand(i);
+    auto it = plan.resultIndexOf.find(returned);
+    bool inPlace = it != plan.resultIndexOf.end() && it->second == i;
+    int64_t firstWrite = inPlace ? opIndex.lookup(returned.getDefiningOp())
+                                 : opIndex.lookup(ret.getOperation());
+    for (auto [j, b] : llvm::enumerate(buffers)) {
+      if (b.bytes < kWorkspaceAlignment ||
+          (b.desc && (b.desc->role != layout::BufferRole::Data ||
+                      b.desc->padded())))
+        continue;
+      candidates.push_back(
+          {static_cast<unsigned>(i), static_cast<unsigned>(j)});
+      hosts.push_back({b.bytes, firstWrite});
+    }
+  }
+  plan.workspaceBytes = planWorkspace(intervals, hosts);
+  // plan.hosts: the candidates that host something, in result order.
+  SmallVector<int64_t> hostIndex(candidates.size(), -1);
+  for (const TemporaryBuffer &t : intervals)
+    if (t.host >= 0)
+      hostIndex[t.host] = 0;
+  for (auto [k, index] : llvm::enumerate(hostIndex))
+    if (index == 0) {
+      index = static_cast<int64_t>(plan.hosts.size());
+      plan.hosts.push_back(candidates[k]);
+    }
+
+  // Hand the places back in the order the intervals were made.
+  size_t next = 0;
+  auto placement = [&] {
+    const TemporaryBuffer &t = intervals[next++];
+    return EntryPlan::Placement{t.offset,
+                                t.host < 0 ? -1 : hostIndex[t.host]};
+  };
+  for (auto [v, buffers] :
+       llvm::zip(plan.temporaries, plan.temporaryBuffers)) {
+    SmallVector<std::optional<EntryPlan::Placement>> places;
+    for (const Buffer &b : buffers)
+      if (ownsBuffer(v, b))
+        places.push_back(placement());
+      else
+        places.push_back(std::nullopt);
+    plan.temporaryPlacements.push_back(std::move(places));
+  }
+  for (EntryPlan::Scratch &s : plan.scratch)
+    s.at = placement();
   return plan;
+}
+
+namespace {
+/// Whether every operand of `op` is defined before `before` (in its block).
+bool operandsDefinedBefore(Operation *op, Operation *before) {
+  return llvm::all_of(op->getOperands(), [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    return !def || def->isBeforeInBlock(before);
+  });
+}
+} // namespace
+
+LogicalResult lowering::orderBackwardGemms(func::FuncOp func,
+                                           TargetAttr target) {
+  FailureOr<EntryPlan> plan = planEntry(func, target);
+  if (failed(plan))
+    return failure();
+  int64_t best = plan->workspaceBytes;
+  Block &block = func.getBody().front();
+  SmallVector<GemmOp> wgrads;
+  for (auto gemmOp : block.getOps<GemmOp>())
+    if (gemmOp.getKind() == GemmKind::wgrad)
+      wgrads.push_back(gemmOp);
+  for (GemmOp wgrad : wgrads) {
+    // The dgrad of the same backward: the closest one before the wgrad
+    // that reads the same output gradient.
+    GemmOp dgrad;
+    for (Operation *op = wgrad->getPrevNode(); op; op = op->getPrevNode()) {
+      auto candidate = dyn_cast<GemmOp>(op);
+      if (candidate && candidate.getKind() == GemmKind::dgrad) {
+        dgrad = candidate;
+        break;
+      }
+    }
+    // Run the wgrad first where it needs nothing computed after the dgrad;
+    // keep the move only where it saves workspace.
+    if (!dgrad || !operandsDefinedBefore(wgrad, dgrad))
+      continue;
+    Operation *after = wgrad->getNextNode();
+    wgrad->moveBefore(dgrad);
+    FailureOr<EntryPlan> moved = planEntry(func, target);
+    if (failed(moved))
+      return failure();
+    if (moved->workspaceBytes < best) {
+      best = moved->workspaceBytes;
+      continue;
+    }
+    wgrad->moveBefore(after);
+  }
+  return success();
 }

@@ -69,18 +69,33 @@ struct EntryPlan {
   /// The kernels of the elementwise ops and which values they keep in
   /// registers.
   ElementwiseFusion fusion;
-  /// Temporaries in definition order; each buffer has a workspace offset,
-  /// or none where it aliases the input's (a swizzle passes data on) or the
-  /// value lives in registers (fusion.inRegisters).
+  /// Where a temporary's buffer or a scratch lives: at `offset` in the
+  /// workspace (host < 0), or in hosts[host], a result buffer that nothing
+  /// has written yet when the temporary dies (MemoryPlan.h).
+  struct Placement {
+    int64_t offset = 0;
+    int64_t host = -1;
+  };
+  /// A result buffer temporaries may live in: buffer `buffer` of result
+  /// `result`.
+  struct Host {
+    unsigned result = 0;
+    unsigned buffer = 0;
+  };
+  llvm::SmallVector<Host> hosts;
+  /// Temporaries in definition order; each buffer has a placement, or none
+  /// where it aliases the input's (a swizzle passes data on) or the value
+  /// lives in registers (fusion.inRegisters).
   llvm::SmallVector<Value> temporaries;
   llvm::SmallVector<llvm::SmallVector<Buffer>> temporaryBuffers;
-  llvm::SmallVector<llvm::SmallVector<std::optional<int64_t>>> temporaryOffsets;
+  llvm::SmallVector<llvm::SmallVector<std::optional<Placement>>>
+      temporaryPlacements;
   /// Scratch that lives for one op: an NVFP4 GEMM's device alpha, a bias
   /// gradient's partial sums, an amax all-reduce's result.
   struct Scratch {
     Operation *op;
     MemRefType type;
-    int64_t offset;
+    Placement at;
   };
   llvm::SmallVector<Scratch> scratch;
   int64_t workspaceBytes = 0;
@@ -99,6 +114,14 @@ struct EntryPlan {
 /// Plans `func`'s buffers on `target`, or emits the error that stops it
 /// (an unsupported op or type, a GEMM cuBLASLt cannot run).
 FailureOr<EntryPlan> planEntry(func::FuncOp func, TargetAttr target);
+
+/// Orders each Linear backward's dgrad and wgrad GEMMs (independent ops) so
+/// that the entry's workspace is smallest: a GEMM that runs later leaves
+/// its result's bytes free for longer, for the temporaries of the GEMM that
+/// runs first. Moves an op only where every operand is defined before its
+/// new place, and only where that saves bytes. Plans `func` (errors as
+/// planEntry).
+LogicalResult orderBackwardGemms(func::FuncOp func, TargetAttr target);
 
 } // namespace mlir::teq::lowering
 

@@ -9,12 +9,17 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
+#include <map>
+#include <set>
+
 using namespace mlir;
 using namespace mlir::teq;
 using namespace mlir::teq::lowering;
 
 LogicalResult EntryLowering::run() {
   Location loc = func.getLoc();
+  if (failed(orderBackwardGemms(func, target)))
+    return failure();
   FailureOr<EntryPlan> planned = planEntry(func, target);
   if (failed(planned))
     return failure();
@@ -36,15 +41,26 @@ LogicalResult EntryLowering::run() {
 
   // The lowered function takes the flat buffer list (arguments, then
   // results, then the workspace) and replaces the original under its name.
+  // A result buffer that hosts temporaries is taken as its bytes (i8), and
+  // its value and the temporaries are views of them.
+  auto i8 = IntegerType::get(func.getContext(), 8);
+  std::set<std::pair<unsigned, unsigned>> hostBuffers;
+  for (const EntryPlan::Host &host : plan.hosts)
+    hostBuffers.insert({host.result, host.buffer});
+  auto hostType = [&](const Buffer &b) {
+    return MemRefType::get({b.bytes}, i8);
+  };
   SmallVector<Type> memrefs;
-  for (const auto &buffers :
-       llvm::concat<const SmallVector<Buffer>>(plan.argumentBuffers,
-                                               plan.resultBuffers))
+  for (const auto &buffers : plan.argumentBuffers)
     for (const Buffer &b : buffers)
       memrefs.push_back(b.type);
+  for (auto [i, buffers] : llvm::enumerate(plan.resultBuffers))
+    for (auto [j, b] : llvm::enumerate(buffers))
+      memrefs.push_back(hostBuffers.count({unsigned(i), unsigned(j)})
+                            ? hostType(b)
+                            : b.type);
   if (plan.workspaceBytes > 0)
-    memrefs.push_back(MemRefType::get({plan.workspaceBytes},
-                                      IntegerType::get(func.getContext(), 8)));
+    memrefs.push_back(MemRefType::get({plan.workspaceBytes}, i8));
   OpBuilder b(func);
   auto lowered = func::FuncOp::create(b, loc, name + ".lowered",
                                       b.getFunctionType(memrefs, {}));
@@ -56,33 +72,47 @@ LogicalResult EntryLowering::run() {
     for (size_t j = 0; j < buffers.size(); ++j)
       buffersOfValue[arg].push_back(body->getArgument(next++));
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  auto viewOf = [&](Value bytes, MemRefType type, int64_t offset) -> Value {
+    Value at = arith::ConstantIndexOp::create(b, loc, offset);
+    return memref::ViewOp::create(b, loc, type, bytes, at, ValueRange{});
+  };
   SmallVector<SmallVector<Value>> resultMemrefs;
+  std::map<std::pair<unsigned, unsigned>, Value> hostBytes;
   for (auto [i, buffers] : llvm::enumerate(plan.resultBuffers)) {
     SmallVector<Value> memrefsOfResult;
-    for (size_t j = 0; j < buffers.size(); ++j)
-      memrefsOfResult.push_back(body->getArgument(next++));
+    for (auto [j, buffer] : llvm::enumerate(buffers)) {
+      Value arg = body->getArgument(next++);
+      if (hostBuffers.count({unsigned(i), unsigned(j)})) {
+        hostBytes[{unsigned(i), unsigned(j)}] = arg;
+        arg = viewOf(arg, buffer.type, 0);
+      }
+      memrefsOfResult.push_back(arg);
+    }
     Value value = ret.getOperand(i);
     auto it = plan.resultIndexOf.find(value);
     if (it != plan.resultIndexOf.end() && it->second == i)
       buffersOfValue[value] = memrefsOfResult;
     resultMemrefs.push_back(std::move(memrefsOfResult));
   }
-  if (plan.workspaceBytes > 0) {
-    Value workspace = body->getArgument(next++);
-    auto view = [&](MemRefType type, int64_t offset) -> Value {
-      Value at = arith::ConstantIndexOp::create(b, loc, offset);
-      return memref::ViewOp::create(b, loc, type, workspace, at, ValueRange{});
-    };
-    for (auto [v, buffers, offsets] :
-         llvm::zip(plan.temporaries, plan.temporaryBuffers,
-                   plan.temporaryOffsets))
-      for (auto [buffer, offset] : llvm::zip(buffers, offsets))
-        // Without an offset the buffer is the input's (lowerSwizzleScales).
-        buffersOfValue[v].push_back(offset ? view(buffer.type, *offset)
-                                           : Value());
-    for (const EntryPlan::Scratch &s : plan.scratch)
-      scratchOf[s.op] = view(s.type, s.offset);
-  }
+  Value workspace;
+  if (plan.workspaceBytes > 0)
+    workspace = body->getArgument(next++);
+  // A temporary's buffer: a view of the workspace or of the result buffer
+  // that hosts it.
+  auto view = [&](MemRefType type, const EntryPlan::Placement &at) -> Value {
+    if (at.host < 0)
+      return viewOf(workspace, type, at.offset);
+    const EntryPlan::Host &host = plan.hosts[at.host];
+    return viewOf(hostBytes.at({host.result, host.buffer}), type, at.offset);
+  };
+  for (auto [v, buffers, places] :
+       llvm::zip(plan.temporaries, plan.temporaryBuffers,
+                 plan.temporaryPlacements))
+    for (auto [buffer, place] : llvm::zip(buffers, places))
+      // Without a place the buffer is the input's (lowerSwizzleScales).
+      buffersOfValue[v].push_back(place ? view(buffer.type, *place) : Value());
+  for (const EntryPlan::Scratch &s : plan.scratch)
+    scratchOf[s.op] = view(s.type, s.at);
 
   Value token =
       gpu::WaitOp::create(b, loc, b.getType<gpu::AsyncTokenType>(), ValueRange{})

@@ -308,11 +308,32 @@ void ManifestWriter::addEntry(func::FuncOp func, const EntryPlan &plan,
     }
     entry.args.push_back(std::move(arg));
   }
-  for (auto [v, buffers] : llvm::zip(plan.temporaries, plan.temporaryBuffers)) {
+  for (auto [v, buffers, places] :
+       llvm::zip(plan.temporaries, plan.temporaryBuffers,
+                 plan.temporaryPlacements)) {
     artifact::ArgSpec temporary = describeArgument(
         names(v), artifact::ArgKind::Temporary, v.getType(), buffers);
     temporary.computedBy = describeComputation(v, names, gemmIds, groupIndex);
     temporary.inRegisters = plan.fusion.inRegisters.contains(v);
+    // Where each buffer lives: the workspace, a result not yet written, or
+    // (a swizzle's data) its input's buffer.
+    using Where = artifact::BufferPlacement::Where;
+    if (!temporary.inRegisters)
+      for (const std::optional<EntryPlan::Placement> &place : places) {
+        artifact::BufferPlacement at;
+        if (!place) {
+          at.in = Where::Input;
+        } else if (place->host < 0) {
+          at.offset = place->offset;
+        } else {
+          const EntryPlan::Host &host = plan.hosts[place->host];
+          at.in = Where::Output;
+          at.output = names.result(host.result);
+          at.buffer = host.buffer;
+          at.offset = place->offset;
+        }
+        temporary.placement.push_back(std::move(at));
+      }
     entry.temporaries.push_back(std::move(temporary));
   }
   manifest.entries.push_back(std::move(entry));

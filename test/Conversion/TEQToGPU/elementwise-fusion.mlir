@@ -199,16 +199,21 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // OUT: gpu.launch_func async {{.*}} @teq_kernels::@e0_tanh_mulf {{.*}} args(%[[QH]] : memref<32768xbf16>, %[[QA]] : memref<32768xbf16>, %[[QB]] : memref<32768xbf16>)
 // OUT: gpu.launch_func async {{.*}} @teq_kernels::@q1_amax {{.*}} args(%[[QA]] : memref<32768xbf16>)
 // OUT: gpu.launch_func async {{.*}} @teq_kernels::@q1_cast
+// %a dies at the quantization, before the last kernel writes the result %d:
+// it lives in %d's bytes (the entry takes them as i8), and there is no
+// workspace.
 // OUT-LABEL: func.func @recomputed(
-// OUT-SAME: %[[CH:[^:]*]]: memref<32768xbf16>, %{{[^:]*}}: memref<32768xi8>, %{{[^:]*}}: memref<1xf32>, %[[CD:[^:]*]]: memref<32768xbf16>, %[[CW:[^:]*]]: memref<65536xi8>)
-// OUT: %[[CA:.*]] = memref.view %[[CW]]
+// OUT-SAME: %[[CH:[^:]*]]: memref<32768xbf16>, %{{[^:]*}}: memref<32768xi8>, %{{[^:]*}}: memref<1xf32>, %[[CDB:[^:]*]]: memref<65536xi8>)
+// OUT: %[[CD:.*]] = memref.view %[[CDB]][%{{.*}}][] : memref<65536xi8> to memref<32768xbf16>
+// OUT: %[[CA:.*]] = memref.view %[[CDB]][%{{.*}}][] : memref<65536xi8> to memref<32768xbf16>
 // OUT-NOT: memref.view
 // OUT: gpu.launch_func async {{.*}} @teq_kernels::@e2_extf_tanh_truncf {{.*}} args(%[[CH]] : memref<32768xbf16>, %[[CA]] : memref<32768xbf16>)
 // OUT: gpu.launch_func async {{.*}} @teq_kernels::@q1_amax
 // OUT: gpu.launch_func async {{.*}} @teq_kernels::@q1_cast
 // OUT: gpu.launch_func async {{.*}} @teq_kernels::@e3_extf_tanh_mulf_truncf {{.*}} args(%[[CH]] : memref<32768xbf16>, %[[CD]] : memref<32768xbf16>)
 
-// @recomputed: the f32 values live in registers; %a (t2) in the workspace.
+// @recomputed: the f32 values live in registers; %a (t2) in the bytes of
+// result1 (%d), not yet written while %a lives.
 // OUT-MANIFEST: "name": "recomputed",
 // OUT-MANIFEST: "temporaries": [
 // OUT-MANIFEST: "op": "arith.extf"
@@ -225,7 +230,13 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // OUT-MANIFEST-NEXT: },
 // OUT-MANIFEST-NEXT: "kind": "temporary",
 // OUT-MANIFEST-NEXT: "name": "t2",
-// OUT-MANIFEST: "workspace_bytes": 65536
+// OUT-MANIFEST-NEXT: "placement": [
+// OUT-MANIFEST-NEXT: {
+// OUT-MANIFEST-NEXT: "buffer": 0,
+// OUT-MANIFEST-NEXT: "in": "output",
+// OUT-MANIFEST-NEXT: "offset": 0,
+// OUT-MANIFEST-NEXT: "output": "result1"
+// OUT-MANIFEST-NOT: "workspace_bytes"
 
 //--- mlp.mlir
 // fc1 -> tanh -> fc2, forward and backward, through te-compile's pipeline:
