@@ -1275,6 +1275,115 @@ Status parseArg(const JsonValue &value, const std::string &path,
   if (arg.inRegisters && (!temporary || arg.isProto))
     return errorAt(child(path, "in_registers"),
                    "only a tensor temporary lives in registers");
+  if (const JsonValue *placement = value.find("placement")) {
+    // Its structure here; what it names, parseEntry checks.
+    const std::string placementPath = child(path, "placement");
+    if (!temporary || arg.inRegisters)
+      return errorAt(placementPath, temporary
+                                        ? "a temporary in registers has no "
+                                          "placement"
+                                        : "only a temporary has a placement");
+    if (!placement->isArray())
+      return typeError(placementPath, "an array", *placement);
+    if (placement->asArray().size() != arg.buffers.size())
+      return errorAt(placementPath,
+                     "has " + std::to_string(placement->asArray().size()) +
+                         " items, but the temporary has " +
+                         std::to_string(arg.buffers.size()) + " buffers");
+    for (size_t i = 0; i < placement->asArray().size(); ++i) {
+      const JsonValue &item = placement->asArray()[i];
+      const std::string itemPath = element(placementPath, i);
+      if (!item.isObject())
+        return typeError(itemPath, "an object", item);
+      using Where = BufferPlacement::Where;
+      BufferPlacement at;
+      auto in = readString(item, itemPath, "in");
+      if (!in.ok())
+        return in.status();
+      if (*in == "workspace")
+        at.in = Where::Workspace;
+      else if (*in == "output")
+        at.in = Where::Output;
+      else if (*in == "input")
+        at.in = Where::Input;
+      else
+        return errorAt(child(itemPath, "in"),
+                       "unknown place \"" + *in +
+                           "\" (expected workspace, output or input)");
+      if (at.in != Where::Input) {
+        auto offset = readIntegerMember(item, itemPath, "offset");
+        if (!offset.ok())
+          return offset.status();
+        if (*offset < 0 || *offset % 256 != 0)
+          return errorAt(child(itemPath, "offset"),
+                         "must be a multiple of 256 (>= 0), got " +
+                             std::to_string(*offset));
+        at.offset = *offset;
+      }
+      if (at.in == Where::Output) {
+        auto output = readName(item, itemPath, "output");
+        if (!output.ok())
+          return output.status();
+        at.output = *output;
+        auto buffer = readIntegerMember(item, itemPath, "buffer");
+        if (!buffer.ok())
+          return buffer.status();
+        if (*buffer < 0)
+          return errorAt(child(itemPath, "buffer"), "must be >= 0");
+        at.buffer = static_cast<size_t>(*buffer);
+      }
+      arg.placement.push_back(std::move(at));
+    }
+  }
+  return Status::success();
+}
+
+/// A temporary's placement against its entry: each buffer inside the
+/// workspace or inside a buffer of an output, or (a swizzle_scales
+/// temporary's non-scale buffers) its input's.
+Status checkPlacement(const EntrySpec &entry, const ArgSpec &temporary,
+                      const std::vector<layout::BufferDesc> &layout,
+                      const std::string &path) {
+  for (size_t b = 0; b < temporary.placement.size(); ++b) {
+    const BufferPlacement &at = temporary.placement[b];
+    const std::string itemPath = element(child(path, "placement"), b);
+    const int64_t bytes = temporary.buffers[b].bytes;
+    if (at.in == BufferPlacement::Where::Input) {
+      bool swizzled = temporary.computedBy &&
+                      temporary.computedBy->op == ComputeOp::SwizzleScales &&
+                      b < layout.size() &&
+                      layout[b].role != layout::BufferRole::ScaleInv;
+      if (!swizzled)
+        return errorAt(itemPath, "only a swizzle_scales temporary's data "
+                                 "buffers are their input's (\"in\": "
+                                 "\"input\")");
+      continue;
+    }
+    int64_t room = entry.workspaceBytes;
+    std::string where = "the entry's workspace_bytes";
+    if (at.in == BufferPlacement::Where::Output) {
+      const ArgSpec *output = entry.findArg(at.output);
+      if (!output || output->kind != ArgKind::Output)
+        return errorAt(child(itemPath, "output"),
+                       "'" + at.output + "' is not an output of the entry");
+      if (at.buffer >= output->buffers.size())
+        return errorAt(child(itemPath, "buffer"),
+                       "output '" + at.output + "' has " +
+                           std::to_string(output->buffers.size()) +
+                           " buffers, got buffer " + std::to_string(at.buffer));
+      room = output->buffers[at.buffer].bytes;
+      where = "output '" + at.output + "' buffer " +
+              std::to_string(at.buffer) + " ('" +
+              output->buffers[at.buffer].name + "')";
+    }
+    if (at.offset + bytes > room)
+      return errorAt(itemPath, "temporary '" + temporary.name + "' buffer " +
+                                   std::to_string(b) + " (" +
+                                   std::to_string(bytes) + " bytes at " +
+                                   std::to_string(at.offset) +
+                                   ") does not fit " + where + " (" +
+                                   std::to_string(room) + " bytes)");
+  }
   return Status::success();
 }
 
@@ -1376,9 +1485,20 @@ Status parseEntry(const JsonValue &value, const std::string &path,
         return errorAt(child(temporaryPath, "name"),
                        "duplicate name \"" + temporary.name +
                            "\" (arguments and temporaries share names)");
-      // Temporaries live in the workspace (several at once, at offsets the
-      // compiler chose): each one must fit it. A swizzle_scales temporary
-      // owns only its scales; its other buffers are its input's.
+      // A placed temporary: each buffer where the placement says.
+      if (!temporary.placement.empty()) {
+        std::vector<layout::BufferDesc> layout;
+        if (temporary.isProto)
+          layout = layout::describeBuffers(temporary.proto.tensorDesc(),
+                                           target.caps());
+        TEQ_RETURN_IF_ERROR(
+            checkPlacement(entry, temporary, layout, temporaryPath));
+        entry.temporaries.push_back(std::move(temporary));
+        continue;
+      }
+      // Otherwise temporaries live in the workspace (several at once, at
+      // offsets the compiler chose): each one must fit it. A swizzle_scales
+      // temporary owns only its scales; its other buffers are its input's.
       int64_t bytes = temporary.inRegisters ? 0 : temporary.totalBytes();
       if (temporary.isProto && temporary.computedBy &&
           temporary.computedBy->op == ComputeOp::SwizzleScales) {
