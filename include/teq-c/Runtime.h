@@ -481,8 +481,13 @@ TEQ_RUNTIME_CAPI_EXPORTED TeqRtRunOptions teqRtRunOptionsGetDefault(void);
 /// the runtime gives each its own workspaces and module globals; buffers
 /// shared between calls on different streams are ordered by the caller.
 ///
+/// Result buffers must be 256-byte aligned and overlap no other buffer
+/// (teqRtEntryCheckBuffers); this is checked on every call, with or without
+/// options->validate.
+///
 /// Errors, e.g.:
 ///   "entry 'e': expected 4 buffers, got 3" (TEQ_RT_INVALID_ARGUMENT)
+///   "entry 'e': result 'dx' overlaps argument 'x'"
 ///   "entry 'e': pointer for argument 'x' is not device memory"
 ///   "entry 'e': argument 'x' buffer 0: 65536 bytes needed, 32768 given"
 ///   "entry 'e': kernel 'k' launch failed: CUDA_ERROR_..."
@@ -514,9 +519,26 @@ TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus teqRtEntryRunWithCommunicators(
     const TeqRtCommunicator *communicators, size_t numCommunicators,
     void *stream, const TeqRtRunOptions *options);
 
-/// The pointer checks of teqRtEntryRun (count, device memory, sizes) without
-/// running the entry.
+/// The pointer checks of teqRtEntryRun (count, device memory, sizes, then
+/// the caller's contract as teqRtEntryCheckBuffers) without running the
+/// entry.
 TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus teqRtEntryValidate(
+    TeqRtEntry entry, const uint64_t *buffers, size_t numBuffers);
+
+/// The caller's contract on an entry's buffers, which teqRtEntryRun always
+/// checks (with or without options->validate): every buffer of a result
+/// (an output or inout argument) is 256-byte aligned and overlaps no other
+/// buffer of the call, an input's or another result's. The entry may keep
+/// temporaries in a result's bytes until it writes that result, so a result
+/// sharing memory with anything else would be corrupted or corrupt it.
+/// Inputs may share memory with each other. Pointer arithmetic only: works
+/// on an inspected artifact's entries too. TEQ_RT_INVALID_ARGUMENT here
+/// (teqRtEntryRun and teqRtEntryValidate report the same messages as
+/// TEQ_RT_FAILURE, like their other pointer checks), e.g.
+///   "entry 'e': result 'dx' overlaps argument 'x'"
+///   "entry 'e': result 'y' buffer 1 ('transpose') overlaps result 'dw'"
+///   "entry 'e': result 'dw' at 0x7f0000000010 is not 256-byte aligned"
+TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus teqRtEntryCheckBuffers(
     TeqRtEntry entry, const uint64_t *buffers, size_t numBuffers);
 
 #ifdef __cplusplus

@@ -11,6 +11,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <mutex>
 
 namespace mlir::teq::runtime {
@@ -254,12 +255,69 @@ StatusOr<const Entry *> Artifact::entry(std::string_view name) const {
 // Entry
 //===----------------------------------------------------------------------===//
 
+Status Entry::checkBuffers(const std::vector<DevicePtr> &buffers) const {
+  return checkBufferContract(*spec_, buffers);
+}
+
+Status checkBufferContract(const EntrySpec &entry,
+                           const std::vector<DevicePtr> &buffers) {
+  const std::string prefix = "entry '" + entry.name + "'";
+  if (buffers.size() != entry.numBuffers())
+    return Status::error(prefix + ": expected " +
+                         std::to_string(entry.numBuffers()) + " buffers, got " +
+                         std::to_string(buffers.size()));
+  // "result 'dx'", "argument 'x' buffer 1 ('transpose')"; a tensor's one
+  // buffer is the argument itself.
+  auto describe = [&](size_t i) {
+    const BufferRef &ref = entry.flatBuffers[i];
+    const ArgSpec &arg = entry.args[ref.arg];
+    std::string text = std::string(arg.isWritten() ? "result" : "argument") +
+                       " '" + arg.name + "'";
+    if (arg.isProto && arg.buffers.size() > 1)
+      text += " buffer " + std::to_string(ref.buffer) + " ('" +
+              arg.buffers[ref.buffer].name + "')";
+    return text;
+  };
+  auto isResult = [&](size_t i) {
+    return entry.args[entry.flatBuffers[i].arg].isWritten();
+  };
+  auto bytesOf = [&](size_t i) {
+    const BufferRef &ref = entry.flatBuffers[i];
+    return static_cast<uint64_t>(entry.args[ref.arg].buffers[ref.buffer].bytes);
+  };
+  constexpr uint64_t kAlignment = 256;
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    if (!isResult(i) || buffers[i] == 0 || bytesOf(i) == 0)
+      continue;
+    if (buffers[i] % kAlignment != 0) {
+      char address[32];
+      std::snprintf(address, sizeof(address), "0x%llx",
+                    static_cast<unsigned long long>(buffers[i]));
+      return Status::error(prefix + ": " + describe(i) + " at " + address +
+                           " is not " + std::to_string(kAlignment) +
+                           "-byte aligned");
+    }
+  }
+  // Results against every other buffer (inputs may share memory).
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    if (!isResult(i) || buffers[i] == 0 || bytesOf(i) == 0)
+      continue;
+    const uint64_t begin = buffers[i], end = begin + bytesOf(i);
+    for (size_t j = 0; j < buffers.size(); ++j) {
+      if (j == i || buffers[j] == 0 || bytesOf(j) == 0 ||
+          (isResult(j) && j < i))
+        continue; // a pair of results is reported once, from the first
+      const uint64_t otherBegin = buffers[j], otherEnd = otherBegin + bytesOf(j);
+      if (begin < otherEnd && otherBegin < end)
+        return Status::error(prefix + ": " + describe(i) + " overlaps " +
+                             describe(j));
+    }
+  }
+  return Status::success();
+}
+
 Status Entry::validate(const std::vector<DevicePtr> &buffers) const {
   const std::string prefix = "entry '" + spec_->name + "'";
-  if (buffers.size() != spec_->numBuffers())
-    return Status::error(prefix + ": expected " +
-                         std::to_string(spec_->numBuffers()) + " buffers, got " +
-                         std::to_string(buffers.size()));
   const std::shared_ptr<Context> &context = artifact_->context();
   TEQ_RETURN_IF_ERROR(context->makeCurrent().withPrefix(prefix));
   auto driverOr = getDriver();
@@ -315,7 +373,8 @@ Status Entry::validate(const std::vector<DevicePtr> &buffers) const {
                            " bytes needed, " + std::to_string(available) +
                            " given");
   }
-  return Status::success();
+  // Each pointer is what it should be; then how they lie together.
+  return checkBuffers(buffers);
 }
 
 Status Entry::run(const std::vector<DevicePtr> &buffers,
@@ -333,8 +392,10 @@ Status Entry::run(const std::vector<DevicePtr> &buffers,
     infos.push_back(comm ? &comm->info() : nullptr);
   TEQ_RETURN_IF_ERROR(checkCommunicators(spec_->name, spec_->groups, infos,
                                          context->device().ordinal));
-  if (options.validate)
-    TEQ_RETURN_IF_ERROR(validate(buffers));
+  // The caller's contract always (arithmetic only); the driver's view of
+  // each pointer when asked.
+  TEQ_RETURN_IF_ERROR(options.validate ? validate(buffers)
+                                       : checkBuffers(buffers));
   TEQ_RETURN_IF_ERROR(context->makeCurrent().withPrefix(prefix));
 
   // The caller's stream, or the context's: the artifact's kernels get it

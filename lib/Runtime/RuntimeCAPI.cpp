@@ -794,6 +794,24 @@ TeqRtStatus teqRtEntryRunWithCommunicators(
   });
 }
 
+TeqRtStatus teqRtEntryCheckBuffers(TeqRtEntry entry, const uint64_t *buffers,
+                                   size_t numBuffers) {
+  return guarded(__func__, [&](const char *function) {
+    if (!entry.ptr)
+      return nullHandle(function, "entry");
+    if (!buffers && numBuffers > 0)
+      return fail(TEQ_RT_INVALID_ARGUMENT,
+                  std::string(function) + ": " + entryName(*unwrap(entry)) +
+                      ": 'buffers' is null but " + std::to_string(numBuffers) +
+                      " buffers were announced");
+    std::vector<DevicePtr> pointers(buffers, buffers + numBuffers);
+    Status status = checkBufferContract(*unwrap(entry)->spec, pointers);
+    if (!status.ok())
+      return fail(TEQ_RT_INVALID_ARGUMENT, status.message());
+    return succeed();
+  });
+}
+
 TeqRtStatus teqRtEntryValidate(TeqRtEntry entry, const uint64_t *buffers,
                                size_t numBuffers) {
   return guarded(__func__, [&](const char *function) {

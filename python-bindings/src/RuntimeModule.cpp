@@ -19,7 +19,9 @@
 //   Entry.run_dlpack(tensors, labels, stream, synchronize, alignment)
 //                                 checks every tensor against its buffer
 //                                 (device, dtype, shape, strides, bytes,
-//                                 alignment), raising ValueError that names
+//                                 alignment), then the caller's contract
+//                                 (teqRtEntryCheckBuffers: results overlap
+//                                 nothing), raising ValueError that names
 //                                 the buffer before anything is launched,
 //                                 then teqRtEntryRun on the caller's stream
 //
@@ -891,6 +893,13 @@ void Entry::runDlpack(const py::sequence &tensors, const py::sequence &labels,
       throw py::value_error(message);
     }
     pointers[i] = std::get<uint64_t>(checked);
+  }
+  // The caller's contract: results overlap nothing (teqRtEntryCheckBuffers).
+  if (TeqRtStatus contract =
+          teqRtEntryCheckBuffers(handle_, pointers.data(), pointers.size());
+      contract != TEQ_RT_SUCCESS) {
+    consumed.clear(); // the producers' deleters, before Python sees the error
+    throwStatus(contract);
   }
   if (dryRun)
     return; // `consumed` releases every tensor

@@ -111,13 +111,27 @@ class FakeCudaTensor:
         return _capsule_new(ctypes.addressof(managed), self._names[self.versioned], None)
 
 
+_next_address = [0x7E0000000000]
+
+
+def fresh_address():
+    """A fake device address of its own (16 MiB apart): results must overlap
+    no other buffer of a call (the runtime's contract)."""
+    address = _next_address[0]
+    _next_address[0] += 1 << 24
+    return address
+
+
 def fake_like(buffer, **kw):
     enc = {"bf16": "bf16", "f32": "f32", "f16": "f16", "i64": "i64"}.get(buffer.encoding, "u8")
+    if "address" not in kw:
+        kw = dict(kw, address=fresh_address())
     return FakeCudaTensor(buffer.shape, enc, **kw)
 
 
 def fake_args(entry, **kw):
-    """Fake inputs and outputs for every argument of `entry`."""
+    """Fake inputs and outputs for every argument of `entry`, each buffer at
+    an address of its own."""
     values = {}
     for a in entry.args:
         if a.is_proto:
@@ -315,13 +329,14 @@ def test_check_accepts_matching_tensors_and_releases_them():
     entry = rt.inspect(artifact("linear-current"))["fwd"]
     ins, outs = fake_args(entry, versioned=True)
     outs[1] = rt.QuantizedTensor.for_arg(entry.outputs[1], {
-        "transpose": FakeCudaTensor((128, 64), "e4m3fn"), "scale_inv": FakeCudaTensor((1,), "f32")})
+        "transpose": FakeCudaTensor((128, 64), "e4m3fn", address=fresh_address()),
+        "scale_inv": FakeCudaTensor((1,), "f32", address=fresh_address())})
     entry.check(*ins, out=outs)
     # Size-1 dimensions may have any stride; empty strides mean row-major.
     e = rt.inspect(artifact("linear-delayed"))["fwd"]
     ins, outs = fake_args(e)
     ins[2] = FakeCudaTensor((3,), "f32", strides=(1,))
-    outs[3] = FakeCudaTensor((16, 3), "f32", strides=(3, 1))
+    outs[3] = FakeCudaTensor((16, 3), "f32", strides=(3, 1), address=fresh_address())
     e.check(*ins, out=outs)
 
 
@@ -348,6 +363,36 @@ def test_check_rejects_each_mismatch(change, message):
     dtype = kw.pop("dtype")
     ins[0] = FakeCudaTensor(shape, dtype, **kw)
     with pytest.raises(ValueError, match=message):
+        entry.check(*ins, out=outs)
+
+
+def test_check_refuses_results_that_overlap_or_are_unaligned():
+    # The entry may keep temporaries in a result's bytes until it writes
+    # that result: a result sharing memory with an input or another result
+    # is refused before anything runs, naming both.
+    entry = rt.inspect(artifact("linear-current"))["fwd"]
+    ins, outs = fake_args(entry)
+    outs[0] = FakeCudaTensor((64, 256), "bf16", address=ins[0].address + 256)
+    with pytest.raises(ValueError, match=r"^entry 'fwd': result 'result0' overlaps "
+                                         r"argument 'arg0'$"):
+        entry.check(*ins, out=outs)
+    ins, outs = fake_args(entry)
+    outs[1] = rt.QuantizedTensor.for_arg(entry.outputs[1], {
+        "transpose": FakeCudaTensor((128, 64), "e4m3fn", address=fresh_address()),
+        "scale_inv": FakeCudaTensor((1,), "f32", address=outs[0].address + 512)})
+    with pytest.raises(ValueError, match=r"^entry 'fwd': result 'result0' overlaps "
+                                         r"result 'result1' buffer 1 \('scale_inv'\)$"):
+        entry.check(*ins, out=outs)
+    # Inputs may share memory (the same tensor twice).
+    ins, outs = fake_args(entry)
+    ins[1] = FakeCudaTensor((256, 128), "bf16", address=ins[0].address)
+    entry.check(*ins, out=outs)
+    # Every buffer must be 256-byte aligned (results for the temporaries in
+    # them, inputs for cuBLASLt).
+    ins, outs = fake_args(entry)
+    outs[0] = FakeCudaTensor((64, 256), "bf16", address=fresh_address() + 16)
+    with pytest.raises(ValueError, match=r"argument 'result0': expected a 256-byte aligned "
+                                         r"address"):
         entry.check(*ins, out=outs)
 
 

@@ -77,6 +77,45 @@ TEST(ArtifactInspectTest, LoadsNoCode) {
 }
 
 //===----------------------------------------------------------------------===//
+// The caller's contract on result buffers (no GPU: pointer arithmetic)
+//===----------------------------------------------------------------------===//
+
+TEST(BufferContractTest, ResultsAreAlignedAndOverlapNothing) {
+  // Entry 'noop': input x (bf16 16x16, 512 bytes), output result0 (per-tensor
+  // FP8: data 256 bytes, scale_inv 4 bytes).
+  auto manifest = Artifact::inspect(TEQ_FAKE_ARTIFACT);
+  ASSERT_TRUE(manifest.ok()) << manifest.message();
+  const EntrySpec &noop = manifest->entries[0];
+  ASSERT_EQ(noop.name, "noop");
+  auto check = [&](std::vector<DevicePtr> buffers) {
+    Status status = checkBufferContract(noop, buffers);
+    return status.ok() ? std::string() : status.message();
+  };
+  EXPECT_EQ(check({0x10000, 0x20000, 0x30000}), "");
+  // Back to back is not overlapping.
+  EXPECT_EQ(check({0x10000, 0x10200, 0x10300}), "");
+  // A result inside an input, or an input inside a result.
+  EXPECT_EQ(check({0x10000, 0x10100, 0x30000}),
+            "entry 'noop': result 'result0' buffer 0 ('data') overlaps "
+            "argument 'x'");
+  EXPECT_EQ(check({0x10000, 0x20000, 0x10000}),
+            "entry 'noop': result 'result0' buffer 1 ('scale_inv') overlaps "
+            "argument 'x'");
+  // Two buffers of results.
+  EXPECT_EQ(check({0x10000, 0x20000, 0x20000}),
+            "entry 'noop': result 'result0' buffer 0 ('data') overlaps "
+            "result 'result0' buffer 1 ('scale_inv')");
+  // Alignment: results only (inputs follow their own rules).
+  EXPECT_EQ(check({0x10000, 0x20010, 0x30000}),
+            "entry 'noop': result 'result0' buffer 0 ('data') at 0x20010 is "
+            "not 256-byte aligned");
+  EXPECT_EQ(check({0x10010, 0x20000, 0x30000}), "");
+  // Null pointers are validate()'s to report; the count is checked.
+  EXPECT_EQ(check({0, 0, 0}), "");
+  EXPECT_EQ(check({0x10000}), "entry 'noop': expected 3 buffers, got 1");
+}
+
+//===----------------------------------------------------------------------===//
 // The artifact file: trailer, note, checksum, symbols
 //===----------------------------------------------------------------------===//
 

@@ -327,6 +327,27 @@ int teqRtCapiTestErrors(void) {
   CHECK_OK(teqRtEntryGetName(entry, &text));
   CHECK_STR(teqRtGetLastError(), "");
 
+  /* The caller's contract, checked on an inspected entry too: results
+   * 256-byte aligned, overlapping nothing (x is 512 bytes, result0's data
+   * 256, its scale_inv 4). */
+  {
+    uint64_t contract[3] = {0x10000, 0x20000, 0x30000};
+    CHECK_OK(teqRtEntryCheckBuffers(entry, contract, 3));
+    contract[1] = 0x10100;
+    CHECK_ERROR(teqRtEntryCheckBuffers(entry, contract, 3),
+                TEQ_RT_INVALID_ARGUMENT,
+                "entry 'noop': result 'result0' buffer 0 ('data') overlaps "
+                "argument 'x'");
+    contract[1] = 0x20010;
+    CHECK_ERROR(teqRtEntryCheckBuffers(entry, contract, 3),
+                TEQ_RT_INVALID_ARGUMENT,
+                "entry 'noop': result 'result0' buffer 0 ('data') at 0x20010 "
+                "is not 256-byte aligned");
+    CHECK_ERROR(teqRtEntryCheckBuffers(entry, contract, 2),
+                TEQ_RT_INVALID_ARGUMENT,
+                "entry 'noop': expected 3 buffers, got 2");
+  }
+
   /* Running what was only inspected. */
   CHECK_ERROR(teqRtEntryRun(entry, pointers, 3, NULL, &options), TEQ_RT_FAILURE,
               "entry 'noop': artifact '" TEQ_FAKE_ARTIFACT

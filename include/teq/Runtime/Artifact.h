@@ -86,6 +86,13 @@ struct TEQ_RUNTIME_EXPORT RunOptions {
   std::vector<const Communicator *> communicators;
 };
 
+/// Entry::checkBuffers on a manifest's entry alone (an artifact opened for
+/// inspection has no Entry to run): the count, and each result buffer
+/// 256-byte aligned and disjoint from every other buffer of the call.
+TEQ_RUNTIME_EXPORT Status
+checkBufferContract(const EntrySpec &entry,
+                    const std::vector<DevicePtr> &buffers);
+
 /// One entry point of an opened artifact. Owned by its Artifact.
 class TEQ_RUNTIME_EXPORT Entry {
 public:
@@ -97,12 +104,26 @@ public:
   const std::vector<GroupSpec> &groups() const { return spec_->groups; }
 
   /// Checks `buffers` (argument buffers only) against the manifest without
-  /// calling the entry:
+  /// calling the entry: each pointer with the driver, then the caller's
+  /// contract (checkBuffers):
   ///   "entry 'e': expected 4 buffers, got 3"
   ///   "entry 'e': pointer for argument 'x' is not device memory"
   ///   "entry 'e': argument 'x' buffer 0: 65536 bytes needed, 32768 given"
   /// Communicators are checked by run() (checkCommunicators).
   Status validate(const std::vector<DevicePtr> &buffers) const;
+
+  /// The caller's contract on the buffers (docs/Artifact.md, "The caller's
+  /// buffers"), checked on the pointers alone (no driver call, so an
+  /// inspected artifact can check too; run() always does): every buffer of a
+  /// result (an output or inout argument) is 256-byte aligned and overlaps
+  /// no other buffer of the call, an input's or a result's. The entry may
+  /// keep temporaries in a result's bytes before it writes that result, so
+  /// a result that shares memory with anything else would corrupt it.
+  ///   "entry 'e': result 'dx' overlaps argument 'x'"
+  ///   "entry 'e': result 'y' buffer 1 ('transpose') overlaps result 'dw'"
+  ///   "entry 'e': result 'dw' at 0x7f0000000010 is not 256-byte aligned"
+  /// Null pointers and empty buffers are left to validate().
+  Status checkBuffers(const std::vector<DevicePtr> &buffers) const;
 
   /// Calls teq_entry_<name>(buffers) on options.stream (default: the
   /// context's stream): clears the thread's mgpu error state, calls, and
