@@ -283,7 +283,10 @@ def main():
         r["spread"] = suite.spread()
         del suite, xq, wq, pw, px
 
-        # Memory of one forward + backward call.
+        # Memory of one forward + backward call: outputs + workspace_bytes.
+        # Temporaries the compiler keeps inside not-yet-written outputs
+        # (the manifest's "placement") are in the outputs' bytes, so this
+        # sum is still all the call needs.
         mem = {}
         for recipe in ("current", "block", "delayed"):
             entry, ins = teq_calls[f"teq_fwdbwd_{recipe}"]

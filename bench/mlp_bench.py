@@ -184,6 +184,8 @@ def main():
         except Exception as e:  # noqa: BLE001
             errors.append(f"{label} agreement: {e}")
 
+        # Outputs + workspace_bytes: temporaries placed inside outputs not
+        # yet written (the manifest's "placement") take no more.
         mem = {}
         try:
             mem["teq"] = timing.peak_extra_bytes(lambda: entry(x, w1, w2, dy)) \

@@ -336,6 +336,20 @@ void printList(const std::string &path, const Manifest &manifest) {
       listed.push_back(&arg);
     for (const ArgSpec &temporary : entry.temporaries)
       listed.push_back(&temporary);
+    // Where a temporary's buffer lives (its "placement").
+    auto placed = [](const ArgSpec &arg, size_t b) -> std::string {
+      if (b >= arg.placement.size())
+        return "";
+      const artifact::BufferPlacement &at = arg.placement[b];
+      using Where = artifact::BufferPlacement::Where;
+      if (at.in == Where::Input)
+        return "  in its input's buffer";
+      std::string offset = " +" + std::to_string(at.offset);
+      if (at.in == Where::Workspace)
+        return "  in the workspace" + offset;
+      return "  in output '" + at.output + "' buffer " +
+             std::to_string(at.buffer) + offset;
+    };
     for (const ArgSpec *argPtr : listed) {
       const ArgSpec &arg = *argPtr;
       std::string type;
@@ -355,13 +369,16 @@ void printList(const std::string &path, const Manifest &manifest) {
               ? std::string("in registers")
               : std::to_string(static_cast<long long>(arg.totalBytes())) +
                     " bytes";
+      if (!arg.isProto)
+        size += placed(arg, 0);
       std::printf("  %s %s %s  %s%s\n",
                   padRight(stringifyArgKind(arg.kind), 6).c_str(),
                   padRight(arg.name, 12).c_str(), type.c_str(), size.c_str(),
                   computed.c_str());
       if (!arg.isProto)
         continue;
-      for (const BufferSpec &buffer : arg.buffers) {
+      for (size_t b = 0; b < arg.buffers.size(); ++b) {
+        const BufferSpec &buffer = arg.buffers[b];
         std::string layout = buffer.encoding + formatShape(buffer.shape);
         if (buffer.validShape != buffer.shape)
           layout += " valid " + formatShape(buffer.validShape);
@@ -369,9 +386,10 @@ void printList(const std::string &path, const Manifest &manifest) {
           layout += " transposed";
         if (!buffer.scaleLayout.empty())
           layout += " " + buffer.scaleLayout;
-        std::printf("           %s %s  %lld bytes\n",
+        std::printf("           %s %s  %lld bytes%s\n",
                     padRight(buffer.name, 22).c_str(), layout.c_str(),
-                    static_cast<long long>(buffer.bytes));
+                    static_cast<long long>(buffer.bytes),
+                    placed(arg, b).c_str());
       }
     }
   }

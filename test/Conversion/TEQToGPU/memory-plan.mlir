@@ -8,6 +8,8 @@
 // where that needs fewer bytes.
 // RUN: te-compile %s --emit=manifest | FileCheck %s --enable-var-scope --check-prefix=MANIFEST
 // RUN: te-compile %s --emit=mlir | FileCheck %s --enable-var-scope --check-prefix=MLIR
+// RUN: te-compile %s -o %t.so
+// RUN: te-run --list %t.so | FileCheck %s --check-prefix=LIST
 
 module attributes {teq.target = #teq.target<sm_90>} {
   func.func @square(%x: tensor<256x256xbf16>, %w: tensor<256x256xbf16>, %dy: tensor<256x256xbf16>) -> (tensor<256x256xbf16>, tensor<256x256xbf16>, tensor<256x256xbf16>) {
@@ -141,3 +143,10 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // MLIR: memref.view %[[DX]][%{{.*}}][] : memref<524288xi8> to memref<262144xi8>
 // MLIR: memref.view %[[DX]][%{{.*}}][] : memref<524288xi8> to memref<262144xi8>
 // MLIR: memref.view %[[WS]][%{{.*}}][] : memref<328448xi8> to memref<1xf32>
+
+// te-run --list says where each buffer of a temporary lives.
+// LIST-LABEL: entry tall
+// LIST: temporary t0
+// LIST-NEXT: data {{.*}} 262144 bytes  in output 'result1' buffer 0 +0
+// LIST-NEXT: transpose {{.*}} 262144 bytes  in output 'result1' buffer 0 +262144
+// LIST-NEXT: scale_inv {{.*}} 4 bytes  in the workspace +{{[0-9]+}}
