@@ -855,6 +855,68 @@ TEST(ManifestValidationTest, TheProgramRoundTrips) {
             toJson(read->gemms[1]).serialize());
 }
 
+TEST(ManifestValidationTest, TemporaryPlacement) {
+  // t0 (data 8192 bytes, scale_inv 4): its data inside output y (a 32768-
+  // byte tensor), its scale at the end of the workspace.
+  const std::string t0 = R"x("computed_by": {"op": "quantize", "input": "x"}},)x";
+  auto placed = [&](const std::string &items) {
+    return std::make_pair(t0, R"x("computed_by": {"op": "quantize", "input": "x"}, "placement": [)x" +
+                                  items + "]},");
+  };
+  const std::string inY =
+      R"x({"in": "output", "output": "y", "buffer": 0, "offset": 0})x";
+  const std::string scale = R"x({"in": "workspace", "offset": 41216})x";
+  {
+    auto [from, to] = placed(inY + ", " + scale);
+    auto read = parseManifest(program(from, to));
+    ASSERT_TRUE(read.ok()) << read.message();
+    const ArgSpec &t = read->entries[0].temporaries[0];
+    ASSERT_EQ(t.placement.size(), 2u);
+    EXPECT_EQ(t.placement[0].in, BufferPlacement::Where::Output);
+    EXPECT_EQ(t.placement[0].output, "y");
+    EXPECT_EQ(t.placement[1].in, BufferPlacement::Where::Workspace);
+    EXPECT_EQ(t.placement[1].offset, 41216);
+    // Written back as read.
+    const std::string written = writeManifest(*read);
+    auto again = parseManifest(written);
+    ASSERT_TRUE(again.ok()) << again.message();
+    EXPECT_EQ(writeManifest(*again), written);
+    EXPECT_EQ(again->entries[0].temporaries[0].placement[0].output, "y");
+  }
+  auto error = [&](const std::string &items) {
+    auto [from, to] = placed(items);
+    return programError({{from, to}});
+  };
+  const std::string at = "manifest: entries[0].temporaries[0].placement";
+  EXPECT_EQ(error(inY), at + ": has 1 items, but the temporary has 2 buffers");
+  EXPECT_EQ(error(R"x({"in": "output", "output": "y", "buffer": 0, "offset": 100}, )x" +
+                  scale),
+            at + "[0].offset: must be a multiple of 256 (>= 0), got 100");
+  EXPECT_EQ(error(R"x({"in": "output", "output": "x", "buffer": 0, "offset": 0}, )x" +
+                  scale),
+            at + "[0].output: 'x' is not an output of the entry");
+  EXPECT_EQ(error(R"x({"in": "output", "output": "y", "buffer": 1, "offset": 0}, )x" +
+                  scale),
+            at + "[0].buffer: output 'y' has 1 buffers, got buffer 1");
+  EXPECT_EQ(error(R"x({"in": "output", "output": "y", "buffer": 0, "offset": 24832}, )x" +
+                  scale),
+            at + "[0]: temporary 't0' buffer 0 (8192 bytes at 24832) does not "
+                 "fit output 'y' buffer 0 ('tensor') (32768 bytes)");
+  EXPECT_EQ(error(inY + R"x(, {"in": "workspace", "offset": 41472})x"),
+            at + "[1]: temporary 't0' buffer 1 (4 bytes at 41472) does not "
+                 "fit the entry's workspace_bytes (41472 bytes)");
+  EXPECT_EQ(error(inY + R"x(, {"in": "input"})x"),
+            at + "[1]: only a swizzle_scales temporary's data buffers are "
+                 "their input's (\"in\": \"input\")");
+  EXPECT_EQ(error(inY + R"x(, {"in": "elsewhere", "offset": 0})x"),
+            at + "[1].in: unknown place \"elsewhere\" (expected workspace, "
+                 "output or input)");
+  EXPECT_EQ(programError({{R"x("computed_by": {"op": "math.tanh", "inputs": ["y"]}})x",
+                           R"x("computed_by": {"op": "math.tanh", "inputs": ["y"]}, "placement": []})x"}}),
+            "manifest: entries[0].args[4].placement: only a temporary has a "
+            "placement");
+}
+
 TEST(GpuTargetTest, Parse) {
   auto sm90 = GpuTarget::parse("sm_90");
   ASSERT_TRUE(sm90.ok());
