@@ -26,7 +26,9 @@ them, or the matching ``float8_*`` dtype), shape, row-major contiguous, and
 256-byte aligned; otherwise ``ValueError`` names the argument and what was
 expected, and nothing runs. Outputs are allocated with the inputs' framework
 on their device (``torch.empty`` / ``cupy.empty``) unless given with
-``out=``. The entry is enqueued on the caller's current stream (PyTorch's
+``out=``; an output given must not share memory with any input or other
+output (the entry may keep temporaries in an output's bytes until it writes
+it), else ``ValueError`` names both ("result 'dx' overlaps argument 'x'"). The entry is enqueued on the caller's current stream (PyTorch's
 ``torch.cuda.current_stream()``, CuPy's current stream) and the call returns
 without waiting (``synchronize=True`` waits and reports kernel faults).
 
