@@ -298,20 +298,36 @@ Status checkBufferContract(const EntrySpec &entry,
                            "-byte aligned");
     }
   }
-  // Results against every other buffer (inputs may share memory).
-  for (size_t i = 0; i < buffers.size(); ++i) {
-    if (!isResult(i) || buffers[i] == 0 || bytesOf(i) == 0)
-      continue;
-    const uint64_t begin = buffers[i], end = begin + bytesOf(i);
-    for (size_t j = 0; j < buffers.size(); ++j) {
-      if (j == i || buffers[j] == 0 || bytesOf(j) == 0 ||
-          (isResult(j) && j < i))
-        continue; // a pair of results is reported once, from the first
-      const uint64_t otherBegin = buffers[j], otherEnd = otherBegin + bytesOf(j);
-      if (begin < otherEnd && otherBegin < end)
-        return Status::error(prefix + ": " + describe(i) + " overlaps " +
-                             describe(j));
+  // Results against every other buffer (inputs may share memory), in one
+  // sweep by address (calls with many buffers stay cheap): a buffer that
+  // starts inside an earlier one overlaps the earlier one reaching furthest.
+  struct Range {
+    uint64_t begin, end;
+    size_t index;
+  };
+  std::vector<Range> ranges;
+  for (size_t i = 0; i < buffers.size(); ++i)
+    if (buffers[i] != 0 && bytesOf(i) != 0)
+      ranges.push_back({buffers[i], buffers[i] + bytesOf(i), i});
+  std::sort(ranges.begin(), ranges.end(), [](const Range &a, const Range &b) {
+    return a.begin != b.begin ? a.begin < b.begin : a.index < b.index;
+  });
+  const Range *furthest = nullptr, *furthestResult = nullptr;
+  for (const Range &range : ranges) {
+    const bool result = isResult(range.index);
+    const Range *other = result ? furthest : furthestResult;
+    if (other && other->end > range.begin) {
+      // "result ... overlaps ...": a result first, then by buffer order.
+      size_t first = other->index, second = range.index;
+      if (!isResult(first) || (isResult(second) && second < first))
+        std::swap(first, second);
+      return Status::error(prefix + ": " + describe(first) + " overlaps " +
+                           describe(second));
     }
+    if (!furthest || range.end > furthest->end)
+      furthest = &range;
+    if (result && (!furthestResult || range.end > furthestResult->end))
+      furthestResult = &range;
   }
   return Status::success();
 }

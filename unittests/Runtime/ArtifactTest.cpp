@@ -101,6 +101,11 @@ TEST(BufferContractTest, ResultsAreAlignedAndOverlapNothing) {
   EXPECT_EQ(check({0x10000, 0x20000, 0x10000}),
             "entry 'noop': result 'result0' buffer 1 ('scale_inv') overlaps "
             "argument 'x'");
+  // An input that starts inside a result (found by address, whatever the
+  // order of the buffers).
+  EXPECT_EQ(check({0x20080, 0x20000, 0x30000}),
+            "entry 'noop': result 'result0' buffer 0 ('data') overlaps "
+            "argument 'x'");
   // Two buffers of results.
   EXPECT_EQ(check({0x10000, 0x20000, 0x20000}),
             "entry 'noop': result 'result0' buffer 0 ('data') overlaps "
