@@ -1883,6 +1883,37 @@ private:
     return Status::success();
   }
 
+  static std::string shortest(double v) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%.17g", v);
+    return text;
+  }
+
+  /// Whether the finite `v` is exactly a value of `dtype` (f32, bf16, f16;
+  /// other dtypes: any integer-valued v).
+  static bool exactIn(const std::string &dtype, double v) {
+    if (v == 0.0)
+      return true;
+    auto fits = [&](int mantissaBits, int minExponent, int maxExponent) {
+      int exponent = 0;
+      std::frexp(v, &exponent); // |v| = m * 2^exponent, m in [0.5, 1)
+      if (exponent - 1 > maxExponent)
+        return false;
+      // The value's last significant bit: 2^(exponent - 1 - mantissaBits),
+      // or the smallest subnormal's.
+      int lsb = std::max(exponent - 1, minExponent) - mantissaBits;
+      double scaled = std::ldexp(v, -lsb);
+      return scaled == std::nearbyint(scaled);
+    };
+    if (dtype == "f32")
+      return fits(23, -126, 127);
+    if (dtype == "bf16")
+      return fits(7, -126, 127);
+    if (dtype == "f16")
+      return fits(10, -14, 15);
+    return v == std::nearbyint(v);
+  }
+
   Status needElements(const ArgSpec &named, int64_t elements,
                       const std::string &at, const std::string &why) {
     int64_t have = numElements(shapeOf(named));
@@ -1896,6 +1927,13 @@ private:
   Status check(const ArgSpec &value, const std::string &valuePath) {
     const std::string path = child(valuePath, "computed_by");
     const ComputedBy &by = *value.computedBy;
+    // A value in registers exists only inside a fused elementwise kernel.
+    if (value.inRegisters && by.op != ComputeOp::Elementwise &&
+        by.op != ComputeOp::Constant)
+      return errorAt(child(valuePath, "in_registers"),
+                     "a value in registers is computed inside a fused "
+                     "elementwise kernel, but " + by.opName() +
+                         " writes its result to memory");
     switch (by.op) {
     case ComputeOp::Quantize:
     case ComputeOp::RecordAmax:
@@ -2009,37 +2047,6 @@ private:
     }
     for (auto [named, key] : {std::pair{*scale, "scale"},
                               std::pair{*history, "amax_history"}}) {
-  static std::string shortest(double v) {
-    char text[32];
-    std::snprintf(text, sizeof(text), "%.17g", v);
-    return text;
-  }
-
-  /// Whether the finite `v` is exactly a value of `dtype` (f32, bf16, f16;
-  /// other dtypes: any integer-valued v).
-  static bool exactIn(const std::string &dtype, double v) {
-    if (v == 0.0)
-      return true;
-    auto fits = [&](int mantissaBits, int minExponent, int maxExponent) {
-      int exponent = 0;
-      std::frexp(v, &exponent); // |v| = m * 2^exponent, m in [0.5, 1)
-      if (exponent - 1 > maxExponent)
-        return false;
-      // The value's last significant bit: 2^(exponent - 1 - mantissaBits),
-      // or the smallest subnormal's.
-      int lsb = std::max(exponent - 1, minExponent) - mantissaBits;
-      double scaled = std::ldexp(v, -lsb);
-      return scaled == std::nearbyint(scaled);
-    };
-    if (dtype == "f32")
-      return fits(23, -126, 127);
-    if (dtype == "bf16")
-      return fits(7, -126, 127);
-    if (dtype == "f16")
-      return fits(10, -14, 15);
-    return v == std::nearbyint(v);
-  }
-
       if (!named)
         continue;
       TEQ_RETURN_IF_ERROR(needTensor(*named, child(path, key), "f32"));
@@ -2053,13 +2060,6 @@ private:
                                        "quantization"));
     auto rng = reference(value, by.rngState, path, "rng_state");
     if (!rng.ok())
-    // A value in registers exists only inside a fused elementwise kernel.
-    if (value.inRegisters && by.op != ComputeOp::Elementwise &&
-        by.op != ComputeOp::Constant)
-      return errorAt(child(valuePath, "in_registers"),
-                     "a value in registers is computed inside a fused "
-                     "elementwise kernel, but " + by.opName() +
-                         " writes its result to memory");
       return rng.status();
 
     if (recordAmax) {

@@ -741,11 +741,6 @@ public:
       comm->abort();
   }
 
-  /// `comm` lives until every rank is done.
-  void add(Communicator *comm) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    comms_.push_back(comm);
-  }
   /// Whether a rank failed (polled by the ranks still creating their
   /// communicators, which NCCL would otherwise keep waiting for the failed
   /// rank forever).
@@ -754,6 +749,11 @@ public:
     return failed_;
   }
 
+  /// `comm` lives until every rank is done.
+  void add(Communicator *comm) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    comms_.push_back(comm);
+  }
 
 private:
   std::mutex mutex_;
@@ -1143,15 +1143,6 @@ void runRank(const Options &options, const RanksPlan &plan, RankSync &sync,
     state.error = stopped;
     return;
   }
-  for (size_t g = 0; g < plan.groups.size(); ++g) {
-    auto comm = Communicator::create(state.context, plan.ids[g],
-                                     options.nranks, rank,
-                                     plan.groups[g].name, commOptions);
-    if (!comm.ok()) {
-      if (sync.failed()) { // the first error is the failed rank's
-        state.error = stopped;
-        return;
-      }
   // Tests only: this rank fails here, after the others started creating
   // their communicators, as a rank that crashes would (they must not wait
   // for it forever).
@@ -1167,13 +1158,22 @@ void runRank(const Options &options, const RanksPlan &plan, RankSync &sync,
   CommunicatorOptions commOptions;
   commOptions.shouldAbort = [&sync] { return sync.failed(); };
   commOptions.abortReason = "another rank failed";
+  for (size_t g = 0; g < plan.groups.size(); ++g) {
+    auto comm = Communicator::create(state.context, plan.ids[g],
+                                     options.nranks, rank,
+                                     plan.groups[g].name, commOptions);
+    if (!comm.ok()) {
+      if (sync.failed()) { // the first error is the failed rank's
+        state.error = stopped;
+        return;
+      }
       return failWith(comm.message());
+    }
     state.communicators.push_back(std::move(*comm));
     sync.add(state.communicators.back().get());
   }
   if (!sync.arrive()) {
     state.error = stopped;
-    }
     return;
   }
 

@@ -174,6 +174,11 @@ enum class ComputeOp {
   AllReduce,            ///< "all_reduce" (sum) over `group`.
 };
 
+/// The elementwise ops ("arith.addf", "math.tanh", ...) te-run's checker
+/// evaluates on the CPU and the number of inputs each takes; 0 for any
+/// other op (a computed_by may still name it: it is then not checkable).
+int elementwiseArity(const std::string &op);
+
 /// How te-run --check recomputes a value on the CPU ("computed_by"). Values
 /// are named as in the entry: an argument or temporary, or "view(name)" (a
 /// usage view reads the buffers of what it views). Keys by op:
@@ -187,11 +192,6 @@ enum class ComputeOp {
 ///                           use_split_accumulator
 ///   bias_grad, copy, update_usage, swizzle_scales
 ///                           input
-/// The elementwise ops ("arith.addf", "math.tanh", ...) te-run's checker
-/// evaluates on the CPU and the number of inputs each takes; 0 for any
-/// other op (a computed_by may still name it: it is then not checkable).
-int elementwiseArity(const std::string &op);
-
 ///   tensor.extract_slice    input, offsets, sizes, strides
 ///   tensor.insert_slice     input, dest, offsets, sizes, strides
 ///   arith.* / math.*        inputs
