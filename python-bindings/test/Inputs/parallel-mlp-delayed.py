@@ -33,9 +33,11 @@ def mlp(name, tp_size):
             y = fc2(p.tanh(fc1(x)))
     else:
         tp = p.process_group("tp")
-        fc1 = p.Linear(256, 2048, bias=False, name="fc1", parallel_mode="column",
+        # Each rank's weight shards: fc1's rows, fc2's columns.
+        ffn = 2048 // tp_size
+        fc1 = p.Linear(256, ffn, bias=False, name="fc1", parallel_mode="column",
                        sequence_parallel=True, tp_size=tp_size, tp_group=tp)
-        fc2 = p.Linear(2048, 256, bias=False, name="fc2", parallel_mode="row",
+        fc2 = p.Linear(ffn, 256, bias=False, name="fc2", parallel_mode="row",
                        sequence_parallel=True, tp_size=tp_size, tp_group=tp)
         with teq.autocast(recipe=RECIPE, amax_reduction_group=tp):
             y = fc2(p.tanh(fc1(x)))
