@@ -384,8 +384,10 @@ typedef struct TeqRtCommunicatorOptions {
 TEQ_RUNTIME_CAPI_EXPORTED TeqRtCommunicatorOptions
 teqRtCommunicatorOptionsGetDefault(void);
 
-/// A non-blocking NCCL communicator (ncclCommInitRankConfig; NCCL 2.14 or
-/// later) on the context's device: rank `rank` of `size`, from `id`.
+/// An NCCL communicator (ncclCommInitRankConfig; NCCL 2.14 or later) on the
+/// context's device: rank `rank` of `size`, from `id`; non-blocking where
+/// `options` give a timeout or an abort check (each collective then costs
+/// more host time), blocking otherwise.
 /// Returns once every rank of the group has called it (ranks of one process
 /// call it from threads of their own), or once `options` (may be NULL: the
 /// defaults) say to give up. `name` (may be NULL) labels the group in

@@ -184,8 +184,10 @@ class Communicator:
     e.g. when the launcher's store says that another rank failed. Either
     raises RuntimeError ("... initialization timed out after 30 s ...",
     "... initialization aborted ..."); an exception ``should_abort`` raises
-    is raised as is. The communicator is non-blocking in NCCL's sense
-    (NCCL 2.14 or later), so :meth:`abort` works at any time."""
+    is raised as is. With either the communicator is non-blocking in NCCL's
+    sense, which costs host time on every collective (docs/Parallel.md);
+    without, it is blocking. :meth:`abort` stops a hung collective either
+    way (NCCL 2.14 or later)."""
 
     def __init__(self, unique_id, size, rank, device=0, name="", timeout=None,
                  should_abort=None):

@@ -69,6 +69,7 @@
 #include "teq/Runtime/Manifest.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cmath>
 #include <chrono>
@@ -77,6 +78,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -1153,15 +1155,14 @@ void runRank(const Options &options, const RanksPlan &plan, RankSync &sync,
                     "(TEQ_TE_RUN_FAIL_RANK=" +
                     std::string(failRank) + ")");
   }
-  // Non-blocking initialization that gives up once another rank failed:
-  // NCCL would wait for a rank that never joins forever.
-  CommunicatorOptions commOptions;
-  commOptions.shouldAbort = [&sync] { return sync.failed(); };
-  commOptions.abortReason = "another rank failed";
+  // Blocking communicators: non-blocking ones could give the wait up when
+  // another rank failed, but cost host time on every collective, which
+  // --bench measures. A rank still waiting in NCCL's initialization for a
+  // rank that failed is left behind by runRanks, which exits.
   for (size_t g = 0; g < plan.groups.size(); ++g) {
     auto comm = Communicator::create(state.context, plan.ids[g],
                                      options.nranks, rank,
-                                     plan.groups[g].name, commOptions);
+                                     plan.groups[g].name);
     if (!comm.ok()) {
       if (sync.failed()) { // the first error is the failed rank's
         state.error = stopped;
@@ -1279,11 +1280,52 @@ int runRanks(const Options &options) {
   }
   RankSync sync(options.nranks);
   std::vector<RankState> ranks(static_cast<size_t>(options.nranks));
+  std::vector<std::atomic<bool>> finished(static_cast<size_t>(options.nranks));
   std::vector<std::thread> threads;
   for (int r = 0; r < options.nranks; ++r) {
     ranks[r].rank = r;
-    threads.emplace_back(
-        [&, r] { runRank(options, *plan, sync, ranks[r]); });
+    threads.emplace_back([&, r] {
+      runRank(options, *plan, sync, ranks[r]);
+      finished[r] = true;
+    });
+  }
+  // Once a rank failed, the others stop within moments, except a rank
+  // waiting in NCCL's (blocking) initialization for the failed one, which
+  // nothing can interrupt: after a grace period te-run reports and exits.
+  using Clock = std::chrono::steady_clock;
+  std::optional<Clock::time_point> failedAt;
+  for (;;) {
+    if (std::all_of(finished.begin(), finished.end(),
+                    [](const std::atomic<bool> &f) { return f.load(); }))
+      break;
+    if (sync.failed() && !failedAt)
+      failedAt = Clock::now();
+    if (failedAt && Clock::now() - *failedAt > std::chrono::seconds(10)) {
+      for (int r = 0; r < options.nranks; ++r) {
+        if (finished[r])
+          continue;
+        std::fprintf(stderr,
+                     "te-run: error: rank %d: stopped: another rank failed "
+                     "(it was still waiting for the others, e.g. in NCCL's "
+                     "initialization)\n",
+                     r);
+      }
+      for (int r = 0; r < options.nranks; ++r) {
+        if (!finished[r])
+          continue;
+        const RankState &rank = ranks[r];
+        if (!rank.error.empty())
+          std::fprintf(stderr, "te-run: error: rank %d: %s\n", rank.rank,
+                       rank.error.c_str());
+        for (const EntryReport &report : rank.reports)
+          if (!report.error.empty())
+            std::fprintf(stderr, "te-run: error: rank %d: %s\n", rank.rank,
+                         report.error.c_str());
+      }
+      std::fflush(nullptr);
+      std::_Exit(1);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   for (std::thread &thread : threads)
     thread.join();

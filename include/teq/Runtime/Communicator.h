@@ -117,7 +117,12 @@ TEQ_RUNTIME_EXPORT std::string stringifyReduceOp(int32_t op);
 /// Bytes of one element: 1, 4, 2, 2; 0 if unknown.
 TEQ_RUNTIME_EXPORT int64_t collectiveTypeBytes(int32_t type);
 
-/// How Communicator::create waits for the other ranks of the group.
+/// How Communicator::create waits for the other ranks of the group. With a
+/// shouldAbort check or a timeout the communicator is non-blocking (NCCL's
+/// config.blocking = 0), so that the wait can be given up; each collective
+/// on it then costs more host time (on 2 H100s about 50-70 us per small
+/// collective, docs/Parallel.md). Without either it is blocking, as
+/// ncclCommInitRank makes it.
 struct TEQ_RUNTIME_EXPORT CommunicatorOptions {
   /// Polled (on the creating thread, about every millisecond) while NCCL's
   /// initialization waits for the other ranks; once it returns true the
