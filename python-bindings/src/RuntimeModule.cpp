@@ -931,9 +931,11 @@ PYBIND11_MODULE(_teq_runtime, m) {
            py::arg("context"), py::arg("unique_id"), py::arg("size"),
            py::arg("rank"), py::arg("name") = "", py::arg("timeout") = 0.0,
            py::arg("should_abort") = py::none(),
-           "A non-blocking NCCL communicator (ncclCommInitRankConfig) on the "
-           "context's device; waits until every rank has joined, `timeout` "
-           "seconds pass (0: no limit) or should_abort() returns true.")
+           "An NCCL communicator (ncclCommInitRankConfig) on the context's "
+           "device; waits until every rank has joined, `timeout` seconds "
+           "pass (0: no limit) or should_abort() returns true. Non-blocking "
+           "with a timeout or should_abort (each collective then costs more "
+           "host time), blocking otherwise.")
       .def_property_readonly("size", &Communicator::size)
       .def_property_readonly("rank", &Communicator::rank)
       .def_property_readonly("nccl_comm", &Communicator::ncclComm,

@@ -186,8 +186,10 @@ class Communicator:
     "... initialization aborted ..."); an exception ``should_abort`` raises
     is raised as is. With either the communicator is non-blocking in NCCL's
     sense, which costs host time on every collective (docs/Parallel.md);
-    without, it is blocking. :meth:`abort` stops a hung collective either
-    way (NCCL 2.14 or later)."""
+    without, it is blocking. :meth:`abort` stops a collective waiting on the
+    device; on a blocking communicator a thread still inside NCCL's host
+    call (e.g. connecting to a peer on first use) keeps the communicator
+    until NCCL returns."""
 
     def __init__(self, unique_id, size, rank, device=0, name="", timeout=None,
                  should_abort=None):

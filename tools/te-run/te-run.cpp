@@ -729,18 +729,28 @@ public:
     return !failed_;
   }
 
-  void fail() {
+  /// `rank` failed with `error` (recorded first, before the aborts, which
+  /// may block behind a blocking communicator's collective: runRanks then
+  /// reports this error without waiting for the rank).
+  void fail(int rank, const std::string &error) {
     std::vector<Communicator *> comms;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (failed_)
         return;
       failed_ = true;
+      firstError_ = {rank, error};
       comms = comms_;
       cv_.notify_all();
     }
     for (Communicator *comm : comms)
       comm->abort();
+  }
+
+  /// The rank that failed first and its error (rank -1: none).
+  std::pair<int, std::string> firstError() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return firstError_;
   }
 
   /// Whether a rank failed (polled by the ranks still creating their
@@ -764,6 +774,7 @@ private:
   int arrived_ = 0;
   uint64_t generation_ = 0;
   bool failed_ = false;
+  std::pair<int, std::string> firstError_{-1, ""};
   std::vector<Communicator *> comms_;
 };
 
@@ -1123,7 +1134,7 @@ void runRank(const Options &options, const RanksPlan &plan, RankSync &sync,
   const int rank = state.rank;
   auto failWith = [&](const std::string &message) {
     state.error = message;
-    sync.fail();
+    sync.fail(rank, message);
   };
   // Devices and artifacts first: a rank that cannot start stops the others
   // before anyone waits in NCCL.
@@ -1139,7 +1150,7 @@ void runRank(const Options &options, const RanksPlan &plan, RankSync &sync,
     state.error = context.message();
   }
   if (!state.error.empty())
-    return sync.fail();
+    return sync.fail(rank, state.error);
   const std::string stopped = otherRankFailed().message();
   if (!sync.arrive()) {
     state.error = stopped;
@@ -1201,7 +1212,7 @@ void runRank(const Options &options, const RanksPlan &plan, RankSync &sync,
     if (!status.ok()) {
       // The entries after it would run collectives the others wait for in
       // another order: stop every rank.
-      sync.fail();
+      sync.fail(rank, "entry '" + name + "': " + status.message());
       return;
     }
   }
@@ -1301,27 +1312,27 @@ int runRanks(const Options &options) {
     if (sync.failed() && !failedAt)
       failedAt = Clock::now();
     if (failedAt && Clock::now() - *failedAt > std::chrono::seconds(10)) {
+      // The failed rank's error first (its thread may be among those left
+      // behind, blocked in an abort), then the ranks still waiting.
+      auto [failedRank, error] = sync.firstError();
+      std::string message =
+          "rank " + std::to_string(failedRank) + ": " + error;
+      std::fprintf(stderr, "te-run: error: %s\n", message.c_str());
       for (int r = 0; r < options.nranks; ++r) {
-        if (finished[r])
+        if (finished[r] || r == failedRank)
           continue;
-        std::fprintf(stderr,
-                     "te-run: error: rank %d: stopped: another rank failed "
-                     "(it was still waiting for the others, e.g. in NCCL's "
-                     "initialization)\n",
-                     r);
+        std::string stuck = "rank " + std::to_string(r) +
+                            ": stopped: another rank failed (it was still "
+                            "waiting for the others, e.g. in NCCL's "
+                            "initialization or a collective)";
+        std::fprintf(stderr, "te-run: error: %s\n", stuck.c_str());
+        message += "; " + stuck;
       }
-      for (int r = 0; r < options.nranks; ++r) {
-        if (!finished[r])
-          continue;
-        const RankState &rank = ranks[r];
-        if (!rank.error.empty())
-          std::fprintf(stderr, "te-run: error: rank %d: %s\n", rank.rank,
-                       rank.error.c_str());
-        for (const EntryReport &report : rank.reports)
-          if (!report.error.empty())
-            std::fprintf(stderr, "te-run: error: rank %d: %s\n", rank.rank,
-                         report.error.c_str());
-      }
+      if (options.json)
+        std::printf("{\n  \"ok\": false,\n  \"error\": %s\n}\n",
+                    quoteJsonString(message).c_str());
+      else
+        std::printf("FAILED\n");
       std::fflush(nullptr);
       std::_Exit(1);
     }

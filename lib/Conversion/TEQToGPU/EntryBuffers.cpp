@@ -123,8 +123,10 @@ FailureOr<EntryPlan> lowering::planEntry(func::FuncOp func,
                << group.size;
       group.size = size;
     }
-    // A group that only reduces amaxes works at any size (manifest size 0).
-    if (!group.size && !reducesAmax)
+    // A group that only reduces amaxes, or that the entry takes without
+    // using it (a program's entries take all its groups), works at any size
+    // (manifest size 0).
+    if (!group.size && !reducesAmax && !arg.use_empty())
       return emitError(func.getLoc())
              << "process group argument #" << arg.getArgNumber()
              << " has no collective (teq.all_gather, teq.reduce_scatter, "
@@ -248,8 +250,10 @@ FailureOr<EntryPlan> lowering::planEntry(func::FuncOp func,
       plan.scratch.push_back(
           {gemmOp.getOperation(), MemRefType::get({1}, f32), -1});
   // The amax a quantizer with amax reduction all-reduces over its group.
+  // (A delayed-scaling quantize's group is reduced over at its update.)
   for (auto quantize : entryBlock.getOps<QuantizeOp>())
-    if (quantize.getAmaxReductionGroup())
+    if (quantize.getAmaxReductionGroup() &&
+        quantize.getResult().getType().getQuantizer().hasAmaxReduction())
       plan.scratch.push_back(
           {quantize.getOperation(), MemRefType::get({1}, f32), -1});
   // The amaxes (row 0 of the history) a delayed-scaling update reduces.

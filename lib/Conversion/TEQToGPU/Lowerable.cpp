@@ -150,6 +150,24 @@ LogicalResult lowering::checkCollective(Operation &op) {
           "ranks' scales part after the next update unless the update "
           "reduces the amaxes over the gather's group (name the group on the "
           "teq.quantize and pass it to teq.delayed_scaling_update)");
+    // The update that keeps the scales equal is another entry of the
+    // module (the group's identity across entries is the caller's): at
+    // least one must reduce, or every update parts the scales.
+    if (isa<Float8QuantizerAttr>(q)) {
+      auto module = op.getParentOfType<ModuleOp>();
+      bool reducingUpdate = false;
+      module.walk([&](DelayedScalingUpdateOp update) {
+        reducingUpdate |= static_cast<bool>(update.getAmaxReductionGroup());
+      });
+      if (!reducingUpdate)
+        return op.emitOpError(
+            "gathers delayed-scaling FP8, but no teq.delayed_scaling_update "
+            "of this module reduces amaxes over a group: after the first "
+            "update each rank's scale would be its own and the gathered "
+            "shards would be decoded with the wrong one (DelayedScaling's "
+            "reduce_amax under an autocast amax_reduction_group builds such "
+            "an update; or quantize with current scaling)");
+    }
     if (quantize.getAmaxReductionGroup() != op.getOperand(1))
       return op.emitOpError("gathers FP8 whose amax is reduced over another "
                             "process group than the gather's: the shards' "

@@ -176,6 +176,12 @@ module attributes {teq.target = #teq.target<sm_90>} {
     %s, %h = teq.delayed_scaling_update %scale, %history amax_reduction_group(%group) {fp8_dtype = f8E4M3FN} : tensor<3xf32>, tensor<16x3xf32>
     return %s, %h : tensor<3xf32>, tensor<16x3xf32>
   }
+  // A program's entries take all its groups; one an entry does not use
+  // works at any size too.
+  func.func @takes_a_group(%x: tensor<64x256xbf16>, %world: !teq.process_group) -> tensor<64x256xbf16> {
+    %y = math.tanh %x : tensor<64x256xbf16>
+    return %y : tensor<64x256xbf16>
+  }
 }
 
 // The update kernel takes the reduced row last and uses it where non-zero.
@@ -218,6 +224,11 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // DELAYED-MANIFEST-NEXT: "name": "arg2",
 // DELAYED-MANIFEST-NEXT: "size": 0
 // DELAYED-MANIFEST: "name": "update",
+// DELAYED-MANIFEST: "groups": [
+// DELAYED-MANIFEST-NEXT: {
+// DELAYED-MANIFEST-NEXT: "name": "arg1",
+// DELAYED-MANIFEST-NEXT: "size": 0
+// DELAYED-MANIFEST: "name": "takes_a_group",
 
 //--- column-sp.mlir
 // A column-parallel Linear with sequence parallelism, forward and backward,
@@ -342,9 +353,15 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // -----
 
 module attributes {teq.target = #teq.target<sm_90>} {
-  // ERR: error: process group argument #1 has no collective (teq.all_gather, teq.reduce_scatter, teq.all_reduce) that gives its size (tp_size)
-  func.func @unused(%x: tensor<64x256xbf16>, %tp: !teq.process_group) -> tensor<64x256xbf16> {
-    return %x : tensor<64x256xbf16>
+  func.func @delayed_gather_without_a_reducing_update(%x: tensor<32x128xbf16>, %scale: tensor<1xf32>, %history: tensor<16xf32>, %tp: !teq.process_group) -> (!teq.proto<64x128xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise>, tensor<16xf32>) {
+    %q, %h = teq.quantize %x state(%scale, %history : tensor<1xf32>, tensor<16xf32>) amax_reduction_group(%tp) : tensor<32x128xbf16> -> !teq.proto<32x128xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise>, tensor<16xf32>
+    // ERR: error: 'teq.all_gather' op gathers delayed-scaling FP8, but no teq.delayed_scaling_update of this module reduces amaxes over a group
+    %g = teq.all_gather %q, %tp {tp_size = 2 : i64} : !teq.proto<32x128xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise> -> !teq.proto<64x128xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise>
+    return %g, %h : !teq.proto<64x128xbf16, #teq.float8_quantizer<f8E4M3FN>, rowwise>, tensor<16xf32>
+  }
+  func.func @update(%scale: tensor<1xf32>, %history: tensor<16xf32>) -> (tensor<1xf32>, tensor<16xf32>) {
+    %s, %h = teq.delayed_scaling_update %scale, %history {fp8_dtype = f8E4M3FN} : tensor<1xf32>, tensor<16xf32>
+    return %s, %h : tensor<1xf32>, tensor<16xf32>
   }
 }
 
