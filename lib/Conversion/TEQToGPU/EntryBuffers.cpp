@@ -73,14 +73,21 @@ namespace {
 
 /// The f32 partial sums of a bias gradient's first pass.
 int64_t biasGradScratchElements(BiasGradOp op) {
-  auto input = cast<RankedTensorType>(op.getInput().getType());
-  kernels::BiasGradSpec spec;
-  spec.cols = op.getResult().getType().getNumElements();
-  spec.rows = input.getNumElements() / spec.cols;
+  kernels::BiasGradSpec spec = biasGradSpec(op);
   return kernels::biasGradChunks(spec) * spec.cols;
 }
 
 } // namespace
+
+kernels::BiasGradSpec lowering::biasGradSpec(BiasGradOp op) {
+  auto input = cast<RankedTensorType>(op.getInput().getType());
+  kernels::BiasGradSpec spec;
+  spec.cols = op.getResult().getType().getNumElements();
+  spec.rows = input.getNumElements() / spec.cols;
+  spec.input = kernels::inputTypeOf(input.getElementType());
+  spec.output = kernels::inputTypeOf(op.getResult().getType().getElementType());
+  return spec;
+}
 
 FailureOr<EntryPlan> lowering::planEntry(func::FuncOp func,
                                          TargetAttr target) {

@@ -13,6 +13,7 @@
 
 #include "ElementwiseFusion.h"
 #include "GemmDescriptor.h"
+#include "Kernels/BiasGrad.h"
 #include "teq/Dialect/TEQ/IR/TEQOps.h"
 #include "teq/Layout/BufferLayout.h"
 
@@ -110,6 +111,10 @@ struct EntryPlan {
   };
   llvm::SmallVector<Group> groups;
 };
+
+/// The bias-gradient kernel's problem for `op`: what the plan sizes its
+/// scratch by and what the kernel is emitted for.
+kernels::BiasGradSpec biasGradSpec(BiasGradOp op);
 
 /// Plans `func`'s buffers on `target`, or emits the error that stops it
 /// (an unsupported op or type, a GEMM cuBLASLt cannot run).

@@ -27,15 +27,9 @@ using namespace mlir::teq;
 using namespace mlir::teq::lowering;
 namespace layout = ::mlir::teq::layout;
 
-namespace {
+using kernels::inputTypeOf;
 
-kernels::InputType inputTypeOf(Type element) {
-  if (element.isF32())
-    return kernels::InputType::F32;
-  if (element.isF16())
-    return kernels::InputType::F16;
-  return kernels::InputType::BF16;
-}
+namespace {
 
 /// Whether the target has Blackwell's arch-specific E2M1 / UE8M0
 /// conversions (cvt.rn.satfinite.e2m1x2, cvt.rp.satfinite.ue8m0x2): sm_100a
@@ -110,16 +104,6 @@ void initSpec(Spec &spec, TensorProtoType proto) {
 }
 
 /// The shape and types of a bias gradient.
-kernels::BiasGradSpec biasGradSpec(BiasGradOp op) {
-  auto input = cast<RankedTensorType>(op.getInput().getType());
-  kernels::BiasGradSpec spec;
-  spec.cols = op.getResult().getType().getNumElements();
-  spec.rows = input.getNumElements() / spec.cols;
-  spec.input = inputTypeOf(input.getElementType());
-  spec.output = inputTypeOf(op.getResult().getType().getElementType());
-  return spec;
-}
-
 } // namespace
 
 void EntryLowering::launchGroup(OpBuilder &b, Location loc, StringRef letter,

@@ -11,6 +11,14 @@
 using namespace mlir;
 using namespace mlir::teq::kernels;
 
+InputType mlir::teq::kernels::inputTypeOf(Type element) {
+  if (element.isF32())
+    return InputType::F32;
+  if (element.isF16())
+    return InputType::F16;
+  return InputType::BF16;
+}
+
 int64_t mlir::teq::kernels::bytesOf(InputType type) {
   return type == InputType::F32 ? 4 : 2;
 }

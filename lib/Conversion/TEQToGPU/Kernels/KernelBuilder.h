@@ -26,6 +26,8 @@ constexpr int64_t kBlockSize = 256;
 /// Element type of a kernel's high-precision input.
 enum class InputType { F32, BF16, F16 };
 int64_t bytesOf(InputType type);
+/// The InputType of an f32 or f16 element type; bf16 for any other.
+InputType inputTypeOf(Type element);
 Type elementTypeOf(Builder &b, InputType type);
 
 /// One `gpu.launch_func` an emitter asks for: the kernel (a symbol of the
