@@ -929,6 +929,12 @@ TEST(GpuTargetTest, Parse) {
   EXPECT_EQ(sm120f->sm, 120);
   EXPECT_EQ(sm120f->major(), 12);
   EXPECT_EQ(sm120f->suffix, 'f');
+  // The chip-name rule of layout::parseChipName, which #teq.target shares:
+  // 2 to 4 digits, no leading zero.
+  auto sm1000a = GpuTarget::parse("sm_1000a");
+  ASSERT_TRUE(sm1000a.ok());
+  EXPECT_EQ(sm1000a->sm, 1000);
+  EXPECT_EQ(sm1000a->suffix, 'a');
   for (const char *bad : {"", "sm_", "sm_9", "sm_090", "sm_90b", "sm_90aa",
                           "compute_90", "SM_90", "sm_12345"})
     EXPECT_FALSE(GpuTarget::parse(bad).ok()) << bad;
