@@ -44,7 +44,7 @@ module attributes {teq.target = #teq.target<sm_90>} {
   }
 }
 
-// BADCHIP: error: target=sm_7: unsupported GPU target sm_7: teq knows sm_70 through sm_130
+// BADCHIP: error: target=sm_7: invalid GPU target 'sm_7'; expected sm_<compute capability>[a|f] such as sm_90 or sm_100a
 // MISSING: te-compile: error: {{.*}}missing.mlir{{.*}}
 
 //--- rht-f32.mlir

@@ -63,6 +63,37 @@ func.func private @bad_chip_overflow() attributes {
 
 // -----
 
+// One chip-name rule for the attribute and the artifact manifest
+// (layout::parseChipName): 2 to 4 digits, no leading zero.
+func.func private @chip_one_digit() attributes {
+  // expected-error @+1 {{invalid GPU target 'sm_9'; expected sm_<compute capability>[a|f] such as sm_90 or sm_100a}}
+  t = #teq.target<sm_9>
+}
+
+// -----
+
+func.func private @chip_five_digits() attributes {
+  // expected-error @+1 {{invalid GPU target 'sm_12345'; expected sm_<compute capability>[a|f] such as sm_90 or sm_100a}}
+  t = #teq.target<sm_12345>
+}
+
+// -----
+
+func.func private @chip_leading_zero() attributes {
+  // expected-error @+1 {{invalid GPU target 'sm_090'; expected sm_<compute capability>[a|f] such as sm_90 or sm_100a}}
+  t = #teq.target<sm_090>
+}
+
+// -----
+
+// Four digits is a chip name; teq does not know the chip.
+func.func private @chip_four_digits() attributes {
+  // expected-error @+1 {{unsupported GPU target sm_1000: teq knows sm_70 through sm_130}}
+  t = #teq.target<sm_1000a>
+}
+
+// -----
+
 func.func private @old_chip() attributes {
   // expected-error @+1 {{unsupported GPU target sm_60: teq knows sm_70 through sm_130}}
   t = #teq.target<sm_60>

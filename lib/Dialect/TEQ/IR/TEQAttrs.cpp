@@ -8,6 +8,7 @@
 
 #include "teq/Dialect/TEQ/IR/TEQAttrs.h"
 #include "teq/Dialect/TEQ/IR/TEQDialect.h"
+#include "teq/Layout/Chip.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -120,22 +121,17 @@ static LogicalResult verifyFP8Format(function_ref<InFlightDiagnostic()> emitErro
 TargetAttr TargetAttr::getFromChip(function_ref<InFlightDiagnostic()> emitError,
                                    MLIRContext *context, StringRef chip,
                                    StringRef cuda) {
-  // sm_<digits>[a|f]
-  StringRef rest = chip;
-  unsigned sm = 0;
-  StringRef digits, suffix;
-  if (rest.consume_front("sm_") && !rest.empty() && llvm::isDigit(rest[0])) {
-    digits = rest.take_while(llvm::isDigit);
-    suffix = rest.drop_front(digits.size());
-  }
-  if (digits.empty() || digits.getAsInteger(10, sm) ||
-      (suffix != "" && suffix != "a" && suffix != "f")) {
+  // The chip-name rule the artifact manifest reads targets by too; which
+  // chips teq supports is verify()'s question.
+  std::optional<layout::ChipName> parsed = layout::parseChipName(chip);
+  if (!parsed) {
     emitError() << "invalid GPU target '" << chip
                 << "'; expected sm_<compute capability>[a|f] such as sm_90 "
                    "or sm_100a";
     return {};
   }
-  return getChecked(emitError, context, sm, suffix, cuda);
+  return getChecked(emitError, context, static_cast<unsigned>(parsed->sm),
+                    chip.take_back(parsed->suffix ? 1 : 0), cuda);
 }
 
 Attribute TargetAttr::parse(AsmParser &parser, Type) {
