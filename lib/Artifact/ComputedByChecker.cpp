@@ -30,6 +30,23 @@ const std::string &dtypeOf(const ArgSpec &value) {
   return value.isProto ? value.proto.dtype : value.tensor.dtype;
 }
 
+/// The buffer of `value` named `name`, or nullptr.
+const BufferSpec *findBuffer(const ArgSpec &value, const std::string &name) {
+  for (const BufferSpec &buffer : value.buffers)
+    if (buffer.name == name)
+      return &buffer;
+  return nullptr;
+}
+
+/// "no buffer 'x'" or "buffer 'x' of 128 bytes".
+std::string describeBufferBytes(const BufferSpec *buffer,
+                                const std::string &name) {
+  if (!buffer)
+    return "no buffer '" + name + "'";
+  return "buffer '" + name + "' of " + std::to_string(buffer->bytes) +
+         " bytes";
+}
+
 /// "'x' (bf16[128, 256])", "'q' (bf16[128, 256] quantized by mxfp8)".
 std::string describeValue(const ArgSpec &value) {
   std::string text = "'" + value.name + "' (" + dtypeOf(value) +
@@ -254,6 +271,24 @@ private:
       return errorAt(at, describeValue(in) + " cannot become " +
                              describeValue(value) + " by " + by.opName() +
                              " over " + std::to_string(*size) + " ranks");
+    if (!value.isProto)
+      return Status::success();
+    // A quantized gather (per-tensor FP8) concatenates the ranks' "data" and
+    // keeps the rank's own other buffers (its scale_inv): each of the
+    // result's buffers is the input's, "data" the group's size times over.
+    for (const BufferSpec &buffer : value.buffers) {
+      const BufferSpec *from = findBuffer(in, buffer.name);
+      const int64_t times = buffer.name == "data" ? *size : 1;
+      if (!from || from->bytes * times != buffer.bytes)
+        return errorAt(at, describeValue(in) + " has " +
+                               describeBufferBytes(from, buffer.name) +
+                               ", but " + describeValue(value) + " has '" +
+                               buffer.name + "' of " +
+                               std::to_string(buffer.bytes) + " bytes: " +
+                               by.opName() + " over " + std::to_string(*size) +
+                               " ranks gathers every rank's 'data' and keeps "
+                               "the rank's own other buffers");
+    }
     return Status::success();
   }
 
@@ -497,6 +532,27 @@ private:
       return errorAt(child(path, "input"),
                      describeValue(**input) + " cannot become " +
                          describeValue(value) + " by " + by.opName());
+    if (!quantized)
+      return Status::success();
+    // The result's buffers are the input's by name: swizzle_scales keeps
+    // every one (reordering the scales' bytes), update_usage those both
+    // have (it derives the others, e.g. the transpose of the data).
+    for (const BufferSpec &buffer : value.buffers) {
+      const BufferSpec *from = findBuffer(**input, buffer.name);
+      if ((!from && by.op == ComputeOp::UpdateUsage) ||
+          (from && from->bytes == buffer.bytes))
+        continue;
+      return errorAt(child(path, "input"),
+                     describeValue(**input) + " has " +
+                         describeBufferBytes(from, buffer.name) + ", but " +
+                         describeValue(value) + " has '" + buffer.name +
+                         "' of " + std::to_string(buffer.bytes) + " bytes: " +
+                         by.opName() +
+                         (by.op == ComputeOp::SwizzleScales
+                              ? " takes every buffer from its input"
+                              : " takes the buffers both have from its "
+                                "input"));
+    }
     return Status::success();
   }
 

@@ -307,6 +307,10 @@ Status parseEntry(const JsonValue &value, const std::string &path,
         return errorAt(child(temporaryPath, "name"),
                        "duplicate name \"" + temporary.name +
                            "\" (arguments and temporaries share names)");
+      // te-run --check recomputes a temporary from it when a later value
+      // reads it (a temporary is never in the caller's buffers).
+      if (!temporary.computedBy)
+        return errorAt(temporaryPath, "a temporary needs a \"computed_by\"");
       // A placed temporary: each buffer where the placement says.
       if (!temporary.placement.empty()) {
         std::vector<layout::BufferDesc> layout;

@@ -546,6 +546,14 @@ TEST(ManifestValidationTest, ComputedByNamesWhatExists) {
             "integer, got a string");
 }
 
+TEST(ManifestValidationTest, TemporariesAreComputed) {
+  // te-run recomputes a temporary when a later value reads it.
+  EXPECT_EQ(programError({{R"x("computed_by": {"op": "quantize", "input": "w"})x",
+                           R"x("note": "none")x"}}),
+            "manifest: entries[0].temporaries[1]: a temporary needs a "
+            "\"computed_by\"");
+}
+
 TEST(ManifestValidationTest, TemporariesAreNotComputedFromThemselves) {
   // t0 from t1 from t0: te-run would recurse forever.
   EXPECT_EQ(programError({{"\"input\": \"x\"}}", "\"input\": \"t1\"}}"},

@@ -434,6 +434,41 @@ TEST(ManifestWriterTest, SwizzledTemporariesNeedRoomForTheirScalesOnly) {
                 std::to_string(scaleBytes - 1));
 }
 
+/// swizzle_scales takes every buffer of its result from its input (te-run
+/// reorders the scales' bytes), update_usage the buffers both have.
+TEST(ManifestWriterTest, SwizzledAndViewedBuffersAreTheInputs) {
+  Manifest m;
+  m.target = targetOf("sm_100a");
+  auto mx = QuantizerDesc::defaultFor(QuantizerKind::MXFP8);
+  EntrySpec e;
+  e.name = "swizzle";
+  e.symbol = "teq_entry_swizzle";
+  e.args.push_back(protoArg("q", ArgKind::Input, m.target, mx, {256, 128},
+                            "rowwise"));
+  ArgSpec t = protoArg("t0", ArgKind::Temporary, m.target, mx, {256, 128},
+                       "rowwise|columnwise", "gemm_swizzled");
+  t.computedBy = computed(ComputeOp::SwizzleScales, "q");
+  e.temporaries.push_back(t);
+  e.workspaceBytes = t.totalBytes();
+  ArgSpec view = protoArg("y", ArgKind::Output, m.target, mx, {256, 128},
+                          "columnwise", "gemm_swizzled");
+  view.computedBy = computed(ComputeOp::UpdateUsage, "t0");
+  e.args.push_back(view);
+  m.entries.push_back(e);
+  const std::string what =
+      "manifest: entries[0].temporaries[0].computed_by.input: 'q' (bf16[256, "
+      "128] quantized by mxfp8) has no buffer 'columnwise_data', but 't0' "
+      "(bf16[256, 128] quantized by mxfp8) has 'columnwise_data' of 32768 "
+      "bytes: swizzle_scales takes every buffer from its input";
+  EXPECT_EQ(parseManifest(writeManifest(m)).message(), what);
+
+  // The input has the usage: valid, and update_usage may drop buffers.
+  m.entries[0].args[0] = protoArg("q", ArgKind::Input, m.target, mx,
+                                  {256, 128}, "rowwise|columnwise");
+  auto read = parseManifest(writeManifest(m));
+  EXPECT_TRUE(read.ok()) << read.message();
+}
+
 /// Fused elementwise intermediates and splat constants are temporaries held
 /// in registers ("in_registers"): described for te-run, with no workspace.
 TEST(ManifestWriterTest, RegisterTemporariesAndConstants) {
@@ -595,6 +630,25 @@ TEST(ManifestWriterTest, CollectivesAndAmaxGroups) {
   EXPECT_EQ(edited("{\"group\":0,\"input\":\"x\",\"op\":\"reduce_scatter\"}",
                    "{\"input\":\"x\",\"op\":\"reduce_scatter\"}"),
             "manifest: entries[0].args[2].computed_by: missing \"group\"");
+  // A quantized gather concatenates the ranks' data and keeps the rank's
+  // own scale: a transpose cannot be gathered so.
+  ArgSpec both = protoArg("t0", ArgKind::Temporary, m.target, current,
+                          {64, 128}, "rowwise|columnwise");
+  both.computedBy = shard.computedBy;
+  ArgSpec gatheredBoth = protoArg("full", ArgKind::Output, m.target, current,
+                                  {128, 128}, "rowwise|columnwise");
+  gatheredBoth.computedBy = gathered.computedBy;
+  Manifest twoUsages = m;
+  twoUsages.entries[0].temporaries[0] = both;
+  twoUsages.entries[0].args[1] = gatheredBoth;
+  twoUsages.entries[0].workspaceBytes = both.totalBytes();
+  EXPECT_EQ(parseManifest(writeManifest(twoUsages)).message(),
+            "manifest: entries[0].args[1].computed_by.input: 't0' (bf16[64, "
+            "128] quantized by float8_current_scaling) has buffer "
+            "'transpose' of 8192 bytes, but 'full' (bf16[128, 128] quantized "
+            "by float8_current_scaling) has 'transpose' of 16384 bytes: "
+            "all_gather over 2 ranks gathers every rank's 'data' and keeps "
+            "the rank's own other buffers");
   // A reduce-scatter keeps 1/size of dim 0; an all-reduce the shape.
   EXPECT_EQ(edited("{\"group\":0,\"input\":\"x\",\"op\":\"all_reduce\"}",
                    "{\"group\":0,\"input\":\"x\",\"op\":\"all_gather\"}"),
