@@ -116,8 +116,9 @@ struct EntryPlan {
 /// scratch by and what the kernel is emitted for.
 kernels::BiasGradSpec biasGradSpec(BiasGradOp op);
 
-/// Plans `func`'s buffers on `target`, or emits the error that stops it
-/// (an unsupported op or type, a GEMM cuBLASLt cannot run).
+/// Plans `func`'s buffers on `target`, or emits the error that stops it (a
+/// GEMM cuBLASLt cannot run). `func` has passed checkEntryLowerable
+/// (OpLowering.h).
 FailureOr<EntryPlan> planEntry(func::FuncOp func, TargetAttr target);
 
 /// Orders each Linear backward's dgrad and wgrad GEMMs (independent ops) so

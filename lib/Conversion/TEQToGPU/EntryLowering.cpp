@@ -2,7 +2,7 @@
 
 #include "EntryLowering.h"
 
-#include "Lowerable.h"
+#include "OpLowering.h"
 #include "teq/Dialect/TEQ/IR/TEQDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -16,9 +16,12 @@ using namespace mlir;
 using namespace mlir::teq;
 using namespace mlir::teq::lowering;
 
-LogicalResult EntryLowering::run() {
+LogicalResult lowering::lowerEntry(func::FuncOp func, TargetAttr target,
+                                   KernelCache &kernelCache,
+                                   ManifestWriter &manifest) {
   Location loc = func.getLoc();
-  if (failed(orderBackwardGemms(func, target)))
+  if (failed(checkEntryLowerable(func)) ||
+      failed(orderBackwardGemms(func, target)))
     return failure();
   FailureOr<EntryPlan> planned = planEntry(func, target);
   if (failed(planned))
@@ -28,19 +31,24 @@ LogicalResult EntryLowering::run() {
   if (failed(names))
     return failure();
   std::string name = func.getSymName().str();
+  // The lowered function takes the flat buffer list (arguments, then
+  // results, then the workspace) and replaces the original under its name.
+  OpBuilder b(func);
+  LoweringContext ctx(func, target, plan, kernelCache, manifest, b);
+  DenseMap<Operation *, int64_t> gemmIds;
   for (auto [k, gemm] : llvm::enumerate(plan.gemms)) {
     GemmOp gemmOp = gemm.first;
     std::string kindName =
         gemmOp.getKind() ? stringifyGemmKind(*gemmOp.getKind()).str() : "gemm";
-    gemmIds[gemmOp.getOperation()] = manifest.addGemm(
-        gemm.second, name + ":" + kindName + std::to_string(k));
+    int64_t id = manifest.addGemm(gemm.second,
+                                  name + ":" + kindName + std::to_string(k));
+    gemmIds[gemmOp.getOperation()] = id;
+    ctx.setGemm(gemmOp, id, gemm.second);
   }
   manifest.addEntry(func, plan, *names, gemmIds);
   for (auto [i, group] : llvm::enumerate(plan.groups))
-    groupIndexOf[group.arg] = static_cast<int64_t>(i);
+    ctx.setGroupIndex(group.arg, static_cast<int64_t>(i));
 
-  // The lowered function takes the flat buffer list (arguments, then
-  // results, then the workspace) and replaces the original under its name.
   // A result buffer that hosts temporaries is taken as its bytes (i8), and
   // its value and the temporaries are views of them.
   auto i8 = IntegerType::get(func.getContext(), 8);
@@ -61,7 +69,6 @@ LogicalResult EntryLowering::run() {
                             : b.type);
   if (plan.workspaceBytes > 0)
     memrefs.push_back(MemRefType::get({plan.workspaceBytes}, i8));
-  OpBuilder b(func);
   auto lowered = func::FuncOp::create(b, loc, name + ".lowered",
                                       b.getFunctionType(memrefs, {}));
   lowered->setAttr(TEQDialect::getEntryAttrName(), b.getUnitAttr());
@@ -70,7 +77,7 @@ LogicalResult EntryLowering::run() {
   unsigned next = 0;
   for (auto [arg, buffers] : llvm::zip(func.getArguments(), plan.argumentBuffers))
     for (size_t j = 0; j < buffers.size(); ++j)
-      buffersOfValue[arg].push_back(body->getArgument(next++));
+      ctx.buffersOf(arg).push_back(body->getArgument(next++));
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   auto viewOf = [&](Value bytes, MemRefType type, int64_t offset) -> Value {
     Value at = arith::ConstantIndexOp::create(b, loc, offset);
@@ -91,7 +98,7 @@ LogicalResult EntryLowering::run() {
     Value value = ret.getOperand(i);
     auto it = plan.resultIndexOf.find(value);
     if (it != plan.resultIndexOf.end() && it->second == i)
-      buffersOfValue[value] = memrefsOfResult;
+      ctx.buffersOf(value) = memrefsOfResult;
     resultMemrefs.push_back(std::move(memrefsOfResult));
   }
   Value workspace;
@@ -110,68 +117,26 @@ LogicalResult EntryLowering::run() {
                  plan.temporaryPlacements))
     for (auto [buffer, place] : llvm::zip(buffers, places))
       // Without a place the buffer is the input's (lowerSwizzleScales).
-      buffersOfValue[v].push_back(place ? view(buffer.type, *place) : Value());
+      ctx.buffersOf(v).push_back(place ? view(buffer.type, *place) : Value());
   for (const EntryPlan::Scratch &s : plan.scratch)
-    scratchOf[s.op] = view(s.type, s.at);
+    ctx.setScratch(s.op, view(s.type, s.at));
 
-  Value token =
-      gpu::WaitOp::create(b, loc, b.getType<gpu::AsyncTokenType>(), ValueRange{})
-          .getAsyncToken();
-  size_t gemmIndex = 0;
+  ctx.setToken(gpu::WaitOp::create(b, loc, b.getType<gpu::AsyncTokenType>(),
+                                   ValueRange{})
+                   .getAsyncToken());
+  // Each op in program order, by its family (checkEntryLowerable made sure
+  // every op has one).
   for (Operation &op : func.getBody().front()) {
     if (isa<func::ReturnOp>(op))
       continue;
-    if (auto update = dyn_cast<DelayedScalingUpdateOp>(op)) {
-      lowerUpdate(b, update, token);
-      continue;
-    }
-    if (auto view = dyn_cast<UpdateUsageOp>(op)) {
-      if (derivesBuffers(view, target))
-        lowerDerivedUsage(b, view, token);
-      else
-        aliasUsageView(view);
-      continue;
-    }
-    if (auto swizzle = dyn_cast<SwizzleScalesOp>(op)) {
-      lowerSwizzleScales(b, swizzle, token);
-      continue;
-    }
-    if (auto gemmOp = dyn_cast<GemmOp>(op)) {
-      lowerGemm(b, gemmOp, plan.gemms[gemmIndex++].second, token);
-      continue;
-    }
-    if (auto biasGrad = dyn_cast<BiasGradOp>(op)) {
-      lowerBiasGrad(b, biasGrad, token);
-      continue;
-    }
-    if (isa<AllGatherOp, ReduceScatterOp, AllReduceOp>(op)) {
-      lowerCollective(b, op, token);
-      continue;
-    }
-    if (isElementwiseOnTensors(op)) {
-      // Each cluster's kernel runs at its last op.
-      if (const ElementwiseCluster *cluster = plan.fusion.launchedAt(&op))
-        lowerElementwise(b, *cluster, token);
-      continue;
-    }
-    if (isSplatTensorConstant(op))
-      continue; // A scalar of the kernels that read it.
-    if (isa<tensor::ExtractSliceOp, tensor::InsertSliceOp>(op)) {
-      lowerSlice(b, op, token);
-      continue;
-    }
-    auto quantize = cast<QuantizeOp>(op);
-    Value updatedHistory;
-    if (Value h = quantize.getUpdatedAmaxHistory())
-      updatedHistory = buffersOfValue.lookup(h).front();
-    if (failed(lowerQuantize(b, quantize,
-                             buffersOfValue.lookup(quantize.getResult()),
-                             updatedHistory, token)))
+    const OpLowering *family = findLowering(op);
+    assert(family && "checkEntryLowerable refuses ops without a lowering");
+    if (failed(family->lower(ctx, op)))
       return failure();
   }
   for (auto &[index, value] : plan.copiedResults)
-    copyInto(b, value, resultMemrefs[index], token);
-  gpu::WaitOp::create(b, loc, Type(), ValueRange{token});
+    ctx.copyInto(func.getLoc(), value, resultMemrefs[index]);
+  gpu::WaitOp::create(b, loc, Type(), ValueRange{ctx.getToken()});
   func::ReturnOp::create(b, loc);
 
   func.erase();

@@ -32,13 +32,13 @@ llvm::hash_code structuralHash(gpu::GPUModuleOp scratch) {
 
 } // namespace
 
-SmallVector<kernels::KernelLaunch>
-KernelCache::emit(Location loc, StringRef letter, Emitter emitGroup) {
+kernels::KernelGroup KernelCache::emit(ImplicitLocOpBuilder &b,
+                                       StringRef letter, Emitter emitGroup) {
   OpBuilder detached(module.getContext());
   OwningOpRef<gpu::GPUModuleOp> scratch =
-      gpu::GPUModuleOp::create(detached, loc, "scratch");
-  SmallVector<kernels::KernelLaunch> launches =
-      emitGroup(*scratch, kPlaceholder);
+      gpu::GPUModuleOp::create(detached, b.getLoc(), "scratch");
+  kernels::KernelGroup launches =
+      emitGroup(kernels::EmitContext{b, *scratch, kPlaceholder});
   llvm::hash_code hash = structuralHash(*scratch);
 
   auto rename = [&](kernels::KernelLaunch &k, StringRef prefix) {

@@ -28,16 +28,15 @@ class KernelCache {
 public:
   explicit KernelCache(gpu::GPUModuleOp module) : module(module) {}
 
-  /// Builds a kernel group into `into`, naming every symbol `prefix` + a
-  /// suffix of the emitter's; returns its launches.
-  using Emitter = llvm::function_ref<llvm::SmallVector<kernels::KernelLaunch>(
-      gpu::GPUModuleOp into, llvm::StringRef prefix)>;
+  /// Builds a kernel group into the context's module, naming every symbol
+  /// the context's prefix + a suffix of the emitter's; returns its launches.
+  using Emitter =
+      llvm::function_ref<kernels::KernelGroup(const kernels::EmitContext &)>;
 
-  /// The launches of `emit`'s group: an identical group emitted before, or
-  /// a new one named `letter`<n>...
-  llvm::SmallVector<kernels::KernelLaunch> emit(Location loc,
-                                                llvm::StringRef letter,
-                                                Emitter emit);
+  /// The launches of `emit`'s group, built with `b` (at the op's location):
+  /// an identical group emitted before, or a new one named `letter`<n>...
+  kernels::KernelGroup emit(ImplicitLocOpBuilder &b, llvm::StringRef letter,
+                            Emitter emit);
 
   gpu::GPUModuleOp getModule() const { return module; }
 

@@ -1,8 +1,9 @@
-//===- Lowerable.h - What convert-teq-to-gpu lowers ------------*- C++ -*-===//
+//===- Lowerable.h - Op and type classes of the lowering -------*- C++ -*-===//
 //
-// The checks made before any IR is built: every op of an entry has a
-// lowering, every value a static buffer. Each failure is an error at the op
-// naming what is not supported.
+// The classes of ops and types the lowering's planning and its op families
+// both ask about: which ops are elementwise on tensors, which constants are
+// splats, which usage views need buffers of their own, which types have a
+// static buffer. (Which ops lower at all is OpLowering.h's registry.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,19 +30,10 @@ bool isElementwiseOnTensors(Operation &op);
 /// value as a scalar.
 bool isSplatTensorConstant(Operation &op);
 
-/// Success if `op` has a lowering, else an error naming what is missing.
-LogicalResult checkLowerable(Operation &op);
-
 /// Whether `view` needs a buffer its input does not hold (per-tensor FP8's
 /// transposed copy, derived from the rowwise data): it is then computed into
 /// buffers of its own rather than aliasing its input's.
 bool derivesBuffers(UpdateUsageOp view, TargetAttr target);
-
-/// The checks of checkLowerable for teq.all_gather, teq.reduce_scatter and
-/// teq.all_reduce: the group is an entry argument; tensors are bf16, f16 or
-/// f32; a quantized all-gather is per-tensor FP8, rowwise, with a scale
-/// every rank shares.
-LogicalResult checkCollective(Operation &op);
 
 } // namespace mlir::teq::lowering
 

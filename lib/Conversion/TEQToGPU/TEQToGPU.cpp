@@ -7,6 +7,7 @@
 
 #include "EntryLowering.h"
 #include "Kernels/LibdeviceFree.h"
+#include "LoweringContext.h"
 #include "teq/Conversion/Passes.h"
 #include "teq/Conversion/TEQToGPU/Targets.h"
 #include "teq/Dialect/TEQ/IR/TEQDialect.h"
@@ -70,15 +71,14 @@ struct ConvertTEQToGPUPass
     lowering::ManifestWriter manifest;
     lowering::KernelCache kernelCache(kernelModule);
     for (func::FuncOp func : entries)
-      if (failed(lowering::EntryLowering(func, target, kernelCache, manifest)
-                     .run()))
+      if (failed(lowering::lowerEntry(func, target, kernelCache, manifest)))
         return signalPassFailure();
     kernels::makeLibdeviceFree(kernelModule);
     if (manifest.hasGemms()) {
       b.setInsertionPointToEnd(module.getBody());
       auto decl = func::FuncOp::create(
-          b, module.getLoc(), lowering::kGemmFunction,
-          b.getFunctionType(SmallVector<Type>(lowering::kGemmFunctionArgs,
+          b, module.getLoc(), artifact::kGemmFunction,
+          b.getFunctionType(SmallVector<Type>(artifact::kGemmFunctionArgs,
                                               b.getI64Type()),
                             {}));
       decl.setPrivate();

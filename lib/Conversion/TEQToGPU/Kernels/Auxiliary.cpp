@@ -12,22 +12,24 @@ using namespace mlir::teq::kernels;
 namespace {
 constexpr int64_t kBlock = 256;
 
-/// Kernel `name` over `args` whose threads take elements [0, elements) in
-/// a grid-stride loop, one element an iteration: `element(i, arguments)`
-/// builds the loop body. Every kernel of this file moves bytes this way.
-KernelLaunch emitPerElement(
-    ImplicitLocOpBuilder &b, gpu::GPUModuleOp module, StringRef name,
-    ValueRange args, int64_t elements, int64_t maxBlocks,
+/// Kernel `<prefix><suffix>` over `args` whose threads take elements
+/// [0, elements) in a grid-stride loop, one element an iteration:
+/// `element(i, arguments)` builds the loop body. Every kernel of this file
+/// moves bytes this way.
+KernelGroup emitPerElement(
+    const EmitContext &ctx, llvm::StringLiteral suffix, ValueRange args,
+    int64_t elements, int64_t maxBlocks,
     llvm::function_ref<void(Value i, Block::BlockArgListType arguments)>
         element) {
-  KernelLaunch launch;
-  launch.kernel = name.str();
+  ImplicitLocOpBuilder &b = ctx.b;
+  KernelLaunch launch = ctx.launchOf(suffix);
   launch.blockX = kBlock;
   launch.gridX = blocksFor(elements, kBlock, maxBlocks);
   launch.args.assign(args.begin(), args.end());
 
   OpBuilder::InsertionGuard guard(b);
-  gpu::GPUFuncOp kernel = createKernel(b, module, name, launch.args, kBlock);
+  gpu::GPUFuncOp kernel =
+      createKernel(b, ctx.module, launch.kernel, launch.args, kBlock);
   Block *body = &kernel.getBody().front();
   b.setInsertionPointToStart(body);
   GridStride stride = gridStride1D(b, kBlock);
@@ -35,17 +37,20 @@ KernelLaunch emitPerElement(
   forLoop(b, stride.start, end, stride.step,
           [&](Value i) { element(i, body->getArguments()); });
   gpu::ReturnOp::create(b);
-  return launch;
+  return {launch};
 }
 } // namespace
 
-KernelLaunch mlir::teq::kernels::emitScaleSwizzle(
-    ImplicitLocOpBuilder &b, gpu::GPUModuleOp module, StringRef name,
-    const ScaleSwizzleSpec &spec, Value compact, Value swizzled) {
+KernelGroup
+mlir::teq::kernels::emitScaleSwizzle(const EmitContext &ctx,
+                                     const ScaleSwizzleSpec &spec,
+                                     const ScaleSwizzleBuffers &buffers) {
+  ImplicitLocOpBuilder &b = ctx.b;
   // One byte per thread, read in order (coalesced); the writes scatter
   // within 512-byte tiles.
   return emitPerElement(
-      b, module, name, {compact, swizzled}, spec.rows * spec.cols,
+      ctx, "_swizzle", {buffers.compact, buffers.swizzled},
+      spec.rows * spec.cols,
       /*maxBlocks=*/4096, [&](Value at, Block::BlockArgListType args) {
         Value cols = constantIndex(b, spec.cols);
         Value i = arith::DivUIOp::create(b, at, cols);
@@ -58,14 +63,17 @@ KernelLaunch mlir::teq::kernels::emitScaleSwizzle(
       });
 }
 
-KernelLaunch mlir::teq::kernels::emitSlice(ImplicitLocOpBuilder &b,
-                                           gpu::GPUModuleOp module,
-                                           StringRef name,
-                                           const SliceSpec &spec, Value full,
-                                           Value part) {
-  const int64_t elements = cast<MemRefType>(part.getType()).getNumElements();
+KernelGroup mlir::teq::kernels::emitSlice(const EmitContext &ctx,
+                                          const SliceSpec &spec,
+                                          const SliceBuffers &buffers) {
+  ImplicitLocOpBuilder &b = ctx.b;
+  const int64_t elements =
+      cast<MemRefType>(buffers.part.getType()).getNumElements();
   return emitPerElement(
-      b, module, name, {full, part}, elements, /*maxBlocks=*/1024,
+      ctx,
+      spec.scatter ? llvm::StringLiteral("_insert_slice")
+                   : llvm::StringLiteral("_extract_slice"),
+      {buffers.full, buffers.part}, elements, /*maxBlocks=*/1024,
       [&](Value i, Block::BlockArgListType args) {
         Value fullArg = args[0], partArg = args[1];
         // Element i of the slice (row-major over `sizes`) is element
@@ -97,13 +105,14 @@ KernelLaunch mlir::teq::kernels::emitSlice(ImplicitLocOpBuilder &b,
       });
 }
 
-KernelLaunch mlir::teq::kernels::emitTranspose(ImplicitLocOpBuilder &b,
-                                               gpu::GPUModuleOp module,
-                                               StringRef name, Value source,
-                                               Value dest, int64_t rows,
-                                               int64_t cols) {
+KernelGroup mlir::teq::kernels::emitTranspose(const EmitContext &ctx,
+                                              const TransposeSpec &spec,
+                                              const TransposeBuffers &buffers) {
+  ImplicitLocOpBuilder &b = ctx.b;
+  const int64_t rows = spec.rows, cols = spec.cols;
   return emitPerElement(
-      b, module, name, {source, dest}, rows * cols, /*maxBlocks=*/1024,
+      ctx, "_transpose", {buffers.source, buffers.dest}, rows * cols,
+      /*maxBlocks=*/1024,
       [&](Value at, Block::BlockArgListType args) {
         // Consecutive threads read consecutive elements of a source row.
         Value colsValue = constantIndex(b, cols);
@@ -117,13 +126,14 @@ KernelLaunch mlir::teq::kernels::emitTranspose(ImplicitLocOpBuilder &b,
       });
 }
 
-KernelLaunch mlir::teq::kernels::emitCopy(ImplicitLocOpBuilder &b,
-                                          gpu::GPUModuleOp module,
-                                          StringRef name, Value source,
-                                          Value dest) {
-  const int64_t elements = cast<MemRefType>(dest.getType()).getNumElements();
+KernelGroup mlir::teq::kernels::emitCopy(const EmitContext &ctx,
+                                         const CopyBuffers &buffers) {
+  ImplicitLocOpBuilder &b = ctx.b;
+  const int64_t elements =
+      cast<MemRefType>(buffers.dest.getType()).getNumElements();
   return emitPerElement(
-      b, module, name, {source, dest}, elements, /*maxBlocks=*/1024,
+      ctx, "_copy", {buffers.source, buffers.dest}, elements,
+      /*maxBlocks=*/1024,
       [&](Value at, Block::BlockArgListType args) {
         Value v = memref::LoadOp::create(b, args[0], ValueRange{at});
         memref::StoreOp::create(b, v, args[1], ValueRange{at});

@@ -25,13 +25,15 @@ struct ScaleSwizzleSpec {
   /// (j, i) of a buffer with rows/4 tiles per band.
   bool transposed = false;
 };
+/// memref<rows*cols x i8> each.
+struct ScaleSwizzleBuffers {
+  Value compact, swizzled;
+};
 
-/// Emits kernel `name` into `module` and returns its launch, reading
-/// `compact` and writing `swizzled` (both memref<rows*cols x i8>).
-KernelLaunch emitScaleSwizzle(ImplicitLocOpBuilder &b, gpu::GPUModuleOp module,
-                              llvm::StringRef name,
-                              const ScaleSwizzleSpec &spec, Value compact,
-                              Value swizzled);
+/// Kernel `<prefix>_swizzle`, reading `compact` and writing `swizzled`.
+KernelGroup emitScaleSwizzle(const EmitContext &ctx,
+                             const ScaleSwizzleSpec &spec,
+                             const ScaleSwizzleBuffers &buffers);
 
 /// A static strided slice of a row-major tensor of `fullShape` (the
 /// offsets, sizes and strides of tensor.extract_slice / insert_slice).
@@ -40,27 +42,41 @@ struct SliceSpec {
   /// insert_slice: write `part` into `full` (else read it from `full`).
   bool scatter = false;
 };
+/// `full`: memref<prod(fullShape) x T>; `part`: the contiguous
+/// memref<prod(sizes) x T>.
+struct SliceBuffers {
+  Value full, part;
+};
 
-/// Emits kernel `name` moving the slice between `full` (memref<prod(full
-/// shape) x T>) and the contiguous `part` (memref<prod(sizes) x T>), one
-/// element per thread of a grid-stride loop, and returns its launch.
-KernelLaunch emitSlice(ImplicitLocOpBuilder &b, gpu::GPUModuleOp module,
-                       llvm::StringRef name, const SliceSpec &spec, Value full,
-                       Value part);
+/// Kernel `<prefix>_extract_slice` (or `_insert_slice` with `scatter`)
+/// moving the slice between `full` and `part`, one element per thread of a
+/// grid-stride loop.
+KernelGroup emitSlice(const EmitContext &ctx, const SliceSpec &spec,
+                      const SliceBuffers &buffers);
 
-/// Emits kernel `name` copying `source` into `dest` (1-D memrefs of one
-/// type and size) and returns its launch.
-KernelLaunch emitCopy(ImplicitLocOpBuilder &b, gpu::GPUModuleOp module,
-                      llvm::StringRef name, Value source, Value dest);
+/// 1-D memrefs of one type and size.
+struct CopyBuffers {
+  Value source, dest;
+};
 
-/// Emits kernel `name` writing the [cols, rows] transpose of the row-major
-/// [rows, cols] `source` into `dest` (1-D memrefs of one type), one element
-/// per thread of a grid-stride loop, and returns its launch. (Per-tensor
-/// FP8's columnwise copy of data gathered rowwise: TE transposes after the
-/// all-gather on Hopper.)
-KernelLaunch emitTranspose(ImplicitLocOpBuilder &b, gpu::GPUModuleOp module,
-                           llvm::StringRef name, Value source, Value dest,
-                           int64_t rows, int64_t cols);
+/// Kernel `<prefix>_copy` copying `source` into `dest`.
+KernelGroup emitCopy(const EmitContext &ctx, const CopyBuffers &buffers);
+
+/// The row-major [rows, cols] matrix transposed.
+struct TransposeSpec {
+  int64_t rows = 0, cols = 0;
+};
+/// 1-D memrefs of one type.
+struct TransposeBuffers {
+  Value source, dest;
+};
+
+/// Kernel `<prefix>_transpose` writing the [cols, rows] transpose of
+/// `source` into `dest`, one element per thread of a grid-stride loop.
+/// (Per-tensor FP8's columnwise copy of data gathered rowwise: TE
+/// transposes after the all-gather on Hopper.)
+KernelGroup emitTranspose(const EmitContext &ctx, const TransposeSpec &spec,
+                          const TransposeBuffers &buffers);
 
 } // namespace mlir::teq::kernels
 

@@ -92,31 +92,30 @@ void buildFinalSums(ImplicitLocOpBuilder &b, gpu::GPUFuncOp kernel,
 
 } // namespace
 
-SmallVector<KernelLaunch, 2> mlir::teq::kernels::emitBiasGrad(
-    ImplicitLocOpBuilder &b, gpu::GPUModuleOp module, StringRef prefix,
-    const BiasGradSpec &spec, Value gradient, Value partials, Value bias) {
+KernelGroup mlir::teq::kernels::emitBiasGrad(const EmitContext &ctx,
+                                             const BiasGradSpec &spec,
+                                             const BiasGradBuffers &buffers) {
+  ImplicitLocOpBuilder &b = ctx.b;
   int64_t chunks = biasGradChunks(spec);
   int64_t rowsPerChunk = (spec.rows + chunks - 1) / chunks;
   int64_t columnBlocks = (spec.cols + kBlockSize - 1) / kBlockSize;
 
-  KernelLaunch partial;
-  partial.kernel = (prefix + "_bgrad_partial").str();
+  KernelLaunch partial = ctx.launchOf("_bgrad_partial");
   partial.gridX = columnBlocks;
   partial.gridY = chunks;
   partial.blockX = kBlockSize;
-  partial.args = {gradient, partials};
-  KernelLaunch final;
-  final.kernel = (prefix + "_bgrad_final").str();
+  partial.args = {buffers.gradient, buffers.partials};
+  KernelLaunch final = ctx.launchOf("_bgrad_final");
   final.gridX = columnBlocks;
   final.blockX = kBlockSize;
-  final.args = {partials, bias};
+  final.args = {buffers.partials, buffers.bias};
 
   OpBuilder::InsertionGuard guard(b);
   buildPartialSums(
-      b, createKernel(b, module, partial.kernel, partial.args, kBlockSize),
+      b, createKernel(b, ctx.module, partial.kernel, partial.args, kBlockSize),
       spec, rowsPerChunk);
   buildFinalSums(b,
-                 createKernel(b, module, final.kernel, final.args, kBlockSize),
+                 createKernel(b, ctx.module, final.kernel, final.args, kBlockSize),
                  spec, chunks);
   return {partial, final};
 }

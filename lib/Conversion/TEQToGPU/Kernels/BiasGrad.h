@@ -22,14 +22,17 @@ struct BiasGradSpec {
 /// Row chunks of pass 1: the f32 scratch `partials` holds chunks * cols.
 int64_t biasGradChunks(const BiasGradSpec &spec);
 
+/// `gradient` memref<M*N x input>, `partials` the f32 scratch of
+/// biasGradChunks(spec) * N, `bias` memref<N x output>.
+struct BiasGradBuffers {
+  Value gradient, partials, bias;
+};
+
 /// Emits `<prefix>_bgrad_partial` (grid ceil(N/256) x chunks: `gradient`
-/// memref<M*N x input> -> `partials`) and `<prefix>_bgrad_final` (grid
-/// ceil(N/256): `partials` -> `bias` memref<N x output>); returns their
-/// launches in order.
-llvm::SmallVector<KernelLaunch, 2>
-emitBiasGrad(ImplicitLocOpBuilder &b, gpu::GPUModuleOp module,
-             llvm::StringRef prefix, const BiasGradSpec &spec, Value gradient,
-             Value partials, Value bias);
+/// -> `partials`) and `<prefix>_bgrad_final` (grid ceil(N/256): `partials`
+/// -> `bias`); returns their launches in order.
+KernelGroup emitBiasGrad(const EmitContext &ctx, const BiasGradSpec &spec,
+                         const BiasGradBuffers &buffers);
 
 } // namespace mlir::teq::kernels
 

@@ -28,10 +28,10 @@ float maxFiniteOf(InputType t) {
 
 } // namespace
 
-KernelLaunch mlir::teq::kernels::emitBlockFP8(ImplicitLocOpBuilder &b,
-                                              gpu::GPUModuleOp module,
-                                              const BlockFP8Spec &spec,
-                                              const TileBuffers &buffers) {
+KernelGroup mlir::teq::kernels::emitBlockFP8(const EmitContext &ctx,
+                                         const BlockFP8Spec &spec,
+                                         const TileBuffers &buffers) {
+  ImplicitLocOpBuilder &b = ctx.b;
   assert(spec.rowwise == static_cast<bool>(buffers.rowData) &&
          spec.columnwise == static_cast<bool>(buffers.colData) &&
          "the buffers are those of the spec's usages");
@@ -52,7 +52,7 @@ KernelLaunch mlir::teq::kernels::emitBlockFP8(ImplicitLocOpBuilder &b,
   // bf16 tiles fit 80 registers (tile data as raw bits; 64 for 2D): three
   // (four) blocks per SM instead of two.
   int64_t minBlocks = spec.input != InputType::BF16 ? 0 : spec.twoD ? 4 : 3;
-  TileKernel kernel = createTileKernel(b, module, spec.prefix + "_block",
+  TileKernel kernel = createTileKernel(b, ctx.module, ctx.symbol("_block"),
                                        buffers, m, k, minBlocks);
   OpBuilder::InsertionGuard guard(b);
   Type f32 = b.getF32Type();
@@ -217,5 +217,6 @@ KernelLaunch mlir::teq::kernels::emitBlockFP8(ImplicitLocOpBuilder &b,
   if (spec.columnwise)
     storeTransposedTile(b, tile, quantized, stage, colData);
   gpu::ReturnOp::create(b);
-  return kernel.launch;
+  kernel.launch.stage = "_block";
+  return {kernel.launch};
 }

@@ -18,7 +18,6 @@ namespace mlir::teq::kernels {
 
 /// Description of an FP8 block-scaled quantization.
 struct BlockFP8Spec {
-  std::string prefix;
   int64_t rows = 1, cols = 1;
   InputType input = InputType::BF16;
   bool e5m2 = false;
@@ -32,14 +31,13 @@ struct BlockFP8Spec {
   int64_t colScaleRows = 0, colScaleCols = 0;
 };
 
-/// Emits `<prefix>_block(%x, [%rdata, %rscale], [%cdata, %cscale])` into
-/// `module` and returns its launch: one 128x128 tile a block (grid
+/// Emits `<prefix>_block(%x, [%rdata, %rscale], [%cdata, %cscale])` and returns its launch: one 128x128 tile a block (grid
 /// ceil(K/128) x ceil(M/128)); block amaxes over the valid elements
 /// (shuffles, small workgroup buffers); rowwise data stored from registers,
 /// the transposed copy through a 16 KiB FP8 byte tile (16-byte stores
 /// both); the scale padding zero-filled by the kernel itself.
-KernelLaunch emitBlockFP8(ImplicitLocOpBuilder &b, gpu::GPUModuleOp module,
-                          const BlockFP8Spec &spec, const TileBuffers &buffers);
+KernelGroup emitBlockFP8(const EmitContext &ctx, const BlockFP8Spec &spec,
+                         const TileBuffers &buffers);
 
 } // namespace mlir::teq::kernels
 

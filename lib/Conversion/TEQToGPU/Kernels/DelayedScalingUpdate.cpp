@@ -11,24 +11,24 @@
 using namespace mlir;
 using namespace mlir::teq::kernels;
 
-KernelLaunch mlir::teq::kernels::emitDelayedScalingUpdate(
-    ImplicitLocOpBuilder &b, gpu::GPUModuleOp module, StringRef name,
-    const DelayedScalingUpdateSpec &spec, Value scale, Value history,
-    Value reduced, Value newScale, Value newHistory) {
+KernelGroup mlir::teq::kernels::emitDelayedScalingUpdate(
+    const EmitContext &ctx, const DelayedScalingUpdateSpec &spec,
+    const DelayedScalingUpdateBuffers &buffers) {
+  ImplicitLocOpBuilder &b = ctx.b;
   // One block a slot, its threads striding over the history rows: the roll
   // is independent per row and the window maximum a block reduction, so
   // the update takes a few memory round trips instead of L dependent ones.
-  KernelLaunch launch;
-  launch.kernel = name.str();
+  KernelLaunch launch = ctx.launchOf("_update");
   launch.blockX = kBlockSize;
   launch.gridX = spec.slots;
-  launch.args = {scale, history, newScale, newHistory};
-  if (reduced)
-    launch.args.push_back(reduced);
+  launch.args = {buffers.scale, buffers.history, buffers.newScale,
+                 buffers.newHistory};
+  if (buffers.reduced)
+    launch.args.push_back(buffers.reduced);
 
   OpBuilder::InsertionGuard guard(b);
   gpu::GPUFuncOp kernel =
-      createKernel(b, module, name, launch.args, kBlockSize);
+      createKernel(b, ctx.module, launch.kernel, launch.args, kBlockSize);
   Value warpMaxima = addWorkgroupBuffer(kernel, b.getF32Type(), kBlockSize / 32);
   Block *body = &kernel.getBody().front();
   b.setInsertionPointToStart(body);
@@ -49,7 +49,7 @@ KernelLaunch mlir::teq::kernels::emitDelayedScalingUpdate(
   Value s = gpu::BlockIdOp::create(b, gpu::Dimension::x);
 
   Value last = memref::LoadOp::create(b, hist, ValueRange{s});
-  if (reduced) {
+  if (buffers.reduced) {
     Value reducedLast =
         memref::LoadOp::create(b, body->getArgument(4), ValueRange{s});
     Value reducedNonZero = arith::CmpFOp::create(
@@ -110,5 +110,5 @@ KernelLaunch mlir::teq::kernels::emitDelayedScalingUpdate(
     memref::StoreOp::create(b, next, scaleOut, ValueRange{s});
   });
   gpu::ReturnOp::create(b);
-  return launch;
+  return {launch};
 }

@@ -22,19 +22,19 @@ struct DelayedScalingUpdateSpec {
   bool mostRecent = false; ///< amax_compute_algo = most_recent (else max).
 };
 
-/// Emits kernel `name` reading `scale` (memref<S x f32>) and `history`
-/// (memref<L*S x f32>) and writing `newScale` and `newHistory` of the same
-/// types; returns its launch (one block a slot). `reduced` (memref<S x f32>
-/// or null) holds row 0 all-reduced over an amax reduction group: a slot's
-/// most recent amax is its reduced value where that is non-zero, else its
-/// row 0 (TE's amax_and_scale_update_after_reduction).
-KernelLaunch emitDelayedScalingUpdate(ImplicitLocOpBuilder &b,
-                                      gpu::GPUModuleOp module,
-                                      llvm::StringRef name,
-                                      const DelayedScalingUpdateSpec &spec,
-                                      Value scale, Value history,
-                                      Value reduced, Value newScale,
-                                      Value newHistory);
+/// `scale` memref<S x f32> and `history` memref<L*S x f32> in,
+/// `newScale` and `newHistory` of the same types out. `reduced`
+/// (memref<S x f32> or null) holds row 0 all-reduced over an amax reduction
+/// group: a slot's most recent amax is its reduced value where that is
+/// non-zero, else its row 0 (TE's amax_and_scale_update_after_reduction).
+struct DelayedScalingUpdateBuffers {
+  Value scale, history, reduced, newScale, newHistory;
+};
+
+/// Emits kernel `<prefix>_update` (one block a slot) and returns its launch.
+KernelGroup emitDelayedScalingUpdate(const EmitContext &ctx,
+                                     const DelayedScalingUpdateSpec &spec,
+                                     const DelayedScalingUpdateBuffers &buffers);
 
 } // namespace mlir::teq::kernels
 

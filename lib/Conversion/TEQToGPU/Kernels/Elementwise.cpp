@@ -136,29 +136,32 @@ mlir::teq::kernels::elementwiseKernelSuffix(ArrayRef<Operation *> ops) {
   return suffix;
 }
 
-KernelLaunch
-mlir::teq::kernels::emitElementwise(ImplicitLocOpBuilder &b,
-                                    gpu::GPUModuleOp module, StringRef name,
-                                    const ElementwiseKernel &kernel) {
+KernelGroup
+mlir::teq::kernels::emitElementwise(const EmitContext &ctx,
+                                    const ElementwiseSpec &spec,
+                                    const ElementwiseBuffers &buffers) {
+  ImplicitLocOpBuilder &b = ctx.b;
   const int64_t elements =
-      cast<ShapedType>(kernel.ops.front()->getResult(0).getType())
+      cast<ShapedType>(spec.ops.front()->getResult(0).getType())
           .getNumElements();
   const int64_t vectorElements = elements / kVectorWidth * kVectorWidth;
   KernelLaunch launch;
-  launch.kernel = name.str();
+  launch.kernel = ctx.symbol(elementwiseKernelSuffix(spec.ops));
+  launch.stage = "_elementwise";
   launch.blockX = kBlockSize;
   // Up to eight blocks per SM of an H100 (16-byte accesses need many in
   // flight); the grid-stride loop covers more.
   launch.gridX = blocksFor(std::max<int64_t>(elements / kVectorWidth, 1),
                            kBlockSize, /*maxBlocks=*/8 * 132);
-  llvm::append_range(launch.args, kernel.inputBuffers);
-  llvm::append_range(launch.args, kernel.outputBuffers);
+  llvm::append_range(launch.args, buffers.inputs);
+  llvm::append_range(launch.args, buffers.outputs);
 
   OpBuilder::InsertionGuard guard(b);
-  gpu::GPUFuncOp func = createKernel(b, module, name, launch.args, kBlockSize);
+  gpu::GPUFuncOp func =
+      createKernel(b, ctx.module, launch.kernel, launch.args, kBlockSize);
   Block *body = &func.getBody().front();
   b.setInsertionPointToStart(body);
-  const size_t numInputs = kernel.inputs.size();
+  const size_t numInputs = spec.inputs.size();
   auto inputArgs = body->getArguments().take_front(numInputs);
   auto outputArgs = body->getArguments().drop_front(numInputs);
   Type f32 = b.getF32Type();
@@ -168,7 +171,7 @@ mlir::teq::kernels::emitElementwise(ImplicitLocOpBuilder &b,
   auto computeAt = [&](Value i, int64_t width) {
     Type computeType = width == 1 ? f32 : Type(VectorType::get({width}, f32));
     ElementComputation computation(b, computeType, created);
-    for (auto [tensor, buffer] : llvm::zip_equal(kernel.inputs, inputArgs)) {
+    for (auto [tensor, buffer] : llvm::zip_equal(spec.inputs, inputArgs)) {
       Type element = cast<MemRefType>(buffer.getType()).getElementType();
       Value loaded =
           width == 1
@@ -176,8 +179,8 @@ mlir::teq::kernels::emitElementwise(ImplicitLocOpBuilder &b,
               : loadVector(b, VectorType::get({width}, element), buffer, i);
       computation.setInput(tensor, loaded);
     }
-    computation.compute(kernel.ops);
-    for (auto [tensor, buffer] : llvm::zip_equal(kernel.outputs, outputArgs)) {
+    computation.compute(spec.ops);
+    for (auto [tensor, buffer] : llvm::zip_equal(spec.outputs, outputArgs)) {
       Value value = computation.storedValue(tensor);
       if (width == 1)
         memref::StoreOp::create(b, value, buffer, ValueRange{i});
@@ -221,5 +224,5 @@ mlir::teq::kernels::emitElementwise(ImplicitLocOpBuilder &b,
   populatePolynomialApproximateTanhPattern(patterns);
   populatePolynomialApproximateErfPattern(patterns);
   (void)applyOpPatternsGreedily(created, std::move(patterns));
-  return launch;
+  return {launch};
 }

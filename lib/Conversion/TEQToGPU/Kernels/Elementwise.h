@@ -20,25 +20,29 @@ namespace mlir::teq::kernels {
 
 /// What one elementwise kernel computes. `ops` are arith/math ops on
 /// tensors of one shape, each after the ops whose results it reads; their
-/// operands are those results, `inputs` (loaded from `inputBuffers`, 1-D
-/// memrefs) or splat `arith.constant`s. `outputs`, results of `ops`, are
-/// stored into `outputBuffers`.
-struct ElementwiseKernel {
+/// operands are those results, `inputs` or splat `arith.constant`s.
+/// `outputs`, results of `ops`, are what the kernel stores.
+struct ElementwiseSpec {
   llvm::ArrayRef<Operation *> ops;
-  ValueRange inputs, inputBuffers;
-  ValueRange outputs, outputBuffers;
+  ValueRange inputs, outputs;
+};
+/// The 1-D memrefs `inputs` are loaded from and `outputs` stored into, in
+/// the spec's order.
+struct ElementwiseBuffers {
+  ValueRange inputs, outputs;
 };
 
 /// The suffix naming a kernel of `ops`: "_tanh", "_mulf_mulf_subf", or
 /// "_fused<n>" past four ops.
 std::string elementwiseKernelSuffix(llvm::ArrayRef<Operation *> ops);
 
-/// Emits kernel `name` computing `kernel` and returns its launch (inputs,
-/// then outputs). tanh and erf become polynomials: NVVM has no instruction
-/// for them and kernels call no libdevice.
-KernelLaunch emitElementwise(ImplicitLocOpBuilder &b, gpu::GPUModuleOp module,
-                             llvm::StringRef name,
-                             const ElementwiseKernel &kernel);
+/// Emits kernel `<prefix>` + elementwiseKernelSuffix(ops) and returns its
+/// launch (inputs, then outputs; stage "_elementwise"). tanh and erf become
+/// polynomials: NVVM has no instruction for them and kernels call no
+/// libdevice.
+KernelGroup emitElementwise(const EmitContext &ctx,
+                            const ElementwiseSpec &spec,
+                            const ElementwiseBuffers &buffers);
 
 } // namespace mlir::teq::kernels
 

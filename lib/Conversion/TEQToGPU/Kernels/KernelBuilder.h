@@ -45,6 +45,41 @@ struct KernelLaunch {
   /// "dependent_launch_kernels"): the kernel waits for it with
   /// griddepcontrol.wait.
   bool dependentLaunch = false;
+  /// The launch's name within its group: its kernel's suffix (the name
+  /// after the group's prefix, e.g. "_amax_out"). The lowering runs hooks
+  /// between launches by stage (LaunchHook), never by position.
+  llvm::StringRef stage;
+};
+
+/// What one emitter call builds, in stream order: a kernel group (its
+/// kernels and the device globals they share).
+using KernelGroup = llvm::SmallVector<KernelLaunch, 2>;
+
+/// Where every emitter builds its group (as XLA's emitters share one
+/// context): a builder at the op's location, the module the kernels go into
+/// (a scratch module of the lowering's kernel cache) and the prefix every
+/// symbol of the group starts with. The cache picks the prefix and renames
+/// the group; an emitter only appends its suffixes. Every emitter is
+///   KernelGroup emit<Family>(const EmitContext &, const <Family>Spec &,
+///                            const <Family>Buffers &)
+/// (without a spec where nothing but the buffers varies).
+struct EmitContext {
+  ImplicitLocOpBuilder &b;
+  gpu::GPUModuleOp module;
+  llvm::StringRef prefix;
+
+  /// `prefix` + `suffix`: the name of a kernel or global of the group.
+  std::string symbol(llvm::StringRef suffix) const {
+    return (prefix + suffix).str();
+  }
+  /// A launch of kernel `prefix` + `suffix`, its stage `suffix` (a string
+  /// literal: stages outlive the emitter).
+  KernelLaunch launchOf(llvm::StringLiteral suffix) const {
+    KernelLaunch launch;
+    launch.kernel = symbol(suffix);
+    launch.stage = suffix;
+    return launch;
+  }
 };
 
 /// A new kernel `name` in `module` taking `args`' types, with the known

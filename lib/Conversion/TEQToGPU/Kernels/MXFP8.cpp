@@ -105,10 +105,10 @@ E8M0Scale e8m0FromAmax(ImplicitLocOpBuilder &b, Value amax, bool e5m2,
 
 } // namespace
 
-KernelLaunch mlir::teq::kernels::emitMXFP8(ImplicitLocOpBuilder &b,
-                                           gpu::GPUModuleOp module,
-                                           const MXFP8Spec &spec,
-                                           const TileBuffers &buffers) {
+KernelGroup mlir::teq::kernels::emitMXFP8(const EmitContext &ctx,
+                                         const MXFP8Spec &spec,
+                                         const TileBuffers &buffers) {
+  ImplicitLocOpBuilder &b = ctx.b;
   assert(spec.rowwise == static_cast<bool>(buffers.rowData) &&
          spec.columnwise == static_cast<bool>(buffers.colData) &&
          "the buffers are those of the spec's usages");
@@ -125,7 +125,7 @@ KernelLaunch mlir::teq::kernels::emitMXFP8(ImplicitLocOpBuilder &b,
   // bf16 tiles fit 80 registers (tile data as raw bits): three blocks (768
   // threads) per SM instead of two.
   TileKernel kernel =
-      createTileKernel(b, module, spec.prefix + "_mxfp8", buffers, m, k,
+      createTileKernel(b, ctx.module, ctx.symbol("_mxfp8"), buffers, m, k,
                        spec.input == InputType::BF16 ? 3 : 0);
   OpBuilder::InsertionGuard guard(b);
   Type f32 = b.getF32Type();
@@ -307,5 +307,6 @@ KernelLaunch mlir::teq::kernels::emitMXFP8(ImplicitLocOpBuilder &b,
     }
   }
   gpu::ReturnOp::create(b);
-  return kernel.launch;
+  kernel.launch.stage = "_mxfp8";
+  return {kernel.launch};
 }

@@ -17,7 +17,6 @@ namespace mlir::teq::kernels {
 
 /// Description of an MXFP8 quantization.
 struct MXFP8Spec {
-  std::string prefix;
   int64_t rows = 1, cols = 1;
   InputType input = InputType::BF16;
   bool e5m2 = false;
@@ -32,14 +31,13 @@ struct MXFP8Spec {
   bool hardwareConversions = false;
 };
 
-/// Emits `<prefix>_mxfp8(%x, [%rdata, %rscale], [%cdata, %cscale])` into
-/// `module` and returns its launch: one 128x128 tile a block (grid
+/// Emits `<prefix>_mxfp8(%x, [%rdata, %rscale], [%cdata, %cscale])` and returns its launch: one 128x128 tile a block (grid
 /// ceil(K/128) x ceil(M/128)); E8M0 exponents float_to_e8m0(amax *
 /// (1/fp8_max)), elements multiplied by exp2f_rcp(e). The tiles cover the
 /// padded scale buffers exactly, so the kernel writes every scale byte,
 /// padding (zero) included.
-KernelLaunch emitMXFP8(ImplicitLocOpBuilder &b, gpu::GPUModuleOp module,
-                       const MXFP8Spec &spec, const TileBuffers &buffers);
+KernelGroup emitMXFP8(const EmitContext &ctx, const MXFP8Spec &spec,
+                         const TileBuffers &buffers);
 
 } // namespace mlir::teq::kernels
 

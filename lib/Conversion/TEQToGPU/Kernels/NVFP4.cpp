@@ -115,7 +115,7 @@ public:
       : b(b), spec(spec), globals(globals), staged(stagesWrites(spec)),
         sharedCodes(sharesCodes2D(spec)) {}
 
-  KernelLaunch emit(gpu::GPUModuleOp module, const NVFP4Buffers &buffers);
+  KernelLaunch emit(const EmitContext &ctx, const NVFP4Buffers &buffers);
 
 private:
   void addWorkgroupBuffers(gpu::GPUFuncOp kernel);
@@ -160,13 +160,13 @@ private:
   Value opaqueSixteen; ///< For quantizeSharedCodeColumn.
 };
 
-KernelLaunch DataKernelEmitter::emit(gpu::GPUModuleOp module,
+KernelLaunch DataKernelEmitter::emit(const EmitContext &ctx,
                                      const NVFP4Buffers &buffers) {
   const bool both = spec.rowwise && spec.columnwise;
-  KernelLaunch launch;
-  launch.kernel = spec.prefix + (both           ? "_nvfp4"
-                                 : spec.rowwise ? "_nvfp4_row"
-                                                : "_nvfp4_col");
+  KernelLaunch launch =
+      ctx.launchOf(both           ? llvm::StringLiteral("_nvfp4")
+                   : spec.rowwise ? llvm::StringLiteral("_nvfp4_row")
+                                  : llvm::StringLiteral("_nvfp4_col"));
   launch.gridX = std::max<int64_t>(1, (spec.cols + kTile - 1) / kTile);
   launch.gridY = std::max<int64_t>(1, (spec.rows + kTile - 1) / kTile);
   launch.blockX = kBlockSize;
@@ -181,7 +181,7 @@ KernelLaunch DataKernelEmitter::emit(gpu::GPUModuleOp module,
 
   OpBuilder::InsertionGuard guard(b);
   gpu::GPUFuncOp kernel =
-      createKernel(b, module, launch.kernel, launch.args, kBlockSize);
+      createKernel(b, ctx.module, launch.kernel, launch.args, kBlockSize);
   // 1D round to nearest of 16-bit x on whole tiles fits 32 registers
   // without spills: eight blocks an SM, 2.5% faster than six on the H100
   // (bench/RESULTS.md). 2D needs no more than 32 anyway, and the cap made
@@ -824,19 +824,19 @@ void DataKernelEmitter::writeStagedOutputs(const Copy *rowwise,
   });
 }
 
-/// Emits kernel `name` zero-filling `buffer` (memref<S x i8>): a scale
-/// buffer's padding must read as zero (te-semantics.md §4.2).
-KernelLaunch emitZeroFill(ImplicitLocOpBuilder &b, gpu::GPUModuleOp module,
-                          const std::string &name, Value buffer) {
+/// Emits kernel `<prefix><suffix>` zero-filling `buffer` (memref<S x i8>):
+/// a scale buffer's padding must read as zero (te-semantics.md §4.2).
+KernelLaunch emitZeroFill(const EmitContext &ctx, llvm::StringLiteral suffix,
+                          Value buffer) {
+  ImplicitLocOpBuilder &b = ctx.b;
   const int64_t bytes = cast<MemRefType>(buffer.getType()).getNumElements();
-  KernelLaunch launch;
-  launch.kernel = name;
+  KernelLaunch launch = ctx.launchOf(suffix);
   launch.gridX = blocksFor(bytes, kBlockSize, /*maxBlocks=*/1024);
   launch.blockX = kBlockSize;
   launch.args = {buffer};
   OpBuilder::InsertionGuard guard(b);
   gpu::GPUFuncOp kernel =
-      createKernel(b, module, name, launch.args, kBlockSize);
+      createKernel(b, ctx.module, launch.kernel, launch.args, kBlockSize);
   Block *body = &kernel.getBody().front();
   b.setInsertionPointToStart(body);
   GridStride stride = gridStride1D(b, kBlockSize);
@@ -850,9 +850,10 @@ KernelLaunch emitZeroFill(ImplicitLocOpBuilder &b, gpu::GPUModuleOp module,
 
 } // namespace
 
-SmallVector<KernelLaunch> mlir::teq::kernels::emitNVFP4Quantize(
-    ImplicitLocOpBuilder &b, gpu::GPUModuleOp module, const NVFP4Spec &spec,
+KernelGroup mlir::teq::kernels::emitNVFP4Quantize(
+    const EmitContext &ctx, const NVFP4Spec &spec,
     const NVFP4Buffers &buffers) {
+  ImplicitLocOpBuilder &b = ctx.b;
   // teq.quantize takes only shapes with M and K multiples of 16 (TE's
   // quantizers do the same): every copy row is whole blocks.
   assert(spec.rows % kBlock == 0 && spec.cols % kBlock == 0 &&
@@ -880,40 +881,37 @@ SmallVector<KernelLaunch> mlir::teq::kernels::emitNVFP4Quantize(
     plainAmaxes.push_back(buffers.rowAmax);
   if (spec.columnwise && !spec.rht)
     plainAmaxes.push_back(buffers.columnAmax);
-  SmallVector<KernelLaunch> ordered;
+  KernelGroup ordered;
   if (!spec.rowwise && !spec.columnwise)
     return ordered;
-  NVFP4Globals globals = addNVFP4Globals(b, module, spec.prefix);
+  NVFP4Globals globals = addNVFP4Globals(b, ctx.module, ctx.prefix);
   if (rht)
     launches.push_back(emitNVFP4RhtAmaxPass(
-        b, module, spec, globals, buffers.input, buffers.columnAmax,
+        ctx, spec, globals, buffers.input, buffers.columnAmax,
         spec.rowwise ? buffers.rowAmax : Value()));
   else
-    launches.push_back(emitNVFP4AmaxPass(b, module, spec, globals,
-                                         buffers.input, plainAmaxes));
-  launches.push_back(DataKernelEmitter(b, spec, globals).emit(module, buffers));
+    launches.push_back(
+        emitNVFP4AmaxPass(ctx, spec, globals, buffers.input, plainAmaxes));
+  launches.push_back(DataKernelEmitter(b, spec, globals).emit(ctx, buffers));
   // The zero-fills run first; their kernels follow in the module.
   if (zeroRowScales)
-    ordered.push_back(
-        emitZeroFill(b, module, spec.prefix + "_zero_rs", buffers.rowScale));
+    ordered.push_back(emitZeroFill(ctx, "_zero_rs", buffers.rowScale));
   if (zeroColumnScales)
-    ordered.push_back(
-        emitZeroFill(b, module, spec.prefix + "_zero_cs", buffers.columnScale));
+    ordered.push_back(emitZeroFill(ctx, "_zero_cs", buffers.columnScale));
   ordered.append(launches.begin(), launches.end());
   return ordered;
 }
 
-KernelLaunch mlir::teq::kernels::emitNVFP4GemmAlpha(ImplicitLocOpBuilder &b,
-                                                    gpu::GPUModuleOp module,
-                                                    StringRef name, Value amaxA,
-                                                    Value amaxB, Value alpha) {
-  KernelLaunch launch;
-  launch.kernel = name.str();
+KernelGroup
+mlir::teq::kernels::emitNVFP4GemmAlpha(const EmitContext &ctx,
+                                       const NVFP4GemmAlphaBuffers &buffers) {
+  ImplicitLocOpBuilder &b = ctx.b;
+  KernelLaunch launch = ctx.launchOf("_alpha");
   launch.blockX = kBlockSize;
-  launch.args = {amaxA, amaxB, alpha};
+  launch.args = {buffers.amaxA, buffers.amaxB, buffers.alpha};
   OpBuilder::InsertionGuard guard(b);
   gpu::GPUFuncOp kernel =
-      createKernel(b, module, name, launch.args, kBlockSize);
+      createKernel(b, ctx.module, launch.kernel, launch.args, kBlockSize);
   Block *body = &kernel.getBody().front();
   b.setInsertionPointToStart(body);
   // te-semantics.md §6.2: alpha' = amax_A amax_B / (6 6 448 448), on the
@@ -931,5 +929,5 @@ KernelLaunch mlir::teq::kernels::emitNVFP4GemmAlpha(ImplicitLocOpBuilder &b,
     memref::StoreOp::create(b, result, body->getArgument(2), ValueRange{c0});
   });
   gpu::ReturnOp::create(b);
-  return launch;
+  return {launch};
 }

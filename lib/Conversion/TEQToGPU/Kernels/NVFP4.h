@@ -18,7 +18,6 @@ namespace mlir::teq::kernels {
 
 /// Description of an NVFP4 quantization (te-semantics.md §5.5, §4.4).
 struct NVFP4Spec {
-  std::string prefix; ///< Kernel and global name prefix, unique in the module.
   /// M (the leading dimensions' product) and K, multiples of 16.
   int64_t rows = 1, cols = 1;
   InputType input = InputType::BF16;
@@ -58,23 +57,26 @@ struct NVFP4Buffers {
   Value rngState;            ///< memref<2xi64> (seed, offset); stochastic
 };
 
-/// Emits the kernels (and device globals) of one NVFP4 quantization into
-/// `module` and returns their launches in stream order: zero-fills of padded
-/// scale buffers, the amax pass (`<prefix>_amax`, or `<prefix>_rht_amax`
-/// with RHT), then the data kernel (`<prefix>_nvfp4`, `_nvfp4_row` or
+/// Emits the kernels (and device globals) of one NVFP4 quantization and
+/// returns their launches in stream order: zero-fills of padded scale
+/// buffers (`<prefix>_zero_rs`, `_zero_cs`), the amax pass (`_amax`, or
+/// `_rht_amax` with RHT), then the data kernel (`_nvfp4`, `_nvfp4_row` or
 /// `_nvfp4_col`), which is a programmatic dependent launch with
 /// NVFP4Spec::dependentLaunch.
-SmallVector<KernelLaunch> emitNVFP4Quantize(ImplicitLocOpBuilder &b,
-                                            gpu::GPUModuleOp module,
-                                            const NVFP4Spec &spec,
-                                            const NVFP4Buffers &buffers);
+KernelGroup emitNVFP4Quantize(const EmitContext &ctx, const NVFP4Spec &spec,
+                              const NVFP4Buffers &buffers);
 
-/// Emits kernel `name`: an NVFP4 GEMM's device alpha, amax_a * amax_b /
-/// (6 * 6 * 448 * 448) (te-semantics.md §6.2), into `alpha` (each
-/// memref<1xf32>), and returns its launch.
-KernelLaunch emitNVFP4GemmAlpha(ImplicitLocOpBuilder &b,
-                                gpu::GPUModuleOp module, llvm::StringRef name,
-                                Value amaxA, Value amaxB, Value alpha);
+/// The amaxes of an NVFP4 GEMM's operands and its device alpha (each
+/// memref<1xf32>).
+struct NVFP4GemmAlphaBuffers {
+  Value amaxA, amaxB, alpha;
+};
+
+/// Emits kernel `<prefix>_alpha`: an NVFP4 GEMM's device alpha, amax_a *
+/// amax_b / (6 * 6 * 448 * 448) (te-semantics.md §6.2), and returns its
+/// launch.
+KernelGroup emitNVFP4GemmAlpha(const EmitContext &ctx,
+                               const NVFP4GemmAlphaBuffers &buffers);
 
 } // namespace mlir::teq::kernels
 

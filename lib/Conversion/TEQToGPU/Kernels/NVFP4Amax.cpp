@@ -178,8 +178,10 @@ NVFP4Globals mlir::teq::kernels::addNVFP4Globals(ImplicitLocOpBuilder &b,
 //===----------------------------------------------------------------------===//
 
 KernelLaunch mlir::teq::kernels::emitNVFP4AmaxPass(
-    ImplicitLocOpBuilder &b, gpu::GPUModuleOp module, const NVFP4Spec &spec,
-    const NVFP4Globals &globals, Value x, ArrayRef<Value> amaxBuffers) {
+    const EmitContext &ctx, const NVFP4Spec &spec, const NVFP4Globals &globals,
+    Value x, ArrayRef<Value> amaxBuffers) {
+  ImplicitLocOpBuilder &b = ctx.b;
+  gpu::GPUModuleOp module = ctx.module;
   const int64_t elements = spec.rows * spec.cols;
   // 16-byte vectors, one a thread and iteration; the shapes NVFP4 takes
   // (multiples of 16) leave no scalar tail.
@@ -191,8 +193,7 @@ KernelLaunch mlir::teq::kernels::emitNVFP4AmaxPass(
   // The main loop's trip: four strides a thread and iteration.
   const int64_t unrolledEnd = vectors / (4 * stride) * (4 * stride);
 
-  KernelLaunch launch;
-  launch.kernel = spec.prefix + "_amax";
+  KernelLaunch launch = ctx.launchOf("_amax");
   launch.gridX = grid;
   launch.blockX = kBlockSize;
   launch.args.push_back(x);
@@ -355,16 +356,17 @@ RhtGroupMax rhtGroupMax(ImplicitLocOpBuilder &b, Value x, Value item,
 } // namespace
 
 KernelLaunch mlir::teq::kernels::emitNVFP4RhtAmaxPass(
-    ImplicitLocOpBuilder &b, gpu::GPUModuleOp module, const NVFP4Spec &spec,
-    const NVFP4Globals &globals, Value x, Value columnAmax, Value rowAmax) {
+    const EmitContext &ctx, const NVFP4Spec &spec, const NVFP4Globals &globals,
+    Value x, Value columnAmax, Value rowAmax) {
+  ImplicitLocOpBuilder &b = ctx.b;
+  gpu::GPUModuleOp module = ctx.module;
   assert(spec.input == InputType::BF16 && spec.cols % kRhtAmaxColumns == 0 &&
          spec.rows % 16 == 0 && "RHT takes bf16 with M, K multiples of 16");
   const bool plain = static_cast<bool>(rowAmax);
   const int64_t groups = spec.cols / kRhtAmaxColumns * (spec.rows / 16);
   const int64_t grid = passBlocks(groups);
 
-  KernelLaunch launch;
-  launch.kernel = spec.prefix + "_rht_amax";
+  KernelLaunch launch = ctx.launchOf("_rht_amax");
   launch.gridX = grid;
   launch.blockX = kBlockSize;
   launch.args = {x, columnAmax};

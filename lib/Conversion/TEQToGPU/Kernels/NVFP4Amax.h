@@ -38,16 +38,14 @@ NVFP4Globals addNVFP4Globals(ImplicitLocOpBuilder &b, gpu::GPUModuleOp module,
 /// `@<prefix>_amax(%x, %amax...)`: max |x| (NaN-ignoring, like fmaxf) into
 /// each of `amaxBuffers` (memref<1xf32>: the copies that use the plain
 /// amax).
-KernelLaunch emitNVFP4AmaxPass(ImplicitLocOpBuilder &b, gpu::GPUModuleOp module,
-                               const NVFP4Spec &spec,
+KernelLaunch emitNVFP4AmaxPass(const EmitContext &ctx, const NVFP4Spec &spec,
                                const NVFP4Globals &globals, Value x,
                                ArrayRef<Value> amaxBuffers);
 
 /// `@<prefix>_rht_amax(%x, %amax_c[, %amax_r])`: the amax of the
 /// RHT-transformed columnwise copy into `columnAmax` and, with `rowAmax`, in
 /// the same read of x the plain max |x| into it.
-KernelLaunch emitNVFP4RhtAmaxPass(ImplicitLocOpBuilder &b,
-                                  gpu::GPUModuleOp module,
+KernelLaunch emitNVFP4RhtAmaxPass(const EmitContext &ctx,
                                   const NVFP4Spec &spec,
                                   const NVFP4Globals &globals, Value x,
                                   Value columnAmax, Value rowAmax);

@@ -79,13 +79,12 @@ Value vectorAbsMax(ImplicitLocOpBuilder &b, Value values) {
 
 class PerTensorFP8Emitter {
 public:
-  PerTensorFP8Emitter(ImplicitLocOpBuilder &b, gpu::GPUModuleOp module,
-                      const PerTensorFP8Spec &spec,
+  PerTensorFP8Emitter(const EmitContext &ctx, const PerTensorFP8Spec &spec,
                       const PerTensorFP8Buffers &buffers)
-      : b(b), module(module), spec(spec), buffers(buffers),
+      : ctx(ctx), b(ctx.b), module(ctx.module), spec(spec), buffers(buffers),
         inputType(elementTypeOf(b, spec.input)) {}
 
-  SmallVector<KernelLaunch> emit();
+  KernelGroup emit();
 
 private:
   KernelLaunch emitCast();
@@ -111,8 +110,9 @@ private:
   void partialsMax(Value tid, Value shared,
                    llvm::function_ref<void(Value)> onThread0);
 
-  gpu::GPUFuncOp newKernel(KernelLaunch &launch, StringRef suffix) {
-    launch.kernel = spec.prefix + suffix.str();
+  gpu::GPUFuncOp newKernel(KernelLaunch &launch, llvm::StringLiteral suffix) {
+    launch.kernel = ctx.symbol(suffix);
+    launch.stage = suffix;
     launch.blockX = kBlockSize;
     return createKernel(b, module, launch.kernel, launch.args, kBlockSize);
   }
@@ -124,6 +124,7 @@ private:
     return VectorType::get({n}, element);
   }
 
+  const EmitContext &ctx;
   ImplicitLocOpBuilder &b;
   gpu::GPUModuleOp module;
   const PerTensorFP8Spec &spec;
@@ -132,13 +133,13 @@ private:
   memref::GlobalOp partials, scaleValue;
 };
 
-SmallVector<KernelLaunch> PerTensorFP8Emitter::emit() {
+KernelGroup PerTensorFP8Emitter::emit() {
   OpBuilder::InsertionGuard guard(b);
-  partials = addDeviceGlobal(b, module, spec.prefix + "_partials",
+  partials = addDeviceGlobal(b, module, ctx.symbol("_partials"),
                              b.getF32Type(), amaxPartialsCount(spec));
   bool scaleKernel = !spec.delayed && !fusesScale(spec);
   if (scaleKernel)
-    scaleValue = addDeviceGlobal(b, module, spec.prefix + "_scale_value",
+    scaleValue = addDeviceGlobal(b, module, ctx.symbol("_scale_value"),
                                  b.getF32Type(), 1);
   // The kernels enter the module (and the PTX) cast first; the launches
   // follow the data.
@@ -514,7 +515,7 @@ KernelLaunch PerTensorFP8Emitter::emitScale() {
 KernelLaunch PerTensorFP8Emitter::emitAmaxOut() {
   KernelLaunch launch;
   launch.args = {buffers.amax};
-  gpu::GPUFuncOp kernel = newKernel(launch, "_amax_out");
+  gpu::GPUFuncOp kernel = newKernel(launch, kPerTensorFP8AmaxOutStage);
   Value shared = sharedMaxSlots(kernel);
 
   OpBuilder::InsertionGuard guard(b);
@@ -567,8 +568,8 @@ KernelLaunch PerTensorFP8Emitter::emitRecord() {
 
 } // namespace
 
-SmallVector<KernelLaunch> mlir::teq::kernels::emitPerTensorFP8(
-    ImplicitLocOpBuilder &b, gpu::GPUModuleOp module,
-    const PerTensorFP8Spec &spec, const PerTensorFP8Buffers &buffers) {
-  return PerTensorFP8Emitter(b, module, spec, buffers).emit();
+KernelGroup mlir::teq::kernels::emitPerTensorFP8(
+    const EmitContext &ctx, const PerTensorFP8Spec &spec,
+    const PerTensorFP8Buffers &buffers) {
+  return PerTensorFP8Emitter(ctx, spec, buffers).emit();
 }

@@ -23,7 +23,6 @@ namespace mlir::teq::kernels {
 
 /// Description of a per-tensor FP8 quantization (current or delayed).
 struct PerTensorFP8Spec {
-  std::string prefix;     ///< Kernel name prefix, unique in the module.
   int64_t rows = 1;       ///< M: product of the leading dimensions.
   int64_t cols = 1;       ///< K: the last dimension.
   InputType input = InputType::BF16;
@@ -34,10 +33,11 @@ struct PerTensorFP8Spec {
   bool forcePow2 = false;
   float epsilon = 0.0f;
   /// Amax reduction (with_amax_reduction, te-semantics.md §7): the rank's
-  /// amax is written to `PerTensorFP8Buffers::amax` by the second launch,
-  /// the caller all-reduces it (max) over the group, and the scale kernel
-  /// computes the scale from the result, so every rank's scale is the
-  /// whole tensor's. Launches: amax, amax_out, [all-reduce], scale, cast.
+  /// amax is in `PerTensorFP8Buffers::amax` after the launch of stage
+  /// kPerTensorFP8AmaxOutStage, the caller all-reduces it (max) over the
+  /// group there, and the scale kernel computes the scale from the result,
+  /// so every rank's scale is the whole tensor's. Launches: amax, amax_out,
+  /// [all-reduce], scale, cast.
   bool reduceAmax = false;
   /// Delayed scaling (§5.2): the cast takes the stored scale as an argument
   /// and records max|x| in the same pass (one read of the input).
@@ -61,14 +61,17 @@ struct PerTensorFP8Buffers {
   Value updatedAmaxHistory;
 };
 
-/// Emits the kernels of one quantization into `module` (device globals
+/// The stage of the launch that leaves the rank's amax in
+/// PerTensorFP8Buffers::amax (PerTensorFP8Spec::reduceAmax).
+constexpr llvm::StringLiteral kPerTensorFP8AmaxOutStage = "_amax_out";
+
+/// Emits the kernels of one quantization (device globals
 /// `<prefix>_partials` and, unfused, `<prefix>_scale_value`; kernels
-/// `<prefix>_cast` and `_record`, or `_amax` [and `_scale`]) and returns
-/// their launches in stream order.
-llvm::SmallVector<KernelLaunch>
-emitPerTensorFP8(ImplicitLocOpBuilder &b, gpu::GPUModuleOp module,
-                 const PerTensorFP8Spec &spec,
-                 const PerTensorFP8Buffers &buffers);
+/// `<prefix>_cast` and `_record`, or `_amax` [`_amax_out`] [and `_scale`])
+/// and returns their launches in stream order.
+KernelGroup emitPerTensorFP8(const EmitContext &ctx,
+                             const PerTensorFP8Spec &spec,
+                             const PerTensorFP8Buffers &buffers);
 
 } // namespace mlir::teq::kernels
 
