@@ -4,6 +4,13 @@
 // logic TE keeps in Python: which quantizer each role gets (te-semantics.md
 // §1), split accumulation per GEMM (§6.4) and hardware checks (§2).
 //
+// One file of ~1.4k lines on purpose: ODS emits every attribute's storage
+// class into this translation unit only (TEQAttrs.cpp.inc under
+// GET_ATTRDEF_CLASSES; mlir-tblgen shards ops, not attributes), and the
+// parsers and recipe logic that create attributes need those classes
+// complete. The sections below (target, roles, recipes, quantizers, Linear
+// attributes) are the file's map.
+//
 //===----------------------------------------------------------------------===//
 
 #include "teq/Dialect/TEQ/IR/TEQAttrs.h"
