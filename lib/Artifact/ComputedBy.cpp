@@ -79,7 +79,7 @@ int elementwiseArity(const std::string &op) {
         "arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf"})
     if (op == binary)
       return 2;
-  return 0; // Another arith/math op: te-run has no CPU version of it.
+  return 0; // Another arith/math op: the contract does not define it.
 }
 
 namespace {

@@ -62,7 +62,10 @@ int elementwiseArity(const std::string &op);
 ///                           NN, NT, TT), a, b, bias, accumulate,
 ///                           use_split_accumulator
 ///   bias_grad, copy, update_usage, swizzle_scales
-///                           input
+///                           input (swizzle_scales: every buffer of the
+///                           result is the input's, scales reordered for
+///                           the GEMM; update_usage: the buffers both have
+///                           are the input's, the others derived)
 ///   tensor.extract_slice    input, offsets, sizes, strides
 ///   tensor.insert_slice     input, dest, offsets, sizes, strides
 ///   arith.* / math.*        inputs
