@@ -1,4 +1,4 @@
-//===- NVFP4Amax.cpp - The amax passes of NVFP4 ---------------------------===//
+//===- NVFP4Amax.cpp - NVFP4 amaxes: the amax passes, the GEMM alpha ------===//
 
 #include "NVFP4Amax.h"
 
@@ -467,4 +467,38 @@ KernelLaunch mlir::teq::kernels::emitNVFP4RhtAmaxPass(
   fillNVFP4Constants(b, globals, smem, tid, /*slot=*/16);
   gpu::ReturnOp::create(b);
   return launch;
+}
+
+//===----------------------------------------------------------------------===//
+// An NVFP4 GEMM's alpha, from its operands' amaxes
+//===----------------------------------------------------------------------===//
+
+KernelGroup
+mlir::teq::kernels::emitNVFP4GemmAlpha(const EmitContext &ctx,
+                                       const NVFP4GemmAlphaBuffers &buffers) {
+  ImplicitLocOpBuilder &b = ctx.b;
+  KernelLaunch launch = ctx.launchOf("_alpha");
+  launch.blockX = kBlockSize;
+  launch.args = {buffers.amaxA, buffers.amaxB, buffers.alpha};
+  OpBuilder::InsertionGuard guard(b);
+  gpu::GPUFuncOp kernel =
+      createKernel(b, ctx.module, launch.kernel, launch.args, kBlockSize);
+  Block *body = &kernel.getBody().front();
+  b.setInsertionPointToStart(body);
+  // te-semantics.md §6.2: alpha' = amax_A amax_B / (6 6 448 448), on the
+  // device so the GEMM never waits for the host.
+  Value c0 = constantIndex(b, 0);
+  Value tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
+  Value first = arith::CmpIOp::create(b, CmpIPredicate::eq, tid, c0);
+  ifThen(b, first, [&] {
+    Value a = memref::LoadOp::create(b, body->getArgument(0), ValueRange{c0});
+    Value bAmax =
+        memref::LoadOp::create(b, body->getArgument(1), ValueRange{c0});
+    Value product = arith::MulFOp::create(b, a, bAmax);
+    Value result = arith::DivFOp::create(
+        b, product, constantF32(b, 6.0f * 6.0f * 448.0f * 448.0f));
+    memref::StoreOp::create(b, result, body->getArgument(2), ValueRange{c0});
+  });
+  gpu::ReturnOp::create(b);
+  return {launch};
 }
