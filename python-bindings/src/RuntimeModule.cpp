@@ -25,6 +25,11 @@
 //                                 the buffer before anything is launched,
 //                                 then teqRtEntryRun on the caller's stream
 //
+//   delayed_scaling_update(history, scale, fp8_max, margin, algo)
+//                                 lib/Reference's updateDelayedScaling on
+//                                 host lists (no GPU): TE's update rule,
+//                                 the one source Python uses for it
+//
 // Errors of the C API become RuntimeError (TEQ_RT_FAILURE), ValueError
 // (TEQ_RT_INVALID_ARGUMENT), IndexError (TEQ_RT_OUT_OF_RANGE) and KeyError
 // (TEQ_RT_NOT_FOUND) with the runtime's message.
@@ -39,6 +44,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "teq-c/Runtime.h"
+#include "teq/Reference/Quantize.h"
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -49,6 +55,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -906,6 +913,44 @@ void Entry::runDlpack(const py::sequence &tensors, const py::sequence &labels,
   runPointers(pointers, stream, /*validate=*/true, synchronize, communicators);
 }
 
+/// TE's delayed-scaling update of every column (quantizer slot) of an amax
+/// history [L][n] and its scales [n], by lib/Reference (the rule the GPU
+/// kernel is checked against). Returns the new history and scales.
+std::pair<std::vector<std::vector<float>>, std::vector<float>>
+delayedScalingUpdate(std::vector<std::vector<float>> history,
+                     std::vector<float> scale, float fp8Max, int margin,
+                     const std::string &algo) {
+  namespace ref = mlir::teq::reference;
+  ref::AmaxComputeAlgo computeAlgo;
+  if (algo == "max")
+    computeAlgo = ref::AmaxComputeAlgo::Max;
+  else if (algo == "most_recent")
+    computeAlgo = ref::AmaxComputeAlgo::MostRecent;
+  else
+    throw py::value_error("amax_compute_algo '" + algo +
+                          "': only 'max' and 'most_recent' are implemented");
+  if (history.empty())
+    throw py::value_error("amax_history: expected at least one row");
+  for (const std::vector<float> &row : history)
+    if (row.size() != scale.size())
+      throw py::value_error(
+          "amax_history: every row must have one value per scale (" +
+          std::to_string(scale.size()) + "), got a row of " +
+          std::to_string(row.size()));
+  for (size_t i = 0; i < scale.size(); ++i) {
+    ref::DelayedScalingState state;
+    state.scale = scale[i];
+    state.amaxHistory.reserve(history.size());
+    for (const std::vector<float> &row : history)
+      state.amaxHistory.push_back(row[i]);
+    ref::updateDelayedScaling(state, fp8Max, margin, computeAlgo);
+    scale[i] = state.scale;
+    for (size_t j = 0; j < history.size(); ++j)
+      history[j][i] = state.amaxHistory[j];
+  }
+  return {std::move(history), std::move(scale)};
+}
+
 } // namespace
 
 PYBIND11_MODULE(_teq_runtime, m) {
@@ -922,6 +967,12 @@ PYBIND11_MODULE(_teq_runtime, m) {
       .def("synchronize", &Context::synchronize,
            "Waits for the context's own stream.");
 
+  m.def("delayed_scaling_update", &delayedScalingUpdate,
+        py::arg("amax_history"), py::arg("scale"), py::arg("fp8_max"),
+        py::arg("margin") = 0, py::arg("amax_compute_algo") = "max",
+        "TE's delayed-scaling update (lib/Reference's updateDelayedScaling) "
+        "of an amax history [L][n] (lists of floats) and its n scales; "
+        "returns (new_history, new_scale). No GPU.");
   m.def("unique_id", &uniqueId,
         "NCCL's unique id (ncclGetUniqueId) as 128 bytes: create it on one "
         "rank and hand it to every rank of the group.");

@@ -5,6 +5,7 @@ training pairs (teq.runtime.TrainingPair)."""
 
 import ctypes
 import json
+import math
 import os
 
 import pytest
@@ -514,3 +515,43 @@ def test_training_pair_mismatched_entries():
                         forward_args=("input", "weight", "bias"),
                         backward_args=("grad_output", "saved", "saved", "state:s", "state:h"),
                         backward_results=("grad_input", "grad_weight", "state:h"))
+
+
+# -- TE's delayed-scaling update (lib/Reference through the extension) ------------------
+
+FLT_MAX = 3.4028234663852886e38
+
+
+def _f32(value):
+    import struct
+
+    return struct.unpack("f", struct.pack("f", value))[0]
+
+
+def test_delayed_scaling_update_reference():
+    """The binding teq.torch.delayed_scaling_update runs: TE's
+    test_scale_update_numeric_scenarios (newest amax zero / tiny / normal /
+    inf / nan, old scale 1), the roll and its window, most_recent, margin."""
+    update = rt_ext.delayed_scaling_update
+    nan, inf = float("nan"), float("inf")
+    tiny = 448.0 / FLT_MAX / 2
+    history = [[0.0, tiny, 3.0, inf, nan]] + [[0.0] * 5 for _ in range(3)]
+    new_h, new_s = update(history, [1.0] * 5, 448.0)
+    assert new_s[0] == 1 and new_s[1] == FLT_MAX and new_s[2] == _f32(448.0 / 3.0)
+    assert new_s[3] == 1 and new_s[4] == 1
+    assert [row[0] for row in new_h] == [0.0] * 4  # zero: no roll
+    assert all(v == 0 for row in new_h[:3] for v in row[1:])
+    assert new_h[3][2] == 3.0 and new_h[3][3] == inf and math.isnan(new_h[3][4])
+    assert math.isnan(history[0][4]) and history[0][2] == 3.0  # inputs unchanged
+    # The roll: new = [0, old[2], old[3], old[0]]; "max" also sees the
+    # dropped old[1], "most_recent" only old[0].
+    history = [[1.0], [7.0], [2.0], [3.0]]
+    new_h, new_s = update(history, [5.0], 448.0)
+    assert new_h == [[0.0], [2.0], [3.0], [1.0]] and new_s == [64.0]
+    assert update(history, [1.0], 448.0, amax_compute_algo="most_recent")[1] == [448.0]
+    assert update(history, [1.0], 57344.0, margin=1)[1] == [_f32(57344.0 / 2 / 7)]
+    assert update([[4.0]], [1.0], 448.0) == ([[0.0]], [112.0])
+    with pytest.raises(ValueError, match="amax_compute_algo 'mean'"):
+        update(history, [1.0], 448.0, amax_compute_algo="mean")
+    with pytest.raises(ValueError, match="one value per scale"):
+        update([[1.0, 2.0]], [1.0], 448.0)

@@ -9,7 +9,7 @@ two-Linear MLP under Float8CurrentScaling and DelayedScaling):
 (c) outputs and gradients within PyTorch's own FP8 error (torch._scaled_mm
     under the same recipe) of a float64 reference;
 (d) bad calls raise ValueError and change no parameter or buffer;
-and TE's delayed-scaling update rule (in PyTorch, and the artifact's
+and TE's delayed-scaling update rule (lib/Reference's, and the artifact's
 <name>_update entry against it), and a short compiled training loop with
 DelayedScaling (the loss falls, the amax histories roll)."""
 
@@ -322,9 +322,25 @@ def test_delayed_scaling_update_rule():
         tt.delayed_scaling_update(h, torch.ones(1), 448.0, amax_compute_algo="mean")
 
 
+def test_delayed_scaling_update_compiled_on_cuda():
+    """The rule is one torch op (lib/Reference on the host): on CUDA tensors
+    and under torch.compile(fullgraph=True) it returns eager's values."""
+    torch.manual_seed(15)
+    h = torch.rand(16, 3, device=DEV) * 10
+    h[0, 1] = 0
+    s = torch.ones(3, device=DEV)
+    eager = tt.delayed_scaling_update(h, s, 448.0)
+    compiled = torch.compile(lambda h, s: tt.delayed_scaling_update(h, s, 448.0),
+                             fullgraph=True)(h, s)
+    for a, b in zip(eager, compiled):
+        assert a.device == h.device and torch.equal(a, b)
+    cpu = tt.delayed_scaling_update(h.cpu(), s.cpu(), 448.0)
+    assert all(torch.equal(a.cpu(), b) for a, b in zip(eager, cpu))
+
+
 def test_update_entry_matches_the_torch_rule():
     """The artifact's update entry (TE's update step, compiled) and
-    delayed_scaling_update (the same rule in PyTorch) after one step."""
+    delayed_scaling_update (lib/Reference's rule, on the host) after one step."""
     torch.manual_seed(14)
     a = _module("delayed")
     if a.pair.update is None:
