@@ -101,6 +101,25 @@ teqQuantizerAttrHasAmaxReduction(MlirAttribute quantizer);
 /// NVFP4 stochastic rounding (an rng_state operand).
 MLIR_CAPI_EXPORTED bool teqQuantizerAttrIsStochastic(MlirAttribute quantizer);
 
+//===--------------------------------------------------------------------===//
+// Parameters (every field of a recipe, a quantizer and their parts)
+//===--------------------------------------------------------------------===//
+
+/// The mnemonic of a teq dialect attribute ("delayed_scaling",
+/// "mxfp8_quantizer", "quantizer_role", ...); empty for other attributes.
+MLIR_CAPI_EXPORTED MlirStringRef teqAttributeGetMnemonic(MlirAttribute attr);
+
+/// Every parameter (defaults included) of a recipe, a quantizer, a
+/// delayed_scaling_request, a quantizer_role or an mm_params attribute, by
+/// its textual name, as a builtin DictionaryAttr: booleans are BoolAttr,
+/// integers i64 IntegerAttr, floats f64 FloatAttr, enums the StringAttr of
+/// their keyword ("HYBRID", "most_recent", "none"), element types TypeAttr,
+/// mm_params and quantizer roles nested dictionaries (a role's unset
+/// tensor_type is absent), a custom_recipe's "rules" an ArrayAttr of
+/// [role dictionary, quantizer or delayed_scaling_request attribute]. A
+/// null attribute for any other attribute.
+MLIR_CAPI_EXPORTED MlirAttribute teqAttributeGetParameters(MlirAttribute attr);
+
 #ifdef __cplusplus
 }
 #endif

@@ -434,6 +434,49 @@ std::string protoWithUsage(const std::string &proto, unsigned usage) {
   return printType(result);
 }
 
+/// A builtin attribute of teqAttributeGetParameters as a Python value: bool,
+/// int, float, str (enum keywords), a type's text, a dict, a list, or a teq
+/// attribute's text (a custom recipe's quantizers).
+py::object parameterValue(MlirAttribute attr) {
+  if (mlirAttributeIsABool(attr))
+    return py::bool_(mlirBoolAttrGetValue(attr));
+  if (mlirAttributeIsAInteger(attr))
+    return py::int_(mlirIntegerAttrGetValueInt(attr));
+  if (mlirAttributeIsAFloat(attr))
+    return py::float_(mlirFloatAttrGetValueDouble(attr));
+  if (mlirAttributeIsAString(attr))
+    return py::str(str(mlirStringAttrGetValue(attr)));
+  if (mlirAttributeIsAType(attr))
+    return py::str(printType(mlirTypeAttrGetValue(attr)));
+  if (mlirAttributeIsADictionary(attr)) {
+    py::dict dict;
+    for (intptr_t i = 0, e = mlirDictionaryAttrGetNumElements(attr); i < e; ++i) {
+      MlirNamedAttribute named = mlirDictionaryAttrGetElement(attr, i);
+      dict[py::str(str(mlirIdentifierStr(named.name)))] =
+          parameterValue(named.attribute);
+    }
+    return dict;
+  }
+  if (mlirAttributeIsAArray(attr)) {
+    py::list list;
+    for (intptr_t i = 0, e = mlirArrayAttrGetNumElements(attr); i < e; ++i)
+      list.append(parameterValue(mlirArrayAttrGetElement(attr, i)));
+    return list;
+  }
+  return py::str(printAttribute(attr));
+}
+
+/// (mnemonic, {parameter: value}) of a recipe, quantizer or part of one
+/// (teqAttributeGetParameters); parameters None for other attributes.
+py::tuple attributeParameters(const std::string &text) {
+  MlirAttribute attr = parseAttribute(text);
+  MlirAttribute parameters = teqAttributeGetParameters(attr);
+  return py::make_tuple(str(teqAttributeGetMnemonic(attr)),
+                        mlirAttributeIsNull(parameters)
+                            ? py::object(py::none())
+                            : parameterValue(parameters));
+}
+
 } // namespace
 
 PYBIND11_MODULE(_teq_compiler, m) {
@@ -466,6 +509,11 @@ PYBIND11_MODULE(_teq_compiler, m) {
       },
       "Raises ValueError with the verifier's (TE's) message if the attribute "
       "text is invalid.");
+  m.def("attribute_parameters", &attributeParameters,
+        "(mnemonic, parameters) of a recipe, quantizer, delayed_scaling_request, "
+        "quantizer_role or mm_params attribute text, by the typed C API "
+        "(teqAttributeGetParameters): every field by name, defaults included; "
+        "parameters None for other attributes.");
   m.def("parse_type", [](const std::string &text) { return printType(parseType(text)); });
 
   m.def(

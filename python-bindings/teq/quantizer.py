@@ -12,13 +12,59 @@ and delayed-scaling state are arguments of the program.
 """
 
 import dataclasses
+import math
 from typing import Optional
-
-from teq import _attrtext
 
 _DTYPES = {"e4m3": "f8E4M3FN", "e5m2": "f8E5M2", "e2m1": "f4E2M1FN"}
 _DTYPE_NAMES = {v: k for k, v in _DTYPES.items()}
 _TENSOR_TYPES = ("input", "weight", "output", "grad_output", "grad_input")
+
+
+def _format_value(value):
+    """A field value in the attribute syntax (the compiler reads it back)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"{value} cannot be written as a teq attribute field")
+        text = repr(value)
+        # MLIR float literals need a '.' before an exponent: 1e-06 -> 1.0e-06.
+        mantissa, e, exponent = text.partition("e")
+        if "." not in mantissa:
+            mantissa += ".0"
+        return mantissa + e + exponent
+    if isinstance(value, dict):
+        return "<" + ", ".join(f"{k} = {_format_value(v)}" for k, v in value.items()) + ">"
+    if hasattr(value, "to_attr"):
+        return value.to_attr()
+    return str(value)
+
+
+def _format_struct(mnemonic, fields):
+    """``#teq.<mnemonic><k = v, ...>`` for the (key, value) pairs given."""
+    return f"#teq.{mnemonic}<" + ", ".join(
+        f"{k} = {_format_value(v)}" for k, v in fields) + ">"
+
+
+def _parameters(text):
+    """(mnemonic, {field: value}) of a teq attribute's text, read by the
+    compiler through its typed C API (teqAttributeGetParameters: every
+    field, defaults included; parameters None for an attribute that is no
+    recipe, quantizer or part of one). A text the compiler rejects is a
+    ValueError with its message."""
+    try:
+        from teq import _teq_compiler
+    except ImportError as error:
+        raise ImportError(f"reading a teq attribute needs the compiler extension "
+                          f"(teq._teq_compiler; a build with MLIR): {error}") from None
+    from teq.errors import CompilerError
+
+    try:
+        return _teq_compiler.attribute_parameters(text)
+    except CompilerError as error:
+        raise ValueError(str(error)) from None
 
 
 def _verify(value):
@@ -45,14 +91,23 @@ class Quantizer:
         for field in fields[1:]:
             value = getattr(self, field.name)
             if value != field.default:
-                text += f", {field.name} = {_attrtext.format_value(value)}"
+                text += f", {field.name} = {_format_value(value)}"
         return text + ">"
 
     @classmethod
     def from_attr(cls, text):
         if cls is Quantizer:
             return quantizer_from_attr(text)
-        dtype, fields = _attrtext.parse_positional_struct(text, cls._mnemonic)
+        mnemonic, fields = _parameters(text)
+        if mnemonic != cls._mnemonic:
+            raise ValueError(f"{cls.__name__}: expected a #teq.{cls._mnemonic} attribute, "
+                             f"got {text!r}")
+        return cls._from_parameters(fields)
+
+    @classmethod
+    def _from_parameters(cls, fields):
+        fields = dict(fields)
+        dtype = fields.pop(dataclasses.fields(cls)[0].name)
         if dtype not in _DTYPE_NAMES:
             raise ValueError(f"{cls.__name__}: unknown element type {dtype}")
         known = {f.name: f for f in dataclasses.fields(cls)}
@@ -155,7 +210,9 @@ class QuantizerRole:
 
     @classmethod
     def from_fields(cls, fields):
-        return cls(**fields)
+        """The role of a quantizer_role's parameters (an empty string or an
+        absent field matches anything: None)."""
+        return cls(**{k: (v or None) for k, v in fields.items()})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -175,7 +232,7 @@ class DelayedScalingRequest:
             value = getattr(self, field.name)
             if value != field.default:
                 fields.append((field.name, value))
-        return _attrtext.format_struct("delayed_scaling_request", fields)
+        return _format_struct("delayed_scaling_request", fields)
 
     def __post_init__(self):
         _verify(self)
@@ -188,11 +245,10 @@ _QUANTIZERS = {cls._mnemonic: cls for cls in (
 
 def quantizer_from_attr(text):
     """The quantizer (or DelayedScalingRequest) of an attribute text."""
-    mnemonic = _attrtext.mnemonic_of(text)
+    mnemonic, fields = _parameters(text)
     if mnemonic == "delayed_scaling_request":
-        fields = _attrtext.parse_struct(text, mnemonic)
         return DelayedScalingRequest(**fields)
     if mnemonic not in _QUANTIZERS:
         raise ValueError(f"'{text}' is not a teq quantizer (expected one of "
                          + ", ".join(f"#teq.{m}" for m in _QUANTIZERS) + ")")
-    return _QUANTIZERS[mnemonic].from_attr(text)
+    return _QUANTIZERS[mnemonic]._from_parameters(fields)

@@ -4,7 +4,8 @@
 Each recipe is a frozen dataclass: equal settings compare and hash equal,
 ``repr`` shows the fields, and ``to_attr()`` / ``from_attr()`` convert to
 and from the ``teq`` attribute that the compiler reads (its textual form is
-its serialized form)::
+its serialized form; ``from_attr`` reads it through the compiler's typed C
+API, so it needs the compiler extension)::
 
     >>> DelayedScaling(margin=1).to_attr()
     '#teq.delayed_scaling<margin = 1>'
@@ -27,9 +28,8 @@ import dataclasses
 import enum
 from typing import Optional, Tuple
 
-from teq import _attrtext
-from teq.quantizer import (DelayedScalingRequest, Quantizer, QuantizerRole, _verify,
-                           quantizer_from_attr)
+from teq.quantizer import (DelayedScalingRequest, Quantizer, QuantizerRole, _format_struct,
+                           _format_value, _parameters, _verify, quantizer_from_attr)
 
 
 class Format(enum.Enum):
@@ -135,14 +135,21 @@ class Recipe:
             value = getattr(self, field.name)
             if value != field.default:
                 fields.append((field.name, _to_text(value)))
-        return _attrtext.format_struct(self._mnemonic, fields)
+        return _format_struct(self._mnemonic, fields)
 
     @classmethod
     def from_attr(cls, text):
         """The recipe of an attribute text; on ``Recipe`` itself, of any kind."""
         if cls is Recipe:
             return recipe_from_attr(text)
-        fields = _attrtext.parse_struct(text, cls._mnemonic)
+        mnemonic, fields = _parameters(text)
+        if mnemonic != cls._mnemonic:
+            raise ValueError(f"{cls.__name__}: expected a #teq.{cls._mnemonic} attribute, "
+                             f"got {text!r}")
+        return cls._from_parameters(fields)
+
+    @classmethod
+    def _from_parameters(cls, fields):
         known = {f.name: f for f in dataclasses.fields(cls)}
         kwargs = {}
         for key, value in fields.items():
@@ -305,16 +312,17 @@ class CustomRecipe(Recipe):
                 continue
             value = getattr(self, field.name)
             if value != field.default:
-                text += f", {field.name} = {_attrtext.format_value(_to_text(value))}"
+                text += f", {field.name} = {_format_value(_to_text(value))}"
         return text + ">"
 
     @classmethod
-    def from_attr(cls, text):
-        rules, fields = _attrtext.parse_custom_recipe(text)
+    def _from_parameters(cls, fields):
+        fields = dict(fields)
+        rules = fields.pop("rules")
         known = {f.name: f for f in dataclasses.fields(cls)}
         kwargs = {}
         for key, value in fields.items():
-            if key not in known or key == "rules":
+            if key not in known:
                 raise ValueError(f"CustomRecipe has no field '{key}'")
             kwargs[key] = _from_text(known[key], value)
         return cls(rules=tuple((QuantizerRole.from_fields(role), quantizer_from_attr(q))
@@ -328,8 +336,8 @@ _RECIPES = {cls._mnemonic: cls for cls in (
 
 def recipe_from_attr(text):
     """The recipe object of any ``#teq.<recipe><...>`` attribute text."""
-    mnemonic = _attrtext.mnemonic_of(text)
+    mnemonic, fields = _parameters(text)
     if mnemonic not in _RECIPES:
         raise ValueError(f"'{text}' is not a teq recipe (expected one of "
                          + ", ".join(f"#teq.{m}" for m in _RECIPES) + ")")
-    return _RECIPES[mnemonic].from_attr(text)
+    return _RECIPES[mnemonic]._from_parameters(fields)

@@ -136,10 +136,38 @@ def test_bad_python_values():
         QuantizerRole(tensor_type="bias")
     with pytest.raises(TypeError, match="QuantizerRole"):
         CustomRecipe(rules=(("weight", Float8Quantizer("e4m3")),))
-    with pytest.raises(ValueError, match="has no field 'margn'"):
+    # The compiler reads the text (teqAttributeGetParameters): its message.
+    with pytest.raises(ValueError, match="unknown struct parameter name: margn"):
         DelayedScaling.from_attr("#teq.delayed_scaling<margn = 1>")
+    with pytest.raises(ValueError, match="DelayedScaling: expected a #teq.delayed_scaling"):
+        DelayedScaling.from_attr("#teq.mxfp8_block_scaling<>")
     with pytest.raises(ValueError, match="is not a teq recipe"):
         Recipe.from_attr("#teq.mxfp8_quantizer<f8E4M3FN>")
+
+
+def test_attribute_parameters_by_the_c_api(compiler):
+    """Every field, defaults included, typed: what from_attr builds on."""
+    mnemonic, fields = compiler.attribute_parameters(
+        "#teq.float8_current_scaling<use_power_2_scales = true>")
+    assert mnemonic == "float8_current_scaling"
+    assert fields["use_power_2_scales"] is True and fields["fp8_format"] == "HYBRID"
+    assert fields["fp8_gemm_fprop"] == {"use_split_accumulator": False}
+    assert fields["backward_override"] == "none" and len(fields) == 8
+    mnemonic, fields = compiler.attribute_parameters(
+        "#teq.float8_block_quantizer<f8E4M3FN, amax_epsilon = 1.0e-06>")
+    assert mnemonic == "float8_block_quantizer"
+    assert fields == {"fp8_dtype": "f8E4M3FN", "block_scaling_dim": 2,
+                      "force_pow_2_scales": True, "amax_epsilon": 1e-06}
+    mnemonic, fields = compiler.attribute_parameters(
+        '#teq.custom_recipe<[<tensor_type = weight> -> #teq.mxfp8_quantizer<f8E4M3FN>, '
+        '<name = "fc1"> -> #teq.delayed_scaling_request<margin = 1>]>')
+    assert mnemonic == "custom_recipe" and fields["quantization_alignment"] == 128
+    assert fields["rules"] == [
+        [{"module_type": "", "tensor_type": "weight", "name": ""},
+         "#teq.mxfp8_quantizer<f8E4M3FN>"],
+        [{"module_type": "", "name": "fc1"}, "#teq.delayed_scaling_request<margin = 1>"]]
+    assert compiler.attribute_parameters("#teq.target<sm_90>") == ("target", None)
+    assert compiler.attribute_parameters("1 : i64") == ("", None)
 
 
 def test_delayed_scaling_request_in_a_custom_recipe(compiler):
