@@ -198,6 +198,7 @@ Artifact::open(const std::string &path, std::shared_ptr<Context> context) {
     entry.artifact_ = artifact.get();
     entry.spec_ = &spec;
     entry.function_ = reinterpret_cast<Entry::EntryFunction>(symbol);
+    entry.checked_ = std::make_unique<Entry::CheckedBuffers>();
     artifact->entries_.push_back(std::move(entry));
   }
   return artifact;
@@ -305,15 +306,25 @@ Status checkBufferContract(const EntrySpec &entry,
     uint64_t begin, end;
     size_t index;
   };
-  std::vector<Range> ranges;
+  // On the stack for the usual few buffers.
+  constexpr size_t kStackRanges = 32;
+  Range stackRanges[kStackRanges];
+  std::vector<Range> heapRanges;
+  Range *ranges = stackRanges;
+  if (buffers.size() > kStackRanges) {
+    heapRanges.resize(buffers.size());
+    ranges = heapRanges.data();
+  }
+  size_t numRanges = 0;
   for (size_t i = 0; i < buffers.size(); ++i)
     if (buffers[i] != 0 && bytesOf(i) != 0)
-      ranges.push_back({buffers[i], buffers[i] + bytesOf(i), i});
-  std::sort(ranges.begin(), ranges.end(), [](const Range &a, const Range &b) {
+      ranges[numRanges++] = {buffers[i], buffers[i] + bytesOf(i), i};
+  std::sort(ranges, ranges + numRanges, [](const Range &a, const Range &b) {
     return a.begin != b.begin ? a.begin < b.begin : a.index < b.index;
   });
   const Range *furthest = nullptr, *furthestResult = nullptr;
-  for (const Range &range : ranges) {
+  for (size_t r = 0; r < numRanges; ++r) {
+    const Range &range = ranges[r];
     const bool result = isResult(range.index);
     const Range *other = result ? furthest : furthestResult;
     if (other && other->end > range.begin) {
@@ -332,10 +343,27 @@ Status checkBufferContract(const EntrySpec &entry,
   return Status::success();
 }
 
+Status Entry::checkBuffersCached(const std::vector<DevicePtr> &buffers) const {
+  {
+    std::lock_guard<std::mutex> lock(checked_->mutex);
+    if (checked_->buffers == buffers)
+      return Status::success();
+  }
+  TEQ_RETURN_IF_ERROR(checkBuffers(buffers));
+  std::lock_guard<std::mutex> lock(checked_->mutex);
+  checked_->buffers = buffers;
+  return Status::success();
+}
+
 Status Entry::validate(const std::vector<DevicePtr> &buffers) const {
+  if (Status current = artifact_->context()->makeCurrent(); !current.ok())
+    return current.withPrefix("entry '" + spec_->name + "'");
+  return validatePointers(buffers);
+}
+
+Status Entry::validatePointers(const std::vector<DevicePtr> &buffers) const {
   const std::string prefix = "entry '" + spec_->name + "'";
   const std::shared_ptr<Context> &context = artifact_->context();
-  TEQ_RETURN_IF_ERROR(context->makeCurrent().withPrefix(prefix));
   auto driverOr = getDriver();
   if (!driverOr.ok())
     return driverOr.status().withPrefix(prefix);
@@ -390,65 +418,94 @@ Status Entry::validate(const std::vector<DevicePtr> &buffers) const {
                            " given");
   }
   // Each pointer is what it should be; then how they lie together.
-  return checkBuffers(buffers);
+  return checkBuffersCached(buffers);
 }
 
 Status Entry::run(const std::vector<DevicePtr> &buffers,
                   const RunOptions &options) const {
-  const std::string prefix = "entry '" + spec_->name + "'";
+  // Error messages start with the entry's name; built only on failure.
+  auto prefix = [&] { return "entry '" + spec_->name + "'"; };
+  auto withPrefix = [&](const Status &status) {
+    return status.withPrefix(prefix());
+  };
   if (buffers.size() != spec_->numBuffers())
-    return Status::error(prefix + ": expected " +
+    return Status::error(prefix() + ": expected " +
                          std::to_string(spec_->numBuffers()) + " buffers, got " +
                          std::to_string(buffers.size()));
   const std::shared_ptr<Context> &context = artifact_->context();
   // A missing or mismatched communicator is an error before anything runs
   // (a collective with the wrong group would hang or corrupt every rank).
-  std::vector<const CommunicatorInfo *> infos;
-  for (const Communicator *comm : options.communicators)
-    infos.push_back(comm ? &comm->info() : nullptr);
-  TEQ_RETURN_IF_ERROR(checkCommunicators(spec_->name, spec_->groups, infos,
-                                         context->device().ordinal));
-  // The caller's contract always (arithmetic only); the driver's view of
-  // each pointer when asked.
-  TEQ_RETURN_IF_ERROR(options.validate ? validate(buffers)
-                                       : checkBuffers(buffers));
-  TEQ_RETURN_IF_ERROR(context->makeCurrent().withPrefix(prefix));
+  if (!spec_->groups.empty() || !options.communicators.empty()) {
+    std::vector<const CommunicatorInfo *> infos;
+    for (const Communicator *comm : options.communicators)
+      infos.push_back(comm ? &comm->info() : nullptr);
+    TEQ_RETURN_IF_ERROR(checkCommunicators(spec_->name, spec_->groups, infos,
+                                           context->device().ordinal));
+  }
+  // The caller's contract always (arithmetic only, once per set of
+  // pointers); the driver's view of each pointer when asked.
+  if (options.validate) {
+    if (Status current = context->makeCurrent(); !current.ok())
+      return withPrefix(current);
+    TEQ_RETURN_IF_ERROR(validatePointers(buffers));
+  } else {
+    TEQ_RETURN_IF_ERROR(checkBuffersCached(buffers));
+    if (Status current = context->makeCurrent(); !current.ok())
+      return withPrefix(current);
+  }
 
   // The caller's stream, or the context's: the artifact's kernels get it
   // from mgpuStreamCreate, its GEMMs through the scope (teqGemm).
   void *stream = options.stream ? options.stream : context->stream();
-  // This call's slot for that stream: its workspace and module globals.
-  auto slot = artifact_->workspaces().acquire(stream);
+  // This call's slot for that stream: its workspace and module globals. The
+  // stream is queried once, for this slot and the GEMMs' workspace.
+  detail::WorkspacePool &workspaces = artifact_->workspaces();
+  auto streamState = workspaces.streamState(stream);
+  if (!streamState.ok())
+    return withPrefix(streamState.status());
+  auto slot = workspaces.acquire(stream, *streamState);
   if (!slot.ok())
-    return slot.status().withPrefix(prefix);
+    return withPrefix(slot.status());
 
-  std::vector<void *> pointers(buffers.size());
+  // The entry's pointers, on the stack for the usual few buffers. The
+  // temporaries' workspace is the entry's last pointer.
+  constexpr size_t kStackPointers = 32;
+  void *stackPointers[kStackPointers];
+  std::vector<void *> heapPointers;
+  const size_t numPointers = buffers.size() + (spec_->workspaceBytes > 0);
+  void **pointers = stackPointers;
+  if (numPointers > kStackPointers) {
+    heapPointers.resize(numPointers);
+    pointers = heapPointers.data();
+  }
   for (size_t i = 0; i < buffers.size(); ++i)
     pointers[i] = reinterpret_cast<void *>(static_cast<uintptr_t>(buffers[i]));
-  // The temporaries' workspace is the entry's last pointer.
   if (spec_->workspaceBytes > 0)
-    pointers.push_back(
-        reinterpret_cast<void *>(static_cast<uintptr_t>(slot->ptr())));
+    pointers[buffers.size()] =
+        reinterpret_cast<void *>(static_cast<uintptr_t>(slot->ptr()));
 
   clearMgpuError();
   {
     MgpuScope scope(stream, /*inspectOnly=*/false,
                     &artifact_->manifest().dependentLaunchKernels, slot->key());
-    detail::GemmScope gemmScope(&artifact_->gemmPlans());
+    detail::GemmScope gemmScope(&artifact_->gemmPlans(), &*streamState,
+                                stream);
     detail::CollectiveScope collectiveScope(&spec_->groups,
                                             &options.communicators);
     // No other thread enqueues collectives on these communicators until
     // the entry is enqueued: its collectives stay together, in the order
     // this thread took them, on every rank (Communicator.h, "Order").
     Communicator::RunLock runLock(options.communicators);
-    function_(pointers.data());
+    function_(pointers);
   }
   Status released = slot->release(); // after the call's work, on `stream`
-  const std::string lastKernel = detail::lastLaunchedKernel();
-  TEQ_RETURN_IF_ERROR(takeMgpuError().withPrefix(prefix));
-  TEQ_RETURN_IF_ERROR(released.withPrefix(prefix));
+  if (hasMgpuError())
+    return withPrefix(takeMgpuError());
+  if (!released.ok())
+    return withPrefix(released);
 
   if (options.synchronize) {
+    const std::string lastKernel = detail::lastLaunchedKernel();
     Status status =
         options.stream
             ? checkCU(getDriver().value()->cuStreamSynchronize(
@@ -463,7 +520,8 @@ Status Entry::run(const std::vector<DevicePtr> &buffers,
                              : Status::error(status.message() + "; " +
                                              nccl.message());
     if (!status.ok())
-      return Status::error(prefix + ": execution failed: " + status.message() +
+      return Status::error(prefix() + ": execution failed: " +
+                           status.message() +
                            (lastKernel.empty()
                                 ? std::string()
                                 : " (last kernel launched: '" + lastKernel +

@@ -292,6 +292,11 @@ struct GemmPlan::Impl {
   cublasLtMatmulAlgo_t algo = {};
   /// Serializes the per-call pointer attributes and the enqueue.
   std::mutex mutex;
+  /// The pointer attributes the descriptor holds now (under `mutex`), so
+  /// that a call with the previous call's pointers sets none; kUnset (never
+  /// an aligned device address) until set.
+  static constexpr DevicePtr kUnset = ~DevicePtr(0);
+  DevicePtr aScale = kUnset, bScale = kUnset, bias = kUnset;
 
   ~Impl() {
     if (!resources)
@@ -622,7 +627,7 @@ Status GemmPlan::run(const GemmPointers &p, void *stream) const {
 
 Status GemmPlan::runWithWorkspace(const GemmPointers &p, void *stream,
                                   uint64_t workspace) const {
-  const Impl &impl = *impl_;
+  Impl &impl = *impl_;
   const GemmSpec &spec = impl.spec;
   TEQ_RETURN_IF_ERROR(checkGemmPointers(spec, p));
   const GemmResources &resources = *impl.resources;
@@ -634,25 +639,31 @@ Status GemmPlan::runWithWorkspace(const GemmPointers &p, void *stream,
   // the descriptor when it enqueues).
   std::lock_guard<std::mutex> lock(impl_->mutex);
   auto setPointer = [&](cublasLtMatmulDescAttributes_t attribute,
-                        DevicePtr ptr, const char *name) {
+                        DevicePtr ptr, DevicePtr &current, const char *name) {
+    if (ptr == current)
+      return Status::success();
     const void *value = reinterpret_cast<const void *>(ptr);
     cublasStatus_t status = lt.cublasLtMatmulDescSetAttribute(
         impl.desc, attribute, &value, sizeof(value));
-    if (status == CUBLAS_STATUS_SUCCESS)
+    if (status == CUBLAS_STATUS_SUCCESS) {
+      current = ptr;
       return Status::success();
+    }
+    current = Impl::kUnset;
     return Status::error(spec.describe() + ": setting " + name + " failed: " +
                          describeCublasStatus(status));
   };
   if (spec.aScaleMode != GemmScaleMode::None)
     TEQ_RETURN_IF_ERROR(setPointer(CUBLASLT_MATMUL_DESC_A_SCALE_POINTER,
-                                   p.aScale,
+                                   p.aScale, impl.aScale,
                                    "CUBLASLT_MATMUL_DESC_A_SCALE_POINTER"));
   if (spec.bScaleMode != GemmScaleMode::None)
     TEQ_RETURN_IF_ERROR(setPointer(CUBLASLT_MATMUL_DESC_B_SCALE_POINTER,
-                                   p.bScale,
+                                   p.bScale, impl.bScale,
                                    "CUBLASLT_MATMUL_DESC_B_SCALE_POINTER"));
   if (spec.epilogue != GemmEpilogue::Default)
     TEQ_RETURN_IF_ERROR(setPointer(CUBLASLT_MATMUL_DESC_BIAS_POINTER, p.bias,
+                                   impl.bias,
                                    "CUBLASLT_MATMUL_DESC_BIAS_POINTER"));
 
   // alpha and beta share the pointer mode: host floats, or (alpha on the
@@ -685,42 +696,34 @@ Status GemmPlan::runWithWorkspace(const GemmPointers &p, void *stream,
 // GemmScope and teqGemm
 //===----------------------------------------------------------------------===//
 
-namespace detail {
-/// One entry call's GEMM state: its artifact's plans and the cuBLASLt
-/// workspace its GEMMs use (taken at the first one, for its stream).
-struct GemmScope::State {
-  const GemmPlans *plans = nullptr;
-  WorkspacePool::Lease lease;
-  WorkspacePool *leasePool = nullptr;
-  void *leaseStream = nullptr;
-
-  /// Gives the workspace back; an error is recorded as the entry's.
-  void releaseWorkspace() {
-    Status status = lease.release();
-    leasePool = nullptr;
-    leaseStream = nullptr;
-    if (!status.ok())
-      recordMgpuError(status.message());
-  }
-};
-} // namespace detail
-
 namespace {
 /// The GEMM state teqGemm uses on this thread (set by GemmScope).
 thread_local detail::GemmScope::State *currentCall = nullptr;
 } // namespace
 
 namespace detail {
-GemmScope::GemmScope(const GemmPlans *plans)
-    : state_(new State()), saved_(currentCall) {
-  state_->plans = plans;
-  currentCall = state_.get();
+void GemmScope::State::releaseWorkspace() {
+  Status status = lease.release();
+  leasePool = nullptr;
+  leaseStream = nullptr;
+  if (!status.ok())
+    recordMgpuError(status.message());
+}
+
+GemmScope::GemmScope(const GemmPlans *plans,
+                     const WorkspacePool::StreamState *streamState,
+                     void *stateStream)
+    : saved_(currentCall) {
+  state_.plans = plans;
+  state_.streamState = streamState;
+  state_.stateStream = stateStream;
+  currentCall = &state_;
 }
 
 GemmScope::~GemmScope() {
   // After the entry enqueued its GEMMs: later work on the stream is ordered
   // after them.
-  state_->releaseWorkspace();
+  state_.releaseWorkspace();
   currentCall = saved_;
 }
 } // namespace detail
@@ -776,7 +779,11 @@ extern "C" void teqGemm(int64_t id, uint64_t a, uint64_t aScale, uint64_t b,
   detail::WorkspacePool *pool = &plan->workspacePool();
   if (!call->lease || call->leasePool != pool || call->leaseStream != stream) {
     call->releaseWorkspace();
-    auto lease = pool->acquire(stream);
+    // The entry's stream was queried for the entry's own slot: no second
+    // round of driver calls for the same stream.
+    auto lease = call->streamState && call->stateStream == stream
+                     ? pool->acquire(stream, *call->streamState)
+                     : pool->acquire(stream);
     if (!lease.ok()) {
       detail::recordMgpuError(
           lease.status().withPrefix(plan->spec().describe()).message());

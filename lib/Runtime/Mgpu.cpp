@@ -83,6 +83,11 @@ struct FunctionInfo {
   std::string name;
   int32_t maxDynamicSmem = 48 * 1024;
   int32_t staticSmem = -1; ///< -1: not queried yet.
+  /// Whether the kernel is in `dependentSet` (an artifact's
+  /// dependentLaunchKernels), decided at its first launch under that set,
+  /// so that a launch does not look its name up in the set.
+  const std::set<std::string> *dependentSet = nullptr;
+  bool dependent = false;
 };
 
 struct ModuleInstance {
@@ -110,9 +115,24 @@ struct FunctionKey {
   }
 };
 
+/// A lookup by the caller's name pointer: an artifact passes the same
+/// constant string for a kernel on every call, so a lookup is one map probe
+/// on three words (and a strcmp with the cached name, in case a caller
+/// reuses the pointer for another name) instead of a string key.
+struct FunctionPointerKey {
+  CUmodule module;
+  uint64_t slot;
+  const char *name;
+  bool operator<(const FunctionPointerKey &other) const {
+    return std::tie(module, slot, name) <
+           std::tie(other.module, other.slot, other.name);
+  }
+};
+
 struct FunctionCache {
   std::mutex mutex;
   std::map<FunctionKey, CUfunction> byName;
+  std::map<FunctionPointerKey, CUfunction> byPointer;
   std::map<CUfunction, FunctionInfo> info;
   std::map<CUmodule, LoadedModule> modules;
 };
@@ -127,6 +147,12 @@ FunctionCache &functionCache() {
 /// `anySlot`). The cache's mutex must be held.
 void forgetFunctions(FunctionCache &cache, CUmodule module, uint64_t slot,
                      bool anySlot) {
+  for (auto it = cache.byPointer.begin(); it != cache.byPointer.end();) {
+    if (it->first.module == module && (anySlot || it->first.slot == slot))
+      it = cache.byPointer.erase(it);
+    else
+      ++it;
+  }
   for (auto it = cache.byName.begin(); it != cache.byName.end();) {
     if (it->first.module == module && (anySlot || it->first.slot == slot)) {
       cache.info.erase(it->second);
@@ -447,9 +473,9 @@ void mgpuModuleUnload(void *module) {
 void *mgpuModuleGetFunction(void *module, const char *name) {
   if (skipCall())
     return nullptr;
-  const std::string kernel = name ? name : "<null>";
   if (!module) {
-    recordError("kernel '" + kernel + "': its module was not loaded");
+    recordError("kernel '" + std::string(name ? name : "<null>") +
+                "': its module was not loaded");
     return nullptr;
   }
   if (!name) {
@@ -457,13 +483,29 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
     return nullptr;
   }
   CUmodule cuModule = static_cast<CUmodule>(module);
-  const FunctionKey key{cuModule, threadState.moduleSlot, kernel};
+  const FunctionPointerKey pointerKey{cuModule, threadState.moduleSlot, name};
   FunctionCache &cache = functionCache();
+  {
+    // Every call of an entry asks again for each kernel it launches: found
+    // here by the name's address, without building a string.
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    auto it = cache.byPointer.find(pointerKey);
+    if (it != cache.byPointer.end()) {
+      auto info = cache.info.find(it->second);
+      if (info != cache.info.end() &&
+          std::strcmp(info->second.name.c_str(), name) == 0)
+        return it->second;
+    }
+  }
+  const std::string kernel = name;
+  const FunctionKey key{cuModule, threadState.moduleSlot, kernel};
   {
     std::lock_guard<std::mutex> lock(cache.mutex);
     auto it = cache.byName.find(key);
-    if (it != cache.byName.end())
+    if (it != cache.byName.end()) {
+      cache.byPointer[pointerKey] = it->second;
       return it->second;
+    }
   }
   auto driver = getDriver();
   if (!driver.ok()) {
@@ -482,6 +524,7 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
   }
   std::lock_guard<std::mutex> lock(cache.mutex);
   cache.byName[key] = function;
+  cache.byPointer[pointerKey] = function;
   cache.info[function].name = kernel;
   return function;
 }
@@ -499,18 +542,44 @@ void mgpuLaunchKernel(void *function, int64_t gridX, int64_t gridY,
   }
   CUfunction cuFunction = static_cast<CUfunction>(function);
   FunctionCache &cache = functionCache();
-  std::string kernel = "<unknown>";
+  // What a launch needs to know about its kernel, in one lookup: its name
+  // (for errors and lastKernel; the cached string lives as long as the
+  // kernel's module, which outlives the entry call), whether it is a
+  // programmatic dependent, and whether its shared memory needs no opt-in.
+  const char *kernel = "<unknown>";
+  bool dependent = false, smemReady = smem == 0;
   {
     std::lock_guard<std::mutex> lock(cache.mutex);
     auto it = cache.info.find(cuFunction);
-    if (it != cache.info.end())
-      kernel = it->second.name;
+    const std::set<std::string> *dependents =
+        threadState.dependentLaunchKernels;
+    if (it != cache.info.end()) {
+      FunctionInfo &info = it->second;
+      kernel = info.name.c_str();
+      if (dependents) {
+        if (info.dependentSet != dependents) {
+          info.dependentSet = dependents;
+          info.dependent = dependents->count(info.name) != 0;
+        }
+        dependent = info.dependent;
+      }
+      smemReady = smem == 0 ||
+                  (smem > 0 && info.staticSmem >= 0 &&
+                   smem <= info.maxDynamicSmem &&
+                   !(smem + info.staticSmem > 48 * 1024 &&
+                     info.maxDynamicSmem == 48 * 1024));
+    } else if (dependents) {
+      dependent = dependents->count(kernel) != 0;
+    }
   }
-  const std::string what = "kernel '" + kernel + "' launch failed";
+  // Errors only: the message names the kernel.
+  auto what = [&] {
+    return "kernel '" + std::string(kernel) + "' launch failed";
+  };
   const int64_t dims[6] = {gridX, gridY, gridZ, blockX, blockY, blockZ};
   for (int64_t dim : dims) {
     if (dim < 1 || dim > int64_t(UINT32_MAX)) {
-      recordError(what + ": grid (" + std::to_string(gridX) + ", " +
+      recordError(what() + ": grid (" + std::to_string(gridX) + ", " +
                   std::to_string(gridY) + ", " + std::to_string(gridZ) +
                   ") block (" + std::to_string(blockX) + ", " +
                   std::to_string(blockY) + ", " + std::to_string(blockZ) +
@@ -519,16 +588,16 @@ void mgpuLaunchKernel(void *function, int64_t gridX, int64_t gridY,
     }
   }
   if (smem < 0) {
-    recordError(what + ": negative dynamic shared memory size " +
+    recordError(what() + ": negative dynamic shared memory size " +
                 std::to_string(smem));
     return;
   }
   auto driver = getDriver();
   if (!driver.ok()) {
-    recordError(what + ": " + driver.message());
+    recordError(what() + ": " + driver.message());
     return;
   }
-  if (smem > 0) {
+  if (!smemReady) {
     // Without an opt-in, static plus dynamic shared memory is limited to
     // 48 KiB: count the kernel's static shared memory too. Checked and
     // raised under the lock, so that the opt-in only grows: a launch on
@@ -552,7 +621,7 @@ void mgpuLaunchKernel(void *function, int64_t gridX, int64_t gridY,
           cuFunction, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
           std::max(smem, info.maxDynamicSmem));
       if (result != CUDA_SUCCESS) {
-        recordError(what + ": cannot allow " + std::to_string(smem) +
+        recordError(what() + ": cannot allow " + std::to_string(smem) +
                     " bytes of dynamic shared memory: " +
                     describeCUresult(result));
         return;
@@ -564,8 +633,7 @@ void mgpuLaunchKernel(void *function, int64_t gridX, int64_t gridY,
   if (!cuStream)
     cuStream = threadState.stream;
   CUresult result;
-  if (threadState.dependentLaunchKernels &&
-      threadState.dependentLaunchKernels->count(kernel)) {
+  if (dependent) {
     // A programmatic dependent of the kernel before it: its blocks may
     // start as that grid's blocks signal (griddepcontrol.launch_dependents)
     // and wait for it themselves (griddepcontrol.wait).
@@ -592,10 +660,12 @@ void mgpuLaunchKernel(void *function, int64_t gridX, int64_t gridY,
         static_cast<unsigned>(smem), cuStream, params, extra);
   }
   if (result != CUDA_SUCCESS) {
-    recordError(what + ": " + describeCUresult(result));
+    recordError(what() + ": " + describeCUresult(result));
     return;
   }
-  threadState.lastKernel = kernel;
+  // Assigned into the thread's string, whose capacity stays: no allocation
+  // once it has held a name this long.
+  threadState.lastKernel.assign(kernel);
 }
 
 void *mgpuStreamCreate(void) {

@@ -212,10 +212,24 @@ WorkspacePool::~WorkspacePool() {
   }
 }
 
-StatusOr<WorkspacePool::Lease> WorkspacePool::acquire(void *stream) {
+StatusOr<WorkspacePool::StreamState>
+WorkspacePool::streamState(void *stream) {
   auto state = device_->streamState(stream);
   if (!state.ok())
     return state.status().withPrefix(what_);
+  return *state;
+}
+
+StatusOr<WorkspacePool::Lease> WorkspacePool::acquire(void *stream) {
+  auto state = streamState(stream);
+  if (!state.ok())
+    return state.status();
+  return acquire(stream, *state);
+}
+
+StatusOr<WorkspacePool::Lease>
+WorkspacePool::acquire(void *stream, const StreamState &streamState) {
+  const StreamState *state = &streamState;
   Lease lease;
   lease.pool_ = this;
   lease.stream_ = stream;

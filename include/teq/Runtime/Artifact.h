@@ -57,6 +57,7 @@
 #include "teq/Runtime/WorkspacePool.h"
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -145,9 +146,23 @@ public:
 private:
   friend class Artifact;
   using EntryFunction = void (*)(void **);
+  /// The last buffers that met the caller's contract (checkBuffers is a
+  /// function of the pointers alone, so the same pointers pass again):
+  /// a call with the previous call's buffers skips the sort. Shared by the
+  /// threads calling the entry, behind its own lock.
+  struct CheckedBuffers {
+    std::mutex mutex;
+    std::vector<DevicePtr> buffers;
+  };
+  /// checkBuffers, remembered in checked_.
+  Status checkBuffersCached(const std::vector<DevicePtr> &buffers) const;
+  /// validate() with the context already current.
+  Status validatePointers(const std::vector<DevicePtr> &buffers) const;
+
   const Artifact *artifact_ = nullptr;
   const EntrySpec *spec_ = nullptr;
   EntryFunction function_ = nullptr;
+  std::unique_ptr<CheckedBuffers> checked_;
 };
 
 class TEQ_RUNTIME_EXPORT Artifact {

@@ -31,6 +31,7 @@
 #include "teq/Runtime/Json.h"
 #include "teq/Runtime/Manifest.h"
 #include "teq/Runtime/Status.h"
+#include "teq/Runtime/WorkspacePool.h"
 
 #include <cstdint>
 #include <memory>
@@ -63,10 +64,6 @@ TEQ_RUNTIME_EXPORT void teqGemm(int64_t id, uint64_t a, uint64_t aScale,
 } // extern "C"
 
 namespace mlir::teq::runtime {
-
-namespace detail {
-class WorkspacePool;
-} // namespace detail
 
 /// The device pointers of one GEMM call (0 = absent), as teqGemm takes them.
 struct TEQ_RUNTIME_EXPORT GemmPointers {
@@ -170,18 +167,33 @@ namespace detail {
 /// context's pool for that stream, which every GEMM of the scope uses; the
 /// scope gives it back when it ends (an error doing so is recorded as the
 /// entry's). Nests; null means no plans ("teqGemm called outside an
-/// entry").
+/// entry"). `streamState`, if given, is the state of `stateStream` that
+/// the caller queried for its own slot (WorkspacePool::streamState), which
+/// the workspace lease reuses instead of asking the driver again.
 class TEQ_RUNTIME_EXPORT GemmScope {
 public:
-  explicit GemmScope(const GemmPlans *plans);
+  explicit GemmScope(const GemmPlans *plans,
+                     const WorkspacePool::StreamState *streamState = nullptr,
+                     void *stateStream = nullptr);
   ~GemmScope();
   GemmScope(const GemmScope &) = delete;
   GemmScope &operator=(const GemmScope &) = delete;
 
-  struct State;
+  /// One entry call's GEMM state (on the caller's stack: no allocation per
+  /// call).
+  struct State {
+    const GemmPlans *plans = nullptr;
+    WorkspacePool::Lease lease;
+    WorkspacePool *leasePool = nullptr;
+    void *leaseStream = nullptr;
+    const WorkspacePool::StreamState *streamState = nullptr;
+    void *stateStream = nullptr;
+    /// Gives the workspace back; an error is recorded as the entry's.
+    void releaseWorkspace();
+  };
 
 private:
-  std::unique_ptr<State> state_;
+  State state_;
   State *saved_;
 };
 } // namespace detail

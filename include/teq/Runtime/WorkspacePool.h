@@ -152,6 +152,18 @@ public:
   /// cannot be queried, allocation, or the cross-stream wait failed.
   StatusOr<Lease> acquire(void *stream);
 
+  using StreamState = WorkspaceDevice::StreamState;
+  /// What acquire() asks the device about `stream` (its id, whether it is
+  /// capturing), errors prefixed with the pool's name. A stream's state is
+  /// the stream's, not the pool's: a call that takes slots of several pools
+  /// for one stream (an entry's workspace and its GEMMs' cuBLASLt one)
+  /// queries it once and passes it to acquire(stream, state).
+  StatusOr<StreamState> streamState(void *stream);
+  /// acquire() with the state of `stream` already queried (streamState(),
+  /// on this pool or another one of the same device, for the same stream,
+  /// and no capture begun or ended on it since).
+  StatusOr<Lease> acquire(void *stream, const StreamState &state);
+
   /// For tests and reports.
   struct Stats {
     size_t slots = 0;       ///< Allocated (graph-owned and retired too).
