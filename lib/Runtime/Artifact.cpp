@@ -262,9 +262,9 @@ Status Entry::checkBuffers(const std::vector<DevicePtr> &buffers) const {
 
 Status checkBufferContract(const EntrySpec &entry,
                            const std::vector<DevicePtr> &buffers) {
-  const std::string prefix = "entry '" + entry.name + "'";
+  auto prefix = [&] { return "entry '" + entry.name + "'"; };
   if (buffers.size() != entry.numBuffers())
-    return Status::error(prefix + ": expected " +
+    return Status::error(prefix() + ": expected " +
                          std::to_string(entry.numBuffers()) + " buffers, got " +
                          std::to_string(buffers.size()));
   // "result 'dx'", "argument 'x' buffer 1 ('transpose')"; a tensor's one
@@ -294,7 +294,7 @@ Status checkBufferContract(const EntrySpec &entry,
       char address[32];
       std::snprintf(address, sizeof(address), "0x%llx",
                     static_cast<unsigned long long>(buffers[i]));
-      return Status::error(prefix + ": " + describe(i) + " at " + address +
+      return Status::error(prefix() + ": " + describe(i) + " at " + address +
                            " is not " + std::to_string(kAlignment) +
                            "-byte aligned");
     }
@@ -332,7 +332,7 @@ Status checkBufferContract(const EntrySpec &entry,
       size_t first = other->index, second = range.index;
       if (!isResult(first) || (isResult(second) && second < first))
         std::swap(first, second);
-      return Status::error(prefix + ": " + describe(first) + " overlaps " +
+      return Status::error(prefix() + ": " + describe(first) + " overlaps " +
                            describe(second));
     }
     if (!furthest || range.end > furthest->end)
@@ -362,11 +362,12 @@ Status Entry::validate(const std::vector<DevicePtr> &buffers) const {
 }
 
 Status Entry::validatePointers(const std::vector<DevicePtr> &buffers) const {
-  const std::string prefix = "entry '" + spec_->name + "'";
+  // Messages are built on the error path only.
+  auto prefix = [&] { return "entry '" + spec_->name + "'"; };
   const std::shared_ptr<Context> &context = artifact_->context();
   auto driverOr = getDriver();
   if (!driverOr.ok())
-    return driverOr.status().withPrefix(prefix);
+    return driverOr.status().withPrefix(prefix());
   const detail::Driver &cu = **driverOr;
 
   for (size_t i = 0; i < buffers.size(); ++i) {
@@ -375,15 +376,17 @@ Status Entry::validatePointers(const std::vector<DevicePtr> &buffers) const {
     const BufferSpec &buffer = arg.buffers[ref.buffer];
     if (buffer.bytes == 0)
       continue;
-    const std::string bufferName =
-        arg.isProto ? " buffer " + std::to_string(ref.buffer) + " ('" +
-                          buffer.name + "')"
-                    : std::string();
-    const std::string pointerFor =
-        prefix + ": pointer for argument '" + arg.name + "'" + bufferName;
+    auto pointerFor = [&] {
+      const std::string bufferName =
+          arg.isProto ? " buffer " + std::to_string(ref.buffer) + " ('" +
+                            buffer.name + "')"
+                      : std::string();
+      return prefix() + ": pointer for argument '" + arg.name + "'" +
+             bufferName;
+    };
     const DevicePtr ptr = buffers[i];
     if (ptr == 0)
-      return Status::error(pointerFor + " is null");
+      return Status::error(pointerFor() + " is null");
 
     CUdeviceptr cuPtr = static_cast<CUdeviceptr>(ptr);
     unsigned int memoryType = 0;
@@ -392,12 +395,12 @@ Status Entry::validatePointers(const std::vector<DevicePtr> &buffers) const {
     if (result != CUDA_SUCCESS ||
         (memoryType != CU_MEMORYTYPE_DEVICE &&
          memoryType != CU_MEMORYTYPE_UNIFIED))
-      return Status::error(pointerFor + " is not device memory");
+      return Status::error(pointerFor() + " is not device memory");
     int ordinal = -1;
     result = cu.cuPointerGetAttribute(
         &ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, cuPtr);
     if (result == CUDA_SUCCESS && ordinal != context->device().ordinal)
-      return Status::error(pointerFor + " is memory of CUDA device " +
+      return Status::error(pointerFor() + " is memory of CUDA device " +
                            std::to_string(ordinal) +
                            ", but the artifact runs on device " +
                            std::to_string(context->device().ordinal));
@@ -406,11 +409,11 @@ Status Entry::validatePointers(const std::vector<DevicePtr> &buffers) const {
     size_t size = 0;
     result = cu.cuMemGetAddressRange(&base, &size, cuPtr);
     if (result != CUDA_SUCCESS)
-      return Status::error(pointerFor + ": cannot get its allocation: " +
+      return Status::error(pointerFor() + ": cannot get its allocation: " +
                            describeCUresult(result));
     const uint64_t available = static_cast<uint64_t>(base) + size - ptr;
     if (available < static_cast<uint64_t>(buffer.bytes))
-      return Status::error(prefix + ": argument '" + arg.name + "' buffer " +
+      return Status::error(prefix() + ": argument '" + arg.name + "' buffer " +
                            std::to_string(ref.buffer) +
                            (arg.isProto ? " ('" + buffer.name + "')" : "") +
                            ": " + std::to_string(buffer.bytes) +

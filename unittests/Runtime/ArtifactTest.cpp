@@ -17,9 +17,11 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <utility>
 
 using namespace mlir::teq::runtime;
@@ -476,6 +478,55 @@ TEST(ArtifactOpenTest, EntriesRunAndReportErrors) {
   auto stream = (*artifact)->entry("stream");
   ASSERT_TRUE(stream.ok());
   EXPECT_TRUE((*stream)->run({}, RunOptions{true, true}).ok());
+}
+
+TEST(ArtifactOpenTest, TheBufferContractIsCheckedForEveryNewSetOfPointers) {
+  // run() remembers the last pointers that met the contract, so that the
+  // same pointers are not sorted again: any other set is still checked,
+  // from any thread, with or without validation.
+  auto context = contextOrSkip();
+  if (!context)
+    GTEST_SKIP() << "no CUDA device";
+  auto artifact = Artifact::open(TEQ_FAKE_ARTIFACT, context);
+  if (!artifact.ok() && contains(artifact.message(), " targets sm_90 "))
+    GTEST_SKIP() << artifact.message();
+  ASSERT_TRUE(artifact.ok()) << artifact.message();
+  auto noop = (*artifact)->entry("noop");
+  ASSERT_TRUE(noop.ok());
+  auto x = DeviceBuffer::allocate(context, 1024);
+  auto out = DeviceBuffer::allocate(context, 1024);
+  ASSERT_TRUE(x.ok() && out.ok());
+  const std::vector<DevicePtr> good = {x->ptr(), out->ptr(),
+                                       out->ptr() + 512};
+  // The data inside the input; the scale at the data.
+  const std::vector<DevicePtr> overlapping = {x->ptr(), x->ptr() + 256,
+                                              out->ptr() + 512};
+  const std::vector<DevicePtr> selfOverlapping = {x->ptr(), out->ptr(),
+                                                  out->ptr()};
+  RunOptions unvalidated;
+  unvalidated.validate = false;
+  std::vector<std::thread> threads;
+  std::atomic<int> mistakes{0};
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 200; ++i) {
+        const RunOptions options = (i + t) % 2 ? unvalidated : RunOptions();
+        if (!(*noop)->run(good, options).ok())
+          ++mistakes;
+        if ((*noop)->run(overlapping, options).message() !=
+            "entry 'noop': result 'result0' buffer 0 ('data') overlaps "
+            "argument 'x'")
+          ++mistakes;
+        if ((*noop)->run(selfOverlapping, options).message() !=
+            "entry 'noop': result 'result0' buffer 0 ('data') overlaps "
+            "result 'result0' buffer 1 ('scale_inv')")
+          ++mistakes;
+      }
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  EXPECT_EQ(mistakes.load(), 0);
+  EXPECT_TRUE(context->synchronize().ok());
 }
 
 TEST(RunOptionsTest, Defaults) {

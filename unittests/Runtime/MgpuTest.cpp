@@ -6,12 +6,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "teq/Runtime/Context.h"
 #include "teq/Runtime/Mgpu.h"
 
 #include <gtest/gtest.h>
 
 #include <dlfcn.h>
 
+#include <cstring>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -130,6 +133,59 @@ TEST(MgpuTest, LaunchDimensionsAreChecked) {
   EXPECT_EQ(takeMgpuError().message(),
             "kernel '<unknown>' launch failed: negative dynamic shared memory "
             "size -1");
+}
+
+// Two empty kernels, for the lookups below (any sm_90+ device JITs it).
+char twoKernelsPtx[] = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry ka() { ret; }
+.visible .entry kb() { ret; }
+)";
+
+TEST(MgpuGpuTest, LookupsByNameAddressCheckTheName) {
+  auto context = Context::create(0);
+  if (!context.ok())
+    GTEST_SKIP() << "no CUDA device: " << context.message();
+  if ((*context)->device().computeCapability < 90)
+    GTEST_SKIP() << "the PTX targets sm_90";
+  ASSERT_TRUE((*context)->makeCurrent().ok());
+  clearMgpuError();
+  void *module = mgpuModuleLoadJIT(twoKernelsPtx, 2);
+  ASSERT_NE(module, nullptr) << takeMgpuError().message();
+  // Kernels are cached by the address of their name: a caller that reuses
+  // its buffer for another name gets the other kernel, and another address
+  // of the same name the same kernel.
+  char name[8];
+  std::strcpy(name, "ka");
+  void *a = mgpuModuleGetFunction(module, name);
+  std::strcpy(name, "kb");
+  void *b = mgpuModuleGetFunction(module, name);
+  ASSERT_TRUE(a && b) << takeMgpuError().message();
+  EXPECT_NE(a, b);
+  EXPECT_EQ(mgpuModuleGetFunction(module, "ka"), a);
+  EXPECT_EQ(mgpuModuleGetFunction(module, name), b);
+  std::strcpy(name, "ka");
+  EXPECT_EQ(mgpuModuleGetFunction(module, name), a);
+  EXPECT_FALSE(hasMgpuError());
+
+  // Launches name their kernel in errors, and launch on the scope's
+  // stream, as dependents of the kernel before them when the scope's set
+  // names them (decided once per set, for each kernel).
+  mgpuLaunchKernel(b, 1, 0, 1, 32, 1, 1, 0, nullptr, nullptr, nullptr, 0);
+  EXPECT_EQ(takeMgpuError().message(),
+            "kernel 'kb' launch failed: grid (1, 0, 1) block (32, 1, 1) has "
+            "a dimension out of range");
+  const std::set<std::string> dependents = {"kb"}, none;
+  for (const std::set<std::string> *set : {&dependents, &none, &dependents}) {
+    detail::MgpuScope scope((*context)->stream(), /*inspectOnly=*/false, set);
+    for (void *kernel : {a, b, a, b})
+      mgpuLaunchKernel(kernel, 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr,
+                       nullptr, 0);
+    EXPECT_FALSE(hasMgpuError()) << takeMgpuError().message();
+  }
+  EXPECT_TRUE((*context)->synchronize().ok());
+  mgpuModuleUnload(module);
 }
 
 TEST(MgpuTest, ExportedFromTheRuntime) {

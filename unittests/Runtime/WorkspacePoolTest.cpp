@@ -50,6 +50,7 @@ struct FakeLog {
   bool failRecord = false;
   bool failWait = false;
   bool failStreamQuery = false;
+  size_t streamQueries = 0;
   std::set<void *> capturing; ///< Streams capturing a graph.
 
   void finishAll() {
@@ -65,6 +66,7 @@ public:
 
   StatusOr<StreamState> streamState(void *stream) override {
     std::lock_guard<std::mutex> lock(log_->mutex);
+    ++log_->streamQueries;
     if (log_->failStreamQuery)
       return Status::error("cannot query the stream (cuStreamIsCapturing): "
                            "CUDA_ERROR_INVALID_HANDLE");
@@ -374,6 +376,55 @@ TEST(WorkspacePoolTest, AcquireErrors) {
   EXPECT_EQ(noMemory.message(), "cannot allocate the 4096-byte entry "
                                 "workspace: cuMemAlloc: "
                                 "CUDA_ERROR_OUT_OF_MEMORY (out of memory)");
+}
+
+TEST(WorkspacePoolTest, OneStreamQueryServesSeveralPools) {
+  // An entry call takes its own slot and its GEMMs' cuBLASLt workspace for
+  // one stream: the stream is asked about once, and the second pool
+  // decides as acquire(stream) would.
+  auto log = std::make_shared<FakeLog>();
+  auto entryPool = makePool(log);
+  auto gemmPool = makePool(log, 1024, /*streamSlots=*/1);
+  ASSERT_TRUE(entryPool && gemmPool);
+  for (int call = 0; call < 3; ++call) {
+    size_t queries = log->streamQueries;
+    auto state = entryPool->streamState(stream(1));
+    ASSERT_TRUE(state.ok()) << state.message();
+    EXPECT_EQ(state->id, reinterpret_cast<uintptr_t>(stream(1)));
+    auto entry = entryPool->acquire(stream(1), *state);
+    auto gemm = gemmPool->acquire(stream(1), *state);
+    ASSERT_TRUE(entry.ok() && gemm.ok());
+    EXPECT_EQ(log->streamQueries, queries + 1);
+    EXPECT_TRUE(gemm->release().ok());
+    EXPECT_TRUE(entry->release().ok());
+  }
+  EXPECT_EQ(entryPool->stats().slots, 1u);
+  EXPECT_EQ(gemmPool->stats().slots, 1u);
+  // Past the gemm pool's limit, another stream's state orders it after the
+  // slot's last use, as acquire(stream) does.
+  auto other = entryPool->streamState(stream(2));
+  ASSERT_TRUE(other.ok());
+  auto waited = gemmPool->acquire(stream(2), *other);
+  ASSERT_TRUE(waited.ok()) << waited.message();
+  EXPECT_EQ(gemmPool->stats().streamWaits, 1u);
+  EXPECT_TRUE(waited->release().ok());
+
+  // A capturing stream's state gives the graph a slot of its own.
+  log->capturing.insert(stream(3));
+  auto capturing = gemmPool->streamState(stream(3));
+  ASSERT_TRUE(capturing.ok());
+  EXPECT_TRUE(capturing->capturing);
+  auto graph = entryPool->acquire(stream(3), *capturing);
+  ASSERT_TRUE(graph.ok());
+  EXPECT_EQ(entryPool->stats().captured, 1u);
+
+  // The query's error names the pool that asked.
+  log->failStreamQuery = true;
+  auto refused = gemmPool->streamState(stream(1));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.message(),
+            "entry workspace: cannot query the stream (cuStreamIsCapturing): "
+            "CUDA_ERROR_INVALID_HANDLE");
 }
 
 TEST(WorkspacePoolTest, LeasesMoveAndReleaseOnce) {
