@@ -3,7 +3,8 @@ amax_and_scale_update_after_reduction): the artifact's update entry, or
 lib/Reference's rule through the runtime extension."""
 
 from teq import runtime as _runtime
-from teq.torch._common import _lock, _require_torch, torch
+from teq.torch._common import _require_torch, torch
+
 
 def _default_state_init(name):
     return 1.0 if "scale" in name and "inv" not in name else 0.0
@@ -34,12 +35,11 @@ def delayed_scaling_update(amax_history, scale, fp8_max, margin=0, amax_compute_
     if amax_compute_algo not in ("max", "most_recent"):
         raise ValueError(f"amax_compute_algo {amax_compute_algo!r}: only 'max' and "
                          f"'most_recent' are implemented")
-    return _update_op()(amax_history, scale, float(fp8_max), int(margin), amax_compute_algo)
+    return _update_op(amax_history, scale, float(fp8_max), int(margin), amax_compute_algo)
 
 
 _UPDATE_SCHEMA = ("delayed_scaling_update(Tensor amax_history, Tensor scale, float fp8_max, "
                   "int margin, str amax_compute_algo) -> (Tensor, Tensor)")
-_update_library = None
 
 
 def _check_update_args(history, scale):
@@ -65,24 +65,24 @@ def _update_fake(history, scale, fp8_max, margin, algo):
     return torch.empty_like(history), torch.empty_like(scale)
 
 
-def _update_op():
-    """torch.ops.teq.delayed_scaling_update, defined on first use (the
-    namespace "teq" is reserved: register() gives artifacts "teq_<name>")."""
-    global _update_library
-    with _lock:
-        if _update_library is None:
-            lib = torch.library.Library("teq", "FRAGMENT")
-            lib.define(_UPDATE_SCHEMA)
-            lib.impl("delayed_scaling_update", _update_impl, "CPU")
-            lib.impl("delayed_scaling_update", _update_impl, "CUDA")
-            register_fake = getattr(torch.library, "register_fake", None)
-            if register_fake is not None:
-                register_fake("teq::delayed_scaling_update", _update_fake, lib=lib)
-            else:  # torch < 2.4
-                torch.library.impl_abstract("teq::delayed_scaling_update", _update_fake,
-                                            lib=lib)
-            _update_library = lib
-    return torch.ops.teq.delayed_scaling_update.default
+def _define_update_op():
+    """Defines torch.ops.teq.delayed_scaling_update at import (not on first
+    use: torch.compile cannot trace the definition). The namespace "teq" is
+    reserved: register() gives artifacts "teq_<name>"."""
+    lib = torch.library.Library("teq", "FRAGMENT")
+    lib.define(_UPDATE_SCHEMA)
+    lib.impl("delayed_scaling_update", _update_impl, "CPU")
+    lib.impl("delayed_scaling_update", _update_impl, "CUDA")
+    register_fake = getattr(torch.library, "register_fake", None)
+    if register_fake is not None:
+        register_fake("teq::delayed_scaling_update", _update_fake, lib=lib)
+    else:  # torch < 2.4
+        torch.library.impl_abstract("teq::delayed_scaling_update", _update_fake, lib=lib)
+    return lib, torch.ops.teq.delayed_scaling_update.default
+
+
+if torch is not None:
+    _update_library, _update_op = _define_update_op()
 
 
 class _ScaleUpdate:
