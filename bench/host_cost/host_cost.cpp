@@ -19,7 +19,8 @@
 // (Entry::validate), a lease of the entry workspace pool and of the
 // cuBLASLt workspace pool (acquire + release: the stream queries and the
 // event record); what remains of a call without validation is the launches,
-// the GEMMs and the runtime's bookkeeping.
+// the GEMMs and the runtime's bookkeeping. "kernel" and "gemm" count the
+// launches and cuBLASLt matmuls of one call.
 //
 // Built in the runtime-only configuration against libteq_runtime.so
 // (bench/host_cost/CMakeLists.txt); scripts/gpu-check runs it (BENCH=host).
@@ -30,6 +31,8 @@
 #include "teq/Runtime/Artifact.h"
 #include "teq/Runtime/Context.h"
 #include "teq/Runtime/DeviceBuffer.h"
+#include "teq/Runtime/Gemm.h"
+#include "teq/Runtime/Mgpu.h"
 
 #include <algorithm>
 #include <chrono>
@@ -109,6 +112,7 @@ Timing measure(const Options &options, const std::function<void()> &call,
 struct Row {
   std::string entry;
   size_t buffers = 0;
+  uint64_t launches = 0, gemms = 0; ///< Per call.
   Timing cppRun, cppRunValidate, cRun, cRunValidate;
   double checkBuffersUs = 0, validateUs = 0, entryLeaseUs = 0,
          gemmLeaseUs = -1;
@@ -200,6 +204,8 @@ int main(int argc, char **argv) {
     }
     RunOptions checked;
     checked.synchronize = true;
+    const uint64_t launches = detail::launchedKernelCount();
+    const uint64_t gemms = detail::enqueuedGemmCount();
     check(entry.run(buffers, checked), name + ": first run");
 
     auto sync = [&] { check(ctx->synchronize(), "synchronize"); };
@@ -209,6 +215,8 @@ int main(int argc, char **argv) {
     Row row;
     row.entry = name;
     row.buffers = buffers.size();
+    row.launches = detail::launchedKernelCount() - launches;
+    row.gemms = detail::enqueuedGemmCount() - gemms;
     RunOptions fast;
     fast.validate = false;
     RunOptions validated;
@@ -264,13 +272,16 @@ int main(int argc, char **argv) {
   (void)cStream;
 
   std::printf("\nhost us per call (enqueue only; 'device': until idle)\n");
-  std::printf("%-28s %4s %9s %9s %9s %9s %9s | %8s %8s %8s %8s\n", "entry",
-              "bufs", "C++", "C++ +val", "C", "C +val", "device", "contract",
-              "validate", "ws lease", "blt lease");
+  std::printf("%-28s %4s %6s %4s %9s %9s %9s %9s %9s | %8s %8s %8s %8s\n",
+              "entry", "bufs", "kernel", "gemm", "C++", "C++ +val", "C",
+              "C +val", "device", "contract", "validate", "ws lease",
+              "blt lease");
   for (const Row &r : rows)
-    std::printf("%-28s %4zu %9.2f %9.2f %9.2f %9.2f %9.2f | %8.2f %8.2f %8.2f "
-                "%8s\n",
-                r.entry.c_str(), r.buffers, r.cppRun.hostUs,
+    std::printf("%-28s %4zu %6llu %4llu %9.2f %9.2f %9.2f %9.2f %9.2f | %8.2f "
+                "%8.2f %8.2f %8s\n",
+                r.entry.c_str(), r.buffers,
+                static_cast<unsigned long long>(r.launches),
+                static_cast<unsigned long long>(r.gemms), r.cppRun.hostUs,
                 r.cppRunValidate.hostUs, r.cRun.hostUs, r.cRunValidate.hostUs,
                 r.cppRun.deviceUs, r.checkBuffersUs, r.validateUs,
                 r.entryLeaseUs,
@@ -290,11 +301,14 @@ int main(int argc, char **argv) {
       const Row &r = rows[i];
       std::fprintf(
           out,
-          "%s\n    {\"entry\": \"%s\", \"buffers\": %zu, \"cpp\": %.3f, "
+          "%s\n    {\"entry\": \"%s\", \"buffers\": %zu, \"kernels\": "
+          "%llu, \"gemms\": %llu, \"cpp\": %.3f, "
           "\"cpp_validate\": %.3f, \"c\": %.3f, \"c_validate\": %.3f, "
           "\"device\": %.3f, \"check_buffers\": %.3f, \"validate\": %.3f, "
           "\"entry_workspace_lease\": %.3f, \"cublaslt_workspace_lease\": %s}",
-          i ? "," : "", r.entry.c_str(), r.buffers, r.cppRun.hostUs,
+          i ? "," : "", r.entry.c_str(), r.buffers,
+          static_cast<unsigned long long>(r.launches),
+          static_cast<unsigned long long>(r.gemms), r.cppRun.hostUs,
           r.cppRunValidate.hostUs, r.cRun.hostUs, r.cRunValidate.hostUs,
           r.cppRun.deviceUs, r.checkBuffersUs, r.validateUs, r.entryLeaseUs,
           r.gemmLeaseUs < 0 ? "null"

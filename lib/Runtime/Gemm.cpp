@@ -699,7 +699,11 @@ Status GemmPlan::runWithWorkspace(const GemmPointers &p, void *stream,
 namespace {
 /// The GEMM state teqGemm uses on this thread (set by GemmScope).
 thread_local detail::GemmScope::State *currentCall = nullptr;
+/// GEMMs teqGemm enqueued on this thread.
+thread_local uint64_t gemmsRun = 0;
 } // namespace
+
+uint64_t detail::enqueuedGemmCount() { return gemmsRun; }
 
 namespace detail {
 void GemmScope::State::releaseWorkspace() {
@@ -796,4 +800,6 @@ extern "C" void teqGemm(int64_t id, uint64_t a, uint64_t aScale, uint64_t b,
   status = plan->runWithWorkspace(pointers, stream, call->lease.ptr());
   if (!status.ok())
     detail::recordMgpuError(status.message());
+  else
+    ++gemmsRun;
 }

@@ -34,6 +34,8 @@ struct ThreadState {
   const std::set<std::string> *dependentLaunchKernels = nullptr;
   /// The slot whose module instances the kernels come from (0: none).
   uint64_t moduleSlot = 0;
+  /// Kernels launched on this thread (for benchmarks).
+  uint64_t launches = 0;
 };
 
 thread_local ThreadState threadState;
@@ -666,6 +668,7 @@ void mgpuLaunchKernel(void *function, int64_t gridX, int64_t gridY,
   // Assigned into the thread's string, whose capacity stays: no allocation
   // once it has held a name this long.
   threadState.lastKernel.assign(kernel);
+  ++threadState.launches;
 }
 
 void *mgpuStreamCreate(void) {
@@ -710,4 +713,5 @@ const std::string &lastLaunchedKernel() { return threadState.lastKernel; }
 void recordMgpuError(std::string message) { recordError(std::move(message)); }
 bool skipMgpuCall() { return skipCall(); }
 void *currentMgpuStream() { return threadState.stream; }
+uint64_t launchedKernelCount() { return threadState.launches; }
 } // namespace mlir::teq::runtime::detail

@@ -196,6 +196,10 @@ private:
   State state_;
   State *saved_;
 };
+
+/// How many GEMMs teqGemm has enqueued on the calling thread (for
+/// benchmarks: GEMMs per entry call).
+TEQ_RUNTIME_EXPORT uint64_t enqueuedGemmCount();
 } // namespace detail
 
 } // namespace mlir::teq::runtime

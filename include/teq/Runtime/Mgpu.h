@@ -123,6 +123,10 @@ TEQ_RUNTIME_EXPORT void releaseModuleSlot(uint64_t key);
 /// How many module instances (beyond the modules the artifacts' constructors
 /// loaded) are loaded now (for tests).
 TEQ_RUNTIME_EXPORT size_t moduleInstanceCount();
+
+/// How many kernels mgpuLaunchKernel has launched on the calling thread
+/// (for benchmarks: launches per entry call).
+TEQ_RUNTIME_EXPORT uint64_t launchedKernelCount();
 } // namespace detail
 
 } // namespace mlir::teq::runtime
