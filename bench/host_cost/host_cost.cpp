@@ -6,7 +6,7 @@
 // one call, through the C++ API (Entry::run) and the C API (teqRtEntryRun),
 // with and without pointer validation:
 //
-//   host_cost .artifacts/host_cost.so [--calls 50] [--reps 30]
+//   host_cost .artifacts/host_cost.so [--calls 32] [--reps 50]
 //             [--entry NAME]... [--json OUT.json]
 //
 // A measurement enqueues --calls calls back to back without synchronizing
@@ -20,7 +20,9 @@
 // cuBLASLt workspace pool (acquire + release: the stream queries and the
 // event record); what remains of a call without validation is the launches,
 // the GEMMs and the runtime's bookkeeping. "kernel" and "gemm" count the
-// launches and cuBLASLt matmuls of one call.
+// launches and cuBLASLt matmuls of one call; "per launch" is derived: the
+// C++ call without validation, less the contract and the leases, divided by
+// the launches and matmuls.
 //
 // Built in the runtime-only configuration against libteq_runtime.so
 // (bench/host_cost/CMakeLists.txt); scripts/gpu-check runs it (BENCH=host).
@@ -74,8 +76,8 @@ struct Options {
   std::string artifact;
   std::vector<std::string> entries;
   std::string json;
-  int calls = 50;
-  int reps = 30;
+  int calls = 32;
+  int reps = 50;
 };
 
 /// Host microseconds per call of `call` (median over reps of `calls` calls
@@ -116,6 +118,15 @@ struct Row {
   Timing cppRun, cppRunValidate, cRun, cRunValidate;
   double checkBuffersUs = 0, validateUs = 0, entryLeaseUs = 0,
          gemmLeaseUs = -1;
+
+  /// Derived (see the file comment); -1 without launches.
+  double perLaunchUs() const {
+    if (launches + gemms == 0)
+      return -1;
+    double rest = cppRun.hostUs - checkBuffersUs - entryLeaseUs -
+                  (gemms ? std::max(gemmLeaseUs, 0.0) : 0.0);
+    return rest / static_cast<double>(launches + gemms);
+  }
 };
 
 Options parse(int argc, char **argv) {
@@ -272,13 +283,14 @@ int main(int argc, char **argv) {
   (void)cStream;
 
   std::printf("\nhost us per call (enqueue only; 'device': until idle)\n");
-  std::printf("%-28s %4s %6s %4s %9s %9s %9s %9s %9s | %8s %8s %8s %8s\n",
+  std::printf("%-28s %4s %6s %4s %9s %9s %9s %9s %9s | %8s %8s %8s %9s "
+              "%10s\n",
               "entry", "bufs", "kernel", "gemm", "C++", "C++ +val", "C",
               "C +val", "device", "contract", "validate", "ws lease",
-              "blt lease");
+              "blt lease", "per launch");
   for (const Row &r : rows)
     std::printf("%-28s %4zu %6llu %4llu %9.2f %9.2f %9.2f %9.2f %9.2f | %8.2f "
-                "%8.2f %8.2f %8s\n",
+                "%8.2f %8.2f %9s %10.2f\n",
                 r.entry.c_str(), r.buffers,
                 static_cast<unsigned long long>(r.launches),
                 static_cast<unsigned long long>(r.gemms), r.cppRun.hostUs,
@@ -287,7 +299,8 @@ int main(int argc, char **argv) {
                 r.entryLeaseUs,
                 r.gemmLeaseUs < 0
                     ? "-"
-                    : std::to_string(r.gemmLeaseUs).substr(0, 6).c_str());
+                    : std::to_string(r.gemmLeaseUs).substr(0, 6).c_str(),
+                r.perLaunchUs());
 
   if (!options.json.empty()) {
     FILE *out = std::fopen(options.json.c_str(), "w");
@@ -305,14 +318,16 @@ int main(int argc, char **argv) {
           "%llu, \"gemms\": %llu, \"cpp\": %.3f, "
           "\"cpp_validate\": %.3f, \"c\": %.3f, \"c_validate\": %.3f, "
           "\"device\": %.3f, \"check_buffers\": %.3f, \"validate\": %.3f, "
-          "\"entry_workspace_lease\": %.3f, \"cublaslt_workspace_lease\": %s}",
+          "\"entry_workspace_lease\": %.3f, \"cublaslt_workspace_lease\": %s, "
+          "\"per_launch_derived\": %.3f}",
           i ? "," : "", r.entry.c_str(), r.buffers,
           static_cast<unsigned long long>(r.launches),
           static_cast<unsigned long long>(r.gemms), r.cppRun.hostUs,
           r.cppRunValidate.hostUs, r.cRun.hostUs, r.cRunValidate.hostUs,
           r.cppRun.deviceUs, r.checkBuffersUs, r.validateUs, r.entryLeaseUs,
           r.gemmLeaseUs < 0 ? "null"
-                            : std::to_string(r.gemmLeaseUs).c_str());
+                            : std::to_string(r.gemmLeaseUs).c_str(),
+          r.perLaunchUs());
     }
     std::fprintf(out, "\n  ]\n}\n");
     std::fclose(out);
