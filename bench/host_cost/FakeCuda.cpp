@@ -254,7 +254,12 @@ CUresult fakeEventElapsedTime(float *ms, CUevent, CUevent) {
 }
 
 // Under their own names too, for code that looks them up with dlsym (the
-// runtime's ConcurrencyTest makes its streams so).
+// runtime's ConcurrencyTest makes its streams so, RuntimeCAPITest its
+// buffers).
+FAKE_EXPORT CUresult cuMemAlloc(CUdeviceptr *ptr, size_t bytes) {
+  return fakeMemAlloc(ptr, bytes);
+}
+FAKE_EXPORT CUresult cuMemFree(CUdeviceptr ptr) { return fakeMemFree(ptr); }
 FAKE_EXPORT CUresult cuStreamCreate(CUstream *stream, unsigned flags) {
   return fakeStreamCreate(stream, flags);
 }

@@ -527,7 +527,11 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
   std::lock_guard<std::mutex> lock(cache.mutex);
   cache.byName[key] = function;
   cache.byPointer[pointerKey] = function;
-  cache.info[function].name = kernel;
+  // A function already known (slot 0 and the slot that claimed the module
+  // share it) keeps its name: launches read it without the lock.
+  auto [info, inserted] = cache.info.try_emplace(function);
+  if (inserted)
+    info->second.name = kernel;
   return function;
 }
 
