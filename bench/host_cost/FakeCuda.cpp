@@ -154,6 +154,22 @@ CUresult fakeStreamIsCapturing(CUstream, CUstreamCaptureStatus *status) {
 CUresult fakeThreadExchangeStreamCaptureMode(CUstreamCaptureMode *) {
   return CUDA_SUCCESS;
 }
+// CUDA graphs (RunOptions::graph): captured and launched as no-ops.
+CUresult fakeStreamBeginCapture(CUstream, CUstreamCaptureMode) {
+  return CUDA_SUCCESS;
+}
+CUresult fakeStreamEndCapture(CUstream, CUgraph *graph) {
+  *graph = static_cast<CUgraph>(newHandle());
+  return CUDA_SUCCESS;
+}
+CUresult fakeGraphInstantiateWithFlags(CUgraphExec *exec, CUgraph,
+                                       unsigned long long) {
+  *exec = static_cast<CUgraphExec>(newHandle());
+  return CUDA_SUCCESS;
+}
+CUresult fakeGraphLaunch(CUgraphExec, CUstream) { return CUDA_SUCCESS; }
+CUresult fakeGraphExecDestroy(CUgraphExec) { return CUDA_SUCCESS; }
+CUresult fakeGraphDestroy(CUgraph) { return CUDA_SUCCESS; }
 CUresult fakeModuleLoadData(CUmodule *module, const void *) {
   *module = static_cast<CUmodule>(newHandle());
   return CUDA_SUCCESS;
@@ -318,6 +334,12 @@ FAKE_EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int,
       FAKE_ENTRY("cuStreamIsCapturing", fakeStreamIsCapturing),
       FAKE_ENTRY("cuThreadExchangeStreamCaptureMode",
                  fakeThreadExchangeStreamCaptureMode),
+      FAKE_ENTRY("cuStreamBeginCapture", fakeStreamBeginCapture),
+      FAKE_ENTRY("cuStreamEndCapture", fakeStreamEndCapture),
+      FAKE_ENTRY("cuGraphInstantiateWithFlags", fakeGraphInstantiateWithFlags),
+      FAKE_ENTRY("cuGraphLaunch", fakeGraphLaunch),
+      FAKE_ENTRY("cuGraphExecDestroy", fakeGraphExecDestroy),
+      FAKE_ENTRY("cuGraphDestroy", fakeGraphDestroy),
 #undef FAKE_ENTRY
   };
   auto it = table.find(symbol);

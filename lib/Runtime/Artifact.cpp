@@ -199,6 +199,7 @@ Artifact::open(const std::string &path, std::shared_ptr<Context> context) {
     entry.spec_ = &spec;
     entry.function_ = reinterpret_cast<Entry::EntryFunction>(symbol);
     entry.checked_ = std::make_unique<Entry::CheckedBuffers>();
+    entry.graphs_ = std::make_shared<Entry::Graphs>();
     artifact->entries_.push_back(std::move(entry));
   }
   return artifact;
@@ -221,6 +222,9 @@ Artifact::~Artifact() {
     if (driver.ok())
       (void)(*driver)->cuCtxSynchronize();
   }
+  // The graphs launch the library's kernels: gone before it is.
+  for (const Entry &entry : entries_)
+    entry.destroyGraphs();
   MgpuScope scope(context_ ? context_->stream() : nullptr,
                   /*inspectOnly=*/false);
   dlclose(handle_);
@@ -460,52 +464,25 @@ Status Entry::run(const std::vector<DevicePtr> &buffers,
   // The caller's stream, or the context's: the artifact's kernels get it
   // from mgpuStreamCreate, its GEMMs through the scope (teqGemm).
   void *stream = options.stream ? options.stream : context->stream();
-  // This call's slot for that stream: its workspace and module globals. The
-  // stream is queried once, for this slot and the GEMMs' workspace.
-  detail::WorkspacePool &workspaces = artifact_->workspaces();
-  auto streamState = workspaces.streamState(stream);
+  // The stream is queried once, for the entry's slot and the GEMMs'
+  // workspace.
+  auto streamState = artifact_->workspaces().streamState(stream);
   if (!streamState.ok())
     return withPrefix(streamState.status());
-  auto slot = workspaces.acquire(stream, *streamState);
-  if (!slot.ok())
-    return withPrefix(slot.status());
-
-  // The entry's pointers, on the stack for the usual few buffers. The
-  // temporaries' workspace is the entry's last pointer.
-  constexpr size_t kStackPointers = 32;
-  void *stackPointers[kStackPointers];
-  std::vector<void *> heapPointers;
-  const size_t numPointers = buffers.size() + (spec_->workspaceBytes > 0);
-  void **pointers = stackPointers;
-  if (numPointers > kStackPointers) {
-    heapPointers.resize(numPointers);
-    pointers = heapPointers.data();
+  bool launched = false;
+  if (options.graph && !streamState->capturing) {
+    if (!spec_->groups.empty())
+      return Status::error(prefix() +
+                           ": communicates over parallel groups and cannot run "
+                           "as a CUDA graph (its collectives are not "
+                           "captured); run it without the graph option");
+    auto graph = launchGraph(buffers, stream, options);
+    if (!graph.ok())
+      return graph.status(); // with the entry's name
+    launched = *graph;
   }
-  for (size_t i = 0; i < buffers.size(); ++i)
-    pointers[i] = reinterpret_cast<void *>(static_cast<uintptr_t>(buffers[i]));
-  if (spec_->workspaceBytes > 0)
-    pointers[buffers.size()] =
-        reinterpret_cast<void *>(static_cast<uintptr_t>(slot->ptr()));
-
-  clearMgpuError();
-  {
-    MgpuScope scope(stream, /*inspectOnly=*/false,
-                    &artifact_->manifest().dependentLaunchKernels, slot->key());
-    detail::GemmScope gemmScope(&artifact_->gemmPlans(), &*streamState,
-                                stream);
-    detail::CollectiveScope collectiveScope(&spec_->groups,
-                                            &options.communicators);
-    // No other thread enqueues collectives on these communicators until
-    // the entry is enqueued: its collectives stay together, in the order
-    // this thread took them, on every rank (Communicator.h, "Order").
-    Communicator::RunLock runLock(options.communicators);
-    function_(pointers);
-  }
-  Status released = slot->release(); // after the call's work, on `stream`
-  if (hasMgpuError())
-    return withPrefix(takeMgpuError());
-  if (!released.ok())
-    return withPrefix(released);
+  if (!launched)
+    TEQ_RETURN_IF_ERROR(enqueue(buffers, stream, *streamState, options));
 
   if (options.synchronize) {
     const std::string lastKernel = detail::lastLaunchedKernel();
@@ -531,6 +508,157 @@ Status Entry::run(const std::vector<DevicePtr> &buffers,
                                       "')"));
   }
   return Status::success();
+}
+
+Status Entry::enqueue(const std::vector<DevicePtr> &buffers, void *stream,
+                      const detail::WorkspacePool::StreamState &streamState,
+                      const RunOptions &options) const {
+  auto prefix = [&] { return "entry '" + spec_->name + "'"; };
+  auto withPrefix = [&](const Status &status) {
+    return status.withPrefix(prefix());
+  };
+  // This call's slot for that stream: its workspace and module globals
+  // (during a capture a slot of the graph's own).
+  auto slot = artifact_->workspaces().acquire(stream, streamState);
+  if (!slot.ok())
+    return withPrefix(slot.status());
+
+  // The entry's pointers, on the stack for the usual few buffers. The
+  // temporaries' workspace is the entry's last pointer.
+  constexpr size_t kStackPointers = 32;
+  void *stackPointers[kStackPointers];
+  std::vector<void *> heapPointers;
+  const size_t numPointers = buffers.size() + (spec_->workspaceBytes > 0);
+  void **pointers = stackPointers;
+  if (numPointers > kStackPointers) {
+    heapPointers.resize(numPointers);
+    pointers = heapPointers.data();
+  }
+  for (size_t i = 0; i < buffers.size(); ++i)
+    pointers[i] = reinterpret_cast<void *>(static_cast<uintptr_t>(buffers[i]));
+  if (spec_->workspaceBytes > 0)
+    pointers[buffers.size()] =
+        reinterpret_cast<void *>(static_cast<uintptr_t>(slot->ptr()));
+
+  clearMgpuError();
+  {
+    MgpuScope scope(stream, /*inspectOnly=*/false,
+                    &artifact_->manifest().dependentLaunchKernels, slot->key());
+    detail::GemmScope gemmScope(&artifact_->gemmPlans(), &streamState,
+                                stream);
+    detail::CollectiveScope collectiveScope(&spec_->groups,
+                                            &options.communicators);
+    // No other thread enqueues collectives on these communicators until
+    // the entry is enqueued: its collectives stay together, in the order
+    // this thread took them, on every rank (Communicator.h, "Order").
+    Communicator::RunLock runLock(options.communicators);
+    function_(pointers);
+  }
+  Status released = slot->release(); // after the call's work, on `stream`
+  if (hasMgpuError())
+    return withPrefix(takeMgpuError());
+  if (!released.ok())
+    return withPrefix(released);
+
+  return Status::success();
+}
+
+//===----------------------------------------------------------------------===//
+// CUDA graphs (RunOptions::graph)
+//===----------------------------------------------------------------------===//
+
+struct Entry::Graphs {
+  struct Graph {
+    std::vector<DevicePtr> buffers;
+    CUgraphExec exec = nullptr;
+  };
+  mutable std::mutex mutex;
+  std::vector<Graph> graphs;
+
+  CUgraphExec find(const std::vector<DevicePtr> &buffers) const {
+    for (const Graph &graph : graphs)
+      if (graph.buffers == buffers)
+        return graph.exec;
+    return nullptr;
+  }
+};
+
+size_t Entry::graphCount() const {
+  std::lock_guard<std::mutex> lock(graphs_->mutex);
+  return graphs_->graphs.size();
+}
+
+void Entry::destroyGraphs() const {
+  auto driver = getDriver();
+  std::lock_guard<std::mutex> lock(graphs_->mutex);
+  if (driver.ok())
+    for (const Graphs::Graph &graph : graphs_->graphs)
+      (void)(*driver)->cuGraphExecDestroy(graph.exec);
+  graphs_->graphs.clear();
+}
+
+StatusOr<bool> Entry::launchGraph(const std::vector<DevicePtr> &buffers,
+                                  void *stream,
+                                  const RunOptions &options) const {
+  // Errors name the entry (those of enqueue do already).
+  auto checked = [&](CUresult result, const char *what) {
+    return checkCU(result, what).withPrefix("entry '" + spec_->name + "'");
+  };
+  auto driver = getDriver();
+  if (!driver.ok())
+    return driver.status().withPrefix("entry '" + spec_->name + "'");
+  const detail::Driver &cu = **driver;
+  CUgraphExec exec = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(graphs_->mutex);
+    exec = graphs_->find(buffers);
+    if (!exec && graphs_->graphs.size() >= kMaxGraphs)
+      return false;
+  }
+  if (!exec) {
+    // Captured on a private stream (a framework's default stream may be the
+    // legacy one, which cannot capture), in relaxed mode: the capture loads
+    // a module instance and allocates the graph's workspaces, which a
+    // stricter mode forbids on this thread.
+    CUstream capture = nullptr;
+    TEQ_RETURN_IF_ERROR(checked(cu.cuStreamCreate(&capture, CU_STREAM_NON_BLOCKING),
+                                "cannot create a stream to capture the entry "
+                                "as a CUDA graph"));
+    CUresult begun =
+        cu.cuStreamBeginCapture(capture, CU_STREAM_CAPTURE_MODE_RELAXED);
+    if (begun != CUDA_SUCCESS) {
+      (void)cu.cuStreamDestroy(capture);
+      return checked(begun, "cannot capture the entry as a CUDA graph");
+    }
+    detail::WorkspacePool::StreamState capturing;
+    capturing.capturing = true;
+    Status enqueued = enqueue(buffers, capture, capturing, options);
+    CUgraph graph = nullptr;
+    CUresult ended = cu.cuStreamEndCapture(capture, &graph);
+    (void)cu.cuStreamDestroy(capture);
+    if (!enqueued.ok() || ended != CUDA_SUCCESS) {
+      if (graph)
+        (void)cu.cuGraphDestroy(graph);
+      if (!enqueued.ok())
+        return enqueued;
+      return checked(ended, "capturing the entry as a CUDA graph failed");
+    }
+    CUresult instantiated = cu.cuGraphInstantiateWithFlags(&exec, graph, 0);
+    (void)cu.cuGraphDestroy(graph);
+    TEQ_RETURN_IF_ERROR(checked(instantiated,
+                                "cannot instantiate the entry's CUDA graph"));
+    std::lock_guard<std::mutex> lock(graphs_->mutex);
+    if (CUgraphExec other = graphs_->find(buffers)) {
+      // Another thread captured the same buffers meanwhile: one graph.
+      (void)cu.cuGraphExecDestroy(exec);
+      exec = other;
+    } else {
+      graphs_->graphs.push_back({buffers, exec});
+    }
+  }
+  TEQ_RETURN_IF_ERROR(checked(cu.cuGraphLaunch(exec, static_cast<CUstream>(stream)),
+                              "cannot launch the entry's CUDA graph"));
+  return true;
 }
 
 } // namespace mlir::teq::runtime

@@ -68,7 +68,13 @@ namespace mlir::teq::runtime::detail {
   X(cuStreamWaitEvent)                                                         \
   X(cuStreamGetId)                                                             \
   X(cuStreamIsCapturing)                                                       \
-  X(cuThreadExchangeStreamCaptureMode)
+  X(cuThreadExchangeStreamCaptureMode)                                         \
+  X(cuStreamBeginCapture)                                                      \
+  X(cuStreamEndCapture)                                                        \
+  X(cuGraphInstantiateWithFlags)                                               \
+  X(cuGraphLaunch)                                                             \
+  X(cuGraphExecDestroy)                                                        \
+  X(cuGraphDestroy)
 // cuBLASLt (GEMMs) will be loaded the same way, in its own table, when the
 // GEMM lowering lands: see Context.h.
 

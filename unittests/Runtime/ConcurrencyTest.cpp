@@ -14,7 +14,9 @@
 //     and its own instance of the module);
 //   * two Artifacts of the same file (one library: shared module) on two
 //     Contexts of one device, on two streams;
-//   * the same file on two devices, if there are two.
+//   * the same file on two devices, if there are two;
+//   * CUDA graphs (RunOptions::graph): every buffer set captured once and
+//     replayed on two streams, each replay equal to the serial run.
 //
 //===----------------------------------------------------------------------===//
 
@@ -384,6 +386,36 @@ std::vector<std::string> twoThreads(Fixture &f, std::vector<Case> &cases,
   first.join();
   second.join();
   return problems;
+}
+
+TEST(ConcurrencyGpuTest, GraphReplaysEqualDirectCalls) {
+  SET_UP_OR_SKIP(f);
+  std::vector<Case> cases = serialCases(f.context, *f.artifact);
+  ASSERT_FALSE(cases.empty());
+  auto stream = Stream::create(*f.context);
+  ASSERT_TRUE(stream);
+  for (Case &c : cases) {
+    for (int i = 0; i < kCalls; ++i) {
+      Call &call = c.calls[i];
+      // The capture (and its launch), then replays on a caller's stream
+      // and on the context's.
+      for (int replay = 0; replay < 3; ++replay) {
+        ASSERT_TRUE(reset(call).ok());
+        RunOptions options;
+        options.graph = true;
+        options.synchronize = true;
+        options.stream = replay == 2 ? nullptr : stream->get();
+        Status status = c.entry->run(call.pointers, options);
+        ASSERT_TRUE(status.ok()) << status.message();
+        EXPECT_EQ(compare(c.entry->spec(), results(c.entry->spec(), call),
+                          c.expected[i],
+                          "graph run " + std::to_string(replay)),
+                  "");
+      }
+    }
+    // One graph per buffer set, kept across replays.
+    EXPECT_EQ(c.entry->graphCount(), size_t(kCalls)) << c.entry->name();
+  }
 }
 
 TEST(ConcurrencyGpuTest, TwoThreadsTwoStreams) {

@@ -85,6 +85,18 @@ struct TEQ_RUNTIME_EXPORT RunOptions {
   /// that order; teq/Runtime/Communicator.h), on the context's device.
   /// Checked before anything runs; they must outlive the entry's work.
   std::vector<const Communicator *> communicators;
+  /// Run the entry as a CUDA graph: the first call with a set of buffer
+  /// addresses captures the entry's launches and GEMMs (on a private
+  /// stream, nothing runs then) and instantiates them; that call and every
+  /// later call with the same addresses launch the graph on `stream` (one
+  /// cuGraphLaunch instead of the host work of each launch). The results
+  /// are those of a direct call, bit for bit. Each graph keeps a workspace
+  /// of its own (the entry's and cuBLASLt's) until the artifact is closed;
+  /// past Entry::kMaxGraphs buffer sets an entry runs directly. Calls on a
+  /// stream that is itself capturing (a framework's CUDA graph) run
+  /// directly: the outer capture records them. Entries with collectives
+  /// are refused (their communicators' work is not captured).
+  bool graph = false;
 };
 
 /// Entry::checkBuffers on a manifest's entry alone (an artifact opened for
@@ -143,9 +155,27 @@ public:
   Status run(const std::vector<DevicePtr> &buffers,
              const RunOptions &options = {}) const;
 
+  /// Buffer sets an entry keeps a CUDA graph for (RunOptions::graph).
+  static constexpr size_t kMaxGraphs = 16;
+  /// The CUDA graphs the entry holds (one per buffer set run with
+  /// RunOptions::graph).
+  size_t graphCount() const;
+
 private:
   friend class Artifact;
   using EntryFunction = void (*)(void **);
+  struct Graphs;
+  /// Enqueues the entry on `stream` (its workspace slot, launches and GEMMs)
+  /// after the checks.
+  Status enqueue(const std::vector<DevicePtr> &buffers, void *stream,
+                 const detail::WorkspacePool::StreamState &streamState,
+                 const RunOptions &options) const;
+  /// Launches the graph of `buffers` on `stream`, capturing it first if
+  /// there is none; false (nothing launched) if the entry holds kMaxGraphs.
+  StatusOr<bool> launchGraph(const std::vector<DevicePtr> &buffers,
+                             void *stream, const RunOptions &options) const;
+  /// Destroys the graphs (the context is current, their work finished).
+  void destroyGraphs() const;
   /// The last buffers that met the caller's contract (checkBuffers is a
   /// function of the pointers alone, so the same pointers pass again):
   /// a call with the previous call's buffers skips the sort. Shared by the
@@ -163,6 +193,8 @@ private:
   const EntrySpec *spec_ = nullptr;
   EntryFunction function_ = nullptr;
   std::unique_ptr<CheckedBuffers> checked_;
+  /// Shared (not unique) so Graphs may stay incomplete here.
+  std::shared_ptr<Graphs> graphs_;
 };
 
 class TEQ_RUNTIME_EXPORT Artifact {
