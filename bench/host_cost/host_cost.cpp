@@ -116,6 +116,8 @@ struct Row {
   size_t buffers = 0;
   uint64_t launches = 0, gemms = 0; ///< Per call.
   Timing cppRun, cppRunValidate, cRun, cRunValidate;
+  /// RunOptions::graph (captured in the warm-up, then replayed).
+  Timing cppGraph;
   double checkBuffersUs = 0, validateUs = 0, entryLeaseUs = 0,
          gemmLeaseUs = -1;
 
@@ -235,6 +237,11 @@ int main(int argc, char **argv) {
         options, [&] { check(entry.run(buffers, fast), name); }, sync);
     row.cppRunValidate = measure(
         options, [&] { check(entry.run(buffers, validated), name); }, sync);
+    RunOptions graphed;
+    graphed.validate = false;
+    graphed.graph = true;
+    row.cppGraph = measure(
+        options, [&] { check(entry.run(buffers, graphed), name); }, sync);
     TeqRtRunOptions cFast = teqRtRunOptionsGetDefault();
     cFast.validate = false;
     TeqRtRunOptions cValidated = teqRtRunOptionsGetDefault();
@@ -283,19 +290,20 @@ int main(int argc, char **argv) {
   (void)cStream;
 
   std::printf("\nhost us per call (enqueue only; 'device': until idle)\n");
-  std::printf("%-28s %4s %6s %4s %9s %9s %9s %9s %9s | %8s %8s %8s %9s "
-              "%10s\n",
+  std::printf("%-28s %4s %6s %4s %9s %9s %9s %9s %9s %9s %9s | %8s %8s %8s "
+              "%9s %10s\n",
               "entry", "bufs", "kernel", "gemm", "C++", "C++ +val", "C",
-              "C +val", "device", "contract", "validate", "ws lease",
-              "blt lease", "per launch");
+              "C +val", "device", "C++ graph", "graph dev", "contract",
+              "validate", "ws lease", "blt lease", "per launch");
   for (const Row &r : rows)
-    std::printf("%-28s %4zu %6llu %4llu %9.2f %9.2f %9.2f %9.2f %9.2f | %8.2f "
-                "%8.2f %8.2f %9s %10.2f\n",
+    std::printf("%-28s %4zu %6llu %4llu %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f "
+                "%9.2f | %8.2f %8.2f %8.2f %9s %10.2f\n",
                 r.entry.c_str(), r.buffers,
                 static_cast<unsigned long long>(r.launches),
                 static_cast<unsigned long long>(r.gemms), r.cppRun.hostUs,
                 r.cppRunValidate.hostUs, r.cRun.hostUs, r.cRunValidate.hostUs,
-                r.cppRun.deviceUs, r.checkBuffersUs, r.validateUs,
+                r.cppRun.deviceUs, r.cppGraph.hostUs, r.cppGraph.deviceUs,
+                r.checkBuffersUs, r.validateUs,
                 r.entryLeaseUs,
                 r.gemmLeaseUs < 0
                     ? "-"
@@ -317,14 +325,16 @@ int main(int argc, char **argv) {
           "%s\n    {\"entry\": \"%s\", \"buffers\": %zu, \"kernels\": "
           "%llu, \"gemms\": %llu, \"cpp\": %.3f, "
           "\"cpp_validate\": %.3f, \"c\": %.3f, \"c_validate\": %.3f, "
-          "\"device\": %.3f, \"check_buffers\": %.3f, \"validate\": %.3f, "
+          "\"device\": %.3f, \"cpp_graph\": %.3f, \"graph_device\": %.3f, "
+          "\"check_buffers\": %.3f, \"validate\": %.3f, "
           "\"entry_workspace_lease\": %.3f, \"cublaslt_workspace_lease\": %s, "
           "\"per_launch_derived\": %.3f}",
           i ? "," : "", r.entry.c_str(), r.buffers,
           static_cast<unsigned long long>(r.launches),
           static_cast<unsigned long long>(r.gemms), r.cppRun.hostUs,
           r.cppRunValidate.hostUs, r.cRun.hostUs, r.cRunValidate.hostUs,
-          r.cppRun.deviceUs, r.checkBuffersUs, r.validateUs, r.entryLeaseUs,
+          r.cppRun.deviceUs, r.cppGraph.hostUs, r.cppGraph.deviceUs,
+          r.checkBuffersUs, r.validateUs, r.entryLeaseUs,
           r.gemmLeaseUs < 0 ? "null"
                             : std::to_string(r.gemmLeaseUs).c_str(),
           r.perLaunchUs());
