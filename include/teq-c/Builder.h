@@ -40,6 +40,24 @@ teqFunctionBuilderGetArgument(TeqFunctionBuilder builder, intptr_t index);
 MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderSetArgumentName(
     TeqFunctionBuilder builder, intptr_t index, MlirStringRef name);
 
+/// Gives argument `index` its role in the artifact's manifest (the
+/// teq.role and teq.role_of argument attributes; "role" and "of" in
+/// docs/Artifact.md): `role` is input, parameter, output, saved, state,
+/// state_update, grad_output, grad or main_grad; `of` (empty: none) names
+/// the value a saved, state_update, grad_output, grad or main_grad refers
+/// to. Errors: an index out of range, an unknown role, an `of` for a role
+/// that refers to nothing.
+MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderSetArgumentRole(
+    TeqFunctionBuilder builder, intptr_t index, MlirStringRef role,
+    MlirStringRef of);
+
+/// Gives result `index` its role, as teqFunctionBuilderSetArgumentRole does
+/// for arguments; recorded until teqFunctionBuilderReturn builds the
+/// results (which fails if `index` is not one of them).
+MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderSetResultRole(
+    TeqFunctionBuilder builder, intptr_t index, MlirStringRef role,
+    MlirStringRef of);
+
 /// Opens a teq.autocast region: `recipe` (a teq recipe attribute, or null:
 /// the target's default recipe) and `enabled`. Ops built until the matching
 /// teq FunctionBuilderEndAutocast go inside it.

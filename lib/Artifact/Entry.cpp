@@ -9,6 +9,29 @@
 
 namespace mlir::teq::artifact {
 
+namespace {
+constexpr std::string_view kArgRoles[] = {
+    "input", "parameter",   "output", "saved",    "state",
+    "state_update", "grad_output", "grad",   "main_grad"};
+} // namespace
+
+bool isArgRole(std::string_view role) {
+  for (std::string_view known : kArgRoles)
+    if (role == known)
+      return true;
+  return false;
+}
+
+bool argRoleTakesOf(std::string_view role) {
+  return role == "saved" || role == "state_update" || role == "grad_output" ||
+         role == "grad" || role == "main_grad";
+}
+
+const char *argRoleList() {
+  return "input, parameter, output, saved, state, state_update, "
+         "grad_output, grad, main_grad";
+}
+
 const char *stringifyArgKind(ArgKind kind) {
   switch (kind) {
   case ArgKind::Input:

@@ -71,6 +71,32 @@ Status parseArg(const JsonValue &value, const std::string &path,
                              : std::string("kind \"temporary\" is only for "
                                            "the entry's \"temporaries\""));
 
+  // "role"/"of" (optional: older manifests have none).
+  auto role = readOptionalString(value, path, "role");
+  if (!role.ok())
+    return role.status();
+  auto of = readOptionalString(value, path, "of");
+  if (!of.ok())
+    return of.status();
+  if (value.find("role") && !isArgRole(*role))
+    return errorAt(child(path, "role"), "unknown role \"" + *role +
+                                            "\" (expected " + argRoleList() +
+                                            ")");
+  if (!role->empty() && temporary)
+    return errorAt(child(path, "role"), "a temporary has no role");
+  if (value.find("of")) {
+    if (!argRoleTakesOf(*role))
+      return errorAt(child(path, "of"),
+                     role->empty() ? std::string("\"of\" without a \"role\"")
+                                   : "role \"" + *role +
+                                         "\" names no other value");
+    if (of->empty())
+      return errorAt(child(path, "of"), "is empty");
+    TEQ_RETURN_IF_ERROR(checkName(*of, child(path, "of")));
+  }
+  arg.role = *role;
+  arg.roleOf = *of;
+
   const JsonValue *tensor = value.find("tensor");
   const JsonValue *proto = value.find("proto");
   if (tensor && proto)

@@ -79,6 +79,10 @@ JsonValue argJson(const ArgSpec &arg) {
     json.set("computed_by", toJson(*arg.computedBy));
   if (arg.inRegisters)
     json.set("in_registers", true);
+  if (!arg.role.empty())
+    json.set("role", arg.role);
+  if (!arg.roleOf.empty())
+    json.set("of", arg.roleOf);
   if (!arg.placement.empty()) {
     JsonValue placement = JsonValue::array();
     using Where = BufferPlacement::Where;

@@ -2,7 +2,9 @@
 
 #include "teq-c/Builder.h"
 #include "Status.h"
+#include "teq/Artifact/Entry.h"
 #include "teq/Dialect/TEQ/IR/TEQOps.h"
+#include "teq/Dialect/TEQ/IR/TEQRoles.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"
@@ -15,6 +17,8 @@
 #include "mlir/IR/Verifier.h"
 
 #include "llvm/ADT/SetVector.h"
+
+#include <map>
 
 using namespace mlir;
 using namespace mlir::teq;
@@ -30,6 +34,9 @@ struct FunctionBuilderImpl {
   /// Every autocast built, in creation order (outer before inner).
   SmallVector<AutocastOp> autocasts;
   bool finished = false;
+  /// Result roles (teq.role, teq.role_of) by result index: the results
+  /// exist only once teqFunctionBuilderReturn builds them.
+  std::map<intptr_t, std::pair<std::string, std::string>> resultRoles;
 
   explicit FunctionBuilderImpl(func::FuncOp function)
       : function(function), builder(function.getContext()) {}
@@ -232,6 +239,63 @@ TeqStatus teqFunctionBuilderSetArgumentName(TeqFunctionBuilder builder,
                      std::to_string(index) + " out of range");
   b->function.setArgAttr(index, TEQDialect::getNameAttrName(),
                          StringAttr::get(b->function.getContext(), unwrap(name)));
+  return makeSuccess();
+}
+
+/// The error of a role (and the value it is of) that the manifest does not
+/// know, or success.
+static TeqStatus checkRole(const char *fn, StringRef role, StringRef of) {
+  if (!artifact::isArgRole(role.str()))
+    return makeError(std::string(fn) + ": unknown role '" + role.str() +
+                     "' (expected " + artifact::argRoleList() + ")");
+  if (!of.empty() && !artifact::argRoleTakesOf(role.str()))
+    return makeError(std::string(fn) + ": role '" + role.str() +
+                     "' refers to no other value (of '" + of.str() + "')");
+  return makeSuccess();
+}
+
+TeqStatus teqFunctionBuilderSetArgumentRole(TeqFunctionBuilder builder,
+                                            intptr_t index, MlirStringRef role,
+                                            MlirStringRef of) {
+  constexpr const char *fn = "teqFunctionBuilderSetArgumentRole";
+  TeqStatus error = makeSuccess();
+  FunctionBuilderImpl *b = usable(builder, fn, error);
+  if (!b)
+    return error;
+  if (index < 0 || index >= static_cast<intptr_t>(b->function.getNumArguments()))
+    return makeError(std::string(fn) + ": argument " + std::to_string(index) +
+                     " out of range");
+  StringRef roleText = unwrap(role), ofText = unwrap(of);
+  TeqStatus status = checkRole(fn, roleText, ofText);
+  if (status.ptr)
+    return status;
+  MLIRContext *ctx = b->function.getContext();
+  b->function.setArgAttr(index, getRoleAttrName(),
+                         StringAttr::get(ctx, roleText));
+  if (ofText.empty())
+    b->function.removeArgAttr(index, getRoleOfAttrName());
+  else
+    b->function.setArgAttr(index, getRoleOfAttrName(),
+                           StringAttr::get(ctx, ofText));
+  return makeSuccess();
+}
+
+TeqStatus teqFunctionBuilderSetResultRole(TeqFunctionBuilder builder,
+                                          intptr_t index, MlirStringRef role,
+                                          MlirStringRef of) {
+  constexpr const char *fn = "teqFunctionBuilderSetResultRole";
+  TeqStatus error = makeSuccess();
+  FunctionBuilderImpl *b = usable(builder, fn, error);
+  if (!b)
+    return error;
+  if (index < 0)
+    return makeError(std::string(fn) + ": result " + std::to_string(index) +
+                     " out of range");
+  StringRef roleText = unwrap(role), ofText = unwrap(of);
+  TeqStatus status = checkRole(fn, roleText, ofText);
+  if (status.ptr)
+    return status;
+  b->resultRoles[index] = {roleText.str(), ofText.str()};
   return makeSuccess();
 }
 
@@ -495,6 +559,11 @@ TeqStatus teqFunctionBuilderReturn(TeqFunctionBuilder builder,
                        " is null");
     results.push_back(unwrap(values[i]));
   }
+  if (!b->resultRoles.empty() && b->resultRoles.rbegin()->first >= numValues)
+    return makeError(std::string(fn) + ": a role was set for result " +
+                     std::to_string(b->resultRoles.rbegin()->first) +
+                     ", but " + std::to_string(numValues) +
+                     " value(s) are returned");
   func::ReturnOp::create(b->builder, b->loc(), results);
   SmallVector<Type> resultTypes;
   for (Value value : results)
@@ -506,6 +575,14 @@ TeqStatus teqFunctionBuilderReturn(TeqFunctionBuilder builder,
       b->function.setResultAttr(
           i, TEQDialect::getNameAttrName(),
           StringAttr::get(b->function.getContext(), unwrap(names[i])));
+  for (const auto &[i, role] : b->resultRoles) {
+    MLIRContext *ctx = b->function.getContext();
+    b->function.setResultAttr(i, getRoleAttrName(),
+                              StringAttr::get(ctx, role.first));
+    if (!role.second.empty())
+      b->function.setResultAttr(i, getRoleOfAttrName(),
+                                StringAttr::get(ctx, role.second));
+  }
   // Inner regions first: their new results are what the outer ones yield.
   for (AutocastOp autocast : llvm::reverse(b->autocasts))
     yieldEscapingValues(b->builder, autocast);

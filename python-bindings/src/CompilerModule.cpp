@@ -352,6 +352,17 @@ public:
                                             toRef(name)));
   }
 
+  void setArgumentRole(size_t index, const std::string &role,
+                       const std::string &of) {
+    check(teqFunctionBuilderSetArgumentRole(builder_, static_cast<intptr_t>(index),
+                                            toRef(role), toRef(of)));
+  }
+
+  void setResultRole(size_t index, const std::string &role, const std::string &of) {
+    check(teqFunctionBuilderSetResultRole(builder_, static_cast<intptr_t>(index),
+                                          toRef(role), toRef(of)));
+  }
+
   void ret(const std::vector<Value> &values,
            const std::optional<std::vector<std::string>> &names) {
     std::vector<MlirValue> handles;
@@ -609,6 +620,10 @@ PYBIND11_MODULE(_teq_compiler, m) {
            py::arg("amax_reduction_group") = py::none())
       .def("constant", &FunctionBuilder::constant)
       .def("set_argument_name", &FunctionBuilder::setArgumentName)
+      .def("set_argument_role", &FunctionBuilder::setArgumentRole, py::arg("index"),
+           py::arg("role"), py::arg("of") = "")
+      .def("set_result_role", &FunctionBuilder::setResultRole, py::arg("index"),
+           py::arg("role"), py::arg("of") = "")
       .def("ret", &FunctionBuilder::ret, py::arg("values"),
            py::arg("names") = py::none());
 }

@@ -377,47 +377,74 @@ class Program:
                 self._plan(training).items()}
 
     def _plan(self, training):
+        """{entry: (argument names, result names, (argument roles, result
+        roles))}: each role a (role, of) pair the manifest writes as "role"
+        and "of" (docs/Artifact.md; of "" for none), None for a process
+        group (no argument of the manifest)."""
         if not self._outputs:
             raise ValueError(f"program '{self.name}' has no outputs "
                              "(Program.output)")
+        fwd_state = self._state_args(True)
         fwd_args = [t.name for t in self._inputs + self._params + self._groups] + [
-            name for _, name, _ in self._state_args(True)]
+            name for _, name, _ in fwd_state]
+        fwd_arg_roles = ([("input", "")] * len(self._inputs)
+                         + [("parameter", "")] * len(self._params)
+                         + [None] * len(self._groups)
+                         + [("state", "")] * len(fwd_state))
         fwd_results = [f"output{i}" for i in range(len(self._outputs))]
+        fwd_result_roles = [("output", "")] * len(fwd_results)
         self._check_delayed_gathers()
         plan = {}
         update_state = [name for _, name, _ in
-                        self._state_args(True) + (self._state_args(False) if training else [])]
-        update_state += [g.name for g in self._update_groups(training)]
+                        fwd_state + (self._state_args(False) if training else [])]
+        update_groups = [g.name for g in self._update_groups(training)]
+        update_roles = ([("state", "")] * len(update_state), [
+            ("state_update", n) for n in update_state])
+        update_roles[0].extend([None] * len(update_groups))
+        update_state += update_groups
+        # A forward's updated amax history: the state argument it updates.
+        hist_f = [(f"{op.config['name']}.fwd_amax_history.updated", name)
+                  for op, name, _ in fwd_state if name.endswith("amax_history")]
         if not training:
-            hist = [f"{op.config['name']}.fwd_amax_history.updated"
-                    for op, name, _ in self._state_args(True)
-                    if name.endswith("amax_history")]
-            plan[self.name] = (fwd_args, fwd_results + hist, None)
+            plan[self.name] = (fwd_args, fwd_results + [n for n, _ in hist_f],
+                               (fwd_arg_roles, fwd_result_roles + [
+                                   ("state_update", of) for _, of in hist_f]))
             if update_state:
                 plan[f"{self.name}_update"] = (
-                    update_state, self._update_results(update_state), None)
+                    update_state, self._update_results(update_state), update_roles)
             return plan
         saved = self._saved_values()
-        hist_f = [f"{op.config['name']}.fwd_amax_history.updated"
-                  for op, name, _ in self._state_args(True)
-                  if name.endswith("amax_history")]
         plan[f"{self.name}_forward"] = (
-            fwd_args, fwd_results + [n for n, _ in saved] + hist_f, None)
-        main_grads = [f"{op.config['weight'].name}.main_grad" for op in self._ops
-                      if op.kind == "linear" and op.config["fuse_wgrad_accumulation"]]
+            fwd_args, fwd_results + [n for n, _ in saved] + [n for n, _ in hist_f],
+            (fwd_arg_roles, fwd_result_roles + [("saved", "")] * len(saved)
+             + [("state_update", of) for _, of in hist_f]))
+        fused = [op.config["weight"] for op in self._ops
+                 if op.kind == "linear" and op.config["fuse_wgrad_accumulation"]]
+        main_grads = [f"{w.name}.main_grad" for w in fused]
+        bwd_state = self._state_args(False)
         bwd_args = ([f"grad_output{i}" for i in range(len(self._outputs))]
                     + [n for n, _ in saved] + main_grads
                     + [g.name for g in self._groups]
-                    + [name for _, name, _ in self._state_args(False)])
-        grads = [f"grad_{t.name}" for t in self._inputs + self._params
-                 if t.requires_grad]
-        hist_b = [f"{op.config['name']}.bwd_amax_history.updated"
-                  for op, name, _ in self._state_args(False)
-                  if name.endswith("amax_history")]
-        plan[f"{self.name}_backward"] = (bwd_args, grads + hist_b, None)
+                    + [name for _, name, _ in bwd_state])
+        bwd_arg_roles = ([("grad_output", f"output{i}") for i in range(len(self._outputs))]
+                         + [("saved", "")] * len(saved)
+                         + [("main_grad", w.name) for w in fused]
+                         + [None] * len(self._groups)
+                         + [("state", "")] * len(bwd_state))
+        # A parameter with a main_grad gets back its accumulated main_grad
+        # (fuse_wgrad_accumulation) in place of a gradient.
+        grad_of = [t for t in self._inputs + self._params if t.requires_grad]
+        grads = [f"grad_{t.name}" for t in grad_of]
+        grad_roles = [("main_grad" if any(t is w for w in fused) else "grad", t.name)
+                      for t in grad_of]
+        hist_b = [(f"{op.config['name']}.bwd_amax_history.updated", name)
+                  for op, name, _ in bwd_state if name.endswith("amax_history")]
+        plan[f"{self.name}_backward"] = (
+            bwd_args, grads + [n for n, _ in hist_b],
+            (bwd_arg_roles, grad_roles + [("state_update", of) for _, of in hist_b]))
         if update_state:
             plan[f"{self.name}_update"] = (
-                update_state, self._update_results(update_state), None)
+                update_state, self._update_results(update_state), update_roles)
         return plan
 
     def _saved_values(self):
@@ -490,9 +517,16 @@ class Program:
         return "#teq.linear<" + ", ".join(fields) + ">"
 
     @staticmethod
-    def _name_arguments(builder, names):
-        for i, name in enumerate(names):
+    def _name_arguments(builder, plan):
+        """Names and roles of the entry's arguments, roles of its results
+        (before builder.ret(..., plan[1]))."""
+        arg_roles, result_roles = plan[2]
+        for i, name in enumerate(plan[0]):
             builder.set_argument_name(i, name)
+            if arg_roles[i] is not None:
+                builder.set_argument_role(i, *arg_roles[i])
+        for i, role in enumerate(result_roles):
+            builder.set_result_role(i, *role)
 
     def _build_forward(self, module, training, plan):
         name = f"{self.name}_forward" if training else self.name
@@ -501,7 +535,7 @@ class Program:
                      + ["!teq.process_group"] * len(self._groups)
                      + [tensor_type(shape, "f32") for _, _, shape in state])
         b = _c.FunctionBuilder(module._handle, name, arg_types)
-        self._name_arguments(b, plan[0])
+        self._name_arguments(b, plan)
         values = {}
         for i, t in enumerate(self._inputs + self._params + self._groups):
             values[id(t)] = b.argument(i)
@@ -558,7 +592,7 @@ class Program:
         b = _c.FunctionBuilder(module._handle, f"{self.name}_update",
                                [tensor_type(shape, "f32") for _, _, shape in state]
                                + ["!teq.process_group"] * len(groups))
-        self._name_arguments(b, plan[0])
+        self._name_arguments(b, plan)
         group_values = {id(g): b.argument(len(state) + i) for i, g in enumerate(groups)}
         results = []
         for j in range(0, len(state), 2):
@@ -586,7 +620,7 @@ class Program:
                      + ["!teq.process_group"] * len(self._groups)
                      + [tensor_type(shape, "f32") for _, _, shape in state])
         b = _c.FunctionBuilder(module._handle, f"{self.name}_backward", arg_types)
-        self._name_arguments(b, plan[0])
+        self._name_arguments(b, plan)
         n_out = len(self._outputs)
         saved = {}
         for j, (_, (index, slot)) in enumerate(saved_names):

@@ -394,3 +394,30 @@ def test_a_negative_margin_scales_up(tmp_path):
     teq.compile(p, output=manifest, emit="manifest")
     update = {e["name"]: e for e in json.loads(manifest.read_text())["entries"]}["mlp_update"]
     assert {a["computed_by"]["margin"] for a in update["args"] if "computed_by" in a} == {-2}
+
+
+def test_function_builder_roles(compiler):
+    # teq.role / teq.role_of on arguments and results (the manifest's
+    # "role"/"of"); the vocabulary is checked when they are set.
+    module = compiler.Module.empty("sm_90")
+    b = compiler.FunctionBuilder(module, "f", ["tensor<4xf32>", "tensor<4xf32>"])
+    b.set_argument_role(0, "state")
+    b.set_argument_role(1, "grad_output", "y")
+    with pytest.raises(teq.CompilerError, match=r"teqFunctionBuilderSetArgumentRole: unknown "
+                                                r"role 'weight' \(expected input, parameter"):
+        b.set_argument_role(0, "weight")
+    with pytest.raises(teq.CompilerError, match="role 'input' refers to no other value"):
+        b.set_argument_role(0, "input", "x")
+    with pytest.raises(teq.CompilerError, match="argument 2 out of range"):
+        b.set_argument_role(2, "input")
+    b.set_result_role(0, "state_update", "s")
+    b.ret([b.elementwise("math.exp", [b.argument(0)])])
+    text = str(module)
+    assert 'teq.role = "state"' in text
+    assert '{teq.role = "grad_output", teq.role_of = "y"}' in text
+    assert '-> (tensor<4xf32> {teq.role = "state_update", teq.role_of = "s"})' in text
+    # A role for a result that is not returned.
+    b = compiler.FunctionBuilder(module, "g", ["tensor<4xf32>"])
+    b.set_result_role(1, "output")
+    with pytest.raises(teq.CompilerError, match="a role was set for result 1, but 1 value"):
+        b.ret([b.argument(0)])

@@ -141,6 +141,59 @@ TEST(ManifestTest, DefaultsAndUnknownKeys) {
   EXPECT_EQ(entry.bytesMoved(), 2 * 4 + 64 + 512 + 4); // inout counts twice
 }
 
+TEST(ManifestTest, ArgumentRoles) {
+  // "role"/"of" are read, written back, and optional (the example has none).
+  auto manifest = parseManifest(edited(
+      R"({"name": "x", "kind": "input",)",
+      R"({"name": "x", "kind": "input", "role": "grad_output", "of": "y",)"));
+  ASSERT_TRUE(manifest.ok()) << manifest.message();
+  const ArgSpec &x = manifest->entries[0].args[0];
+  EXPECT_EQ(x.role, "grad_output");
+  EXPECT_EQ(x.roleOf, "y");
+  EXPECT_EQ(manifest->entries[0].args[1].role, "");
+  EXPECT_EQ(manifest->entries[0].args[1].roleOf, "");
+  const std::string written = writeManifest(*manifest);
+  EXPECT_NE(written.find(R"("of":"y","role":"grad_output")"), std::string::npos)
+      << written;
+  auto again = parseManifest(written);
+  ASSERT_TRUE(again.ok()) << again.message();
+  EXPECT_EQ(again->entries[0].args[0].roleOf, "y");
+  // Without a role nothing is written.
+  auto plain = parseManifest(kExample);
+  ASSERT_TRUE(plain.ok()) << plain.message();
+  EXPECT_EQ(writeManifest(*plain).find(R"("role")"), std::string::npos);
+
+  auto withRole = [](const std::string &keys) {
+    return edited(R"({"name": "x", "kind": "input",)",
+                  R"({"name": "x", "kind": "input", )" + keys + ",");
+  };
+  EXPECT_NE(errorOf(withRole(R"("role": "weight")"))
+                .find("entries[0].args[0].role: unknown role \"weight\" "
+                      "(expected input, parameter, output, saved, state, "
+                      "state_update, grad_output, grad, main_grad)"),
+            std::string::npos)
+      << errorOf(withRole(R"("role": "weight")"));
+  EXPECT_NE(errorOf(withRole(R"("role": "")")).find("unknown role \"\""),
+            std::string::npos);
+  EXPECT_NE(errorOf(withRole(R"("role": 3)")).find("entries[0].args[0].role"),
+            std::string::npos);
+  EXPECT_NE(errorOf(withRole(R"("role": "input", "of": "y")"))
+                .find("role \"input\" names no other value"),
+            std::string::npos);
+  EXPECT_NE(errorOf(withRole(R"("of": "y")"))
+                .find("\"of\" without a \"role\""),
+            std::string::npos);
+  EXPECT_NE(errorOf(withRole(R"("role": "grad", "of": "")"))
+                .find("entries[0].args[0].of: is empty"),
+            std::string::npos);
+  for (const char *role : {"input", "parameter", "output", "saved", "state",
+                           "state_update", "grad_output", "grad",
+                           "main_grad"}) {
+    auto ok = parseManifest(withRole(std::string(R"("role": ")") + role + "\""));
+    EXPECT_TRUE(ok.ok()) << role << ": " << ok.message();
+  }
+}
+
 TEST(ManifestTest, TopLevelErrors) {
   EXPECT_EQ(errorOf("[]"), "manifest: expected a JSON object, got an array");
   EXPECT_EQ(errorOf("{"),

@@ -38,6 +38,17 @@ enum class ArgKind {
 };
 const char *stringifyArgKind(ArgKind kind);
 
+/// Whether `role` is one of the manifest's argument roles ("role"): input,
+/// parameter, output, saved, state, state_update, grad_output, grad,
+/// main_grad.
+bool isArgRole(std::string_view role);
+/// Whether an argument of `role` may name another value ("of"): the state
+/// a state_update updates, the value a grad or grad_output is the gradient
+/// of, the parameter of a main_grad, the forward argument a saved tensor is.
+bool argRoleTakesOf(std::string_view role);
+/// The roles, comma-separated, for messages.
+const char *argRoleList();
+
 /// One device buffer. For a `tensor` argument it is the tensor itself
 /// (name "tensor", encoding = the dtype; not written, a "buffers" list on a
 /// tensor argument is ignored); for a `proto` argument one entry of its
@@ -111,6 +122,13 @@ struct ArgSpec {
   /// A temporary's "placement": one per buffer, or empty where the manifest
   /// does not say (then it lives in the workspace).
   std::vector<BufferPlacement> placement;
+  /// What the value is to a training step ("role", isArgRole), so that
+  /// callers need not infer it from names; "" where the manifest does not
+  /// say (older manifests, hand-written programs without a recognised
+  /// shape). Never on temporaries.
+  std::string role;
+  /// The value `role` refers to ("of", argRoleTakesOf), or "".
+  std::string roleOf;
 
   bool isRead() const {
     return kind == ArgKind::Input || kind == ArgKind::InOut;

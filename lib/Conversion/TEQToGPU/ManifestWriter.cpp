@@ -4,6 +4,7 @@
 
 #include "Lowerable.h"
 #include "teq/Dialect/TEQ/IR/TEQDialect.h"
+#include "teq/Dialect/TEQ/IR/TEQRoles.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -175,6 +176,92 @@ describeComputation(Value v, const EntryNames &nameOf,
   return std::nullopt;
 }
 
+/// Whether any argument or result of `func` has a teq.role: then the
+/// attributes say every role and none is derived.
+bool hasRoleAttributes(func::FuncOp func) {
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+    if (func.getArgAttr(i, getRoleAttrName()))
+      return true;
+  for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
+    if (func.getResultAttr(i, getRoleAttrName()))
+      return true;
+  return false;
+}
+
+/// The roles of a function without teq.role attributes (hand-written IR),
+/// from what its lowered IR shows: delayed-scaling state is what quantizes
+/// and delayed-scaling updates read as scale and amax history, a returned
+/// new value of such state (an update's result, a history a quantize
+/// recorded into) is a state_update of the argument it updates, and a
+/// GEMM's accumulator argument is a main_grad. Anything else gets no role
+/// (a plain input or output is not told from a parameter here).
+struct DerivedRoles {
+  llvm::DenseMap<unsigned, std::pair<std::string, std::string>> args;
+  llvm::DenseMap<Value, std::pair<std::string, std::string>> values;
+};
+
+/// The value `v` is a slice or a new version of: a Linear's state is read
+/// through slices (one slot per quantize) and recorded into by inserting
+/// each quantize's history back.
+Value stateRoot(Value v) {
+  while (Operation *op = v.getDefiningOp()) {
+    if (auto extract = dyn_cast<tensor::ExtractSliceOp>(op))
+      v = extract.getSource();
+    else if (auto insert = dyn_cast<tensor::InsertSliceOp>(op))
+      v = insert.getDest();
+    else if (auto quantize = dyn_cast<QuantizeOp>(op);
+             quantize && v == quantize.getUpdatedAmaxHistory())
+      v = quantize.getAmaxHistory();
+    else if (auto update = dyn_cast<DelayedScalingUpdateOp>(op))
+      v = v == update.getUpdatedScale() ? update.getScale()
+                                        : update.getAmaxHistory();
+    else
+      break;
+  }
+  return v;
+}
+
+DerivedRoles deriveRoles(func::FuncOp func, const EntryNames &names) {
+  DerivedRoles roles;
+  auto state = [&](Value v) {
+    if (auto arg = dyn_cast_or_null<BlockArgument>(v ? stateRoot(v) : v))
+      roles.args[arg.getArgNumber()] = {"state", ""};
+  };
+  func.walk([&](Operation *op) {
+    if (auto quantize = dyn_cast<QuantizeOp>(op)) {
+      state(quantize.getScale());
+      state(quantize.getAmaxHistory());
+    } else if (auto update = dyn_cast<DelayedScalingUpdateOp>(op)) {
+      state(update.getScale());
+      state(update.getAmaxHistory());
+    } else if (auto gemmOp = dyn_cast<GemmOp>(op)) {
+      if (auto arg = dyn_cast_or_null<BlockArgument>(gemmOp.getAccumulate()))
+        roles.args[arg.getArgNumber()] = {"main_grad", ""};
+    }
+  });
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  for (Value returned : ret.getOperands()) {
+    if (isa<BlockArgument>(returned))
+      continue;
+    Value root = stateRoot(returned);
+    auto arg = dyn_cast<BlockArgument>(root);
+    if (root == returned || !arg)
+      continue;
+    auto it = roles.args.find(arg.getArgNumber());
+    if (it != roles.args.end() && it->second.first == "state")
+      roles.values[returned] = {"state_update", names(root)};
+  }
+  return roles;
+}
+
+/// `arg`'s role and what it is of.
+void setRole(artifact::ArgSpec &arg, StringAttr role, StringAttr of) {
+  if (role)
+    arg.role = role.str();
+  if (of)
+    arg.roleOf = of.str();
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -278,11 +365,25 @@ void ManifestWriter::addEntry(func::FuncOp func, const EntryPlan &plan,
   entry.name = func.getSymName().str();
   entry.symbol = "teq_entry_" + entry.name;
   entry.workspaceBytes = plan.workspaceBytes;
-  for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
-    if (!isa<ProcessGroupType>(type))
-      entry.args.push_back(describeArgument(names.argument(i),
-                                            artifact::ArgKind::Input, type,
-                                            plan.argumentBuffers[i]));
+  bool explicitRoles = hasRoleAttributes(func);
+  DerivedRoles derived;
+  if (!explicitRoles)
+    derived = deriveRoles(func, names);
+  for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+    if (isa<ProcessGroupType>(type))
+      continue;
+    artifact::ArgSpec arg = describeArgument(
+        names.argument(i), artifact::ArgKind::Input, type,
+        plan.argumentBuffers[i]);
+    if (explicitRoles) {
+      setRole(arg, func.getArgAttrOfType<StringAttr>(i, getRoleAttrName()),
+              func.getArgAttrOfType<StringAttr>(i, getRoleOfAttrName()));
+    } else if (auto it = derived.args.find(i); it != derived.args.end()) {
+      arg.role = it->second.first;
+      arg.roleOf = it->second.second;
+    }
+    entry.args.push_back(std::move(arg));
+  }
   // Process groups are no buffers: the caller passes a communicator each.
   llvm::DenseMap<Value, int64_t> groupIndex;
   for (const EntryPlan::Group &group : plan.groups) {
@@ -305,6 +406,14 @@ void ManifestWriter::addEntry(func::FuncOp func, const EntryPlan &plan,
     } else {
       arg.computedBy =
           describeComputation(returned, names, gemmIds, groupIndex);
+    }
+    if (explicitRoles) {
+      setRole(arg, func.getResultAttrOfType<StringAttr>(i, getRoleAttrName()),
+              func.getResultAttrOfType<StringAttr>(i, getRoleOfAttrName()));
+    } else if (auto it = derived.values.find(returned);
+               it != derived.values.end()) {
+      arg.role = it->second.first;
+      arg.roleOf = it->second.second;
     }
     entry.args.push_back(std::move(arg));
   }

@@ -1,8 +1,10 @@
 //===- TEQDialect.cpp - The teq dialect -----------------------------------===//
 
 #include "teq/Dialect/TEQ/IR/TEQDialect.h"
+#include "teq/Artifact/Entry.h"
 #include "teq/Dialect/TEQ/IR/TEQAttrs.h"
 #include "teq/Dialect/TEQ/IR/TEQOps.h"
+#include "teq/Dialect/TEQ/IR/TEQRoles.h"
 #include "teq/Dialect/TEQ/IR/TEQTypes.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -88,6 +90,33 @@ LogicalResult TEQDialect::verifyOperationAttribute(Operation *op,
                          << getManifestAttrName() << "'";
 }
 
+/// `teq.role` (a manifest role) or `teq.role_of` (the name of the value a
+/// role that takes one refers to) on a function argument or result.
+static LogicalResult verifyRoleAttribute(Operation *op, NamedAttribute attr,
+                                         StringRef what, unsigned index,
+                                         DictionaryAttr attrs) {
+  auto text = dyn_cast<StringAttr>(attr.getValue());
+  if (attr.getName() == getRoleAttrName()) {
+    if (!text || !artifact::isArgRole(text.getValue().str()))
+      return op->emitError()
+             << "'" << getRoleAttrName() << "' of " << what << " " << index
+             << " must be one of " << artifact::argRoleList() << ", got "
+             << attr.getValue();
+    return success();
+  }
+  auto role = attrs ? attrs.getAs<StringAttr>(getRoleAttrName()) : nullptr;
+  if (!text || text.getValue().empty())
+    return op->emitError() << "'" << getRoleOfAttrName() << "' of " << what
+                           << " " << index << " must be a non-empty string";
+  if (!role || !artifact::argRoleTakesOf(role.getValue().str()))
+    return op->emitError()
+           << "'" << getRoleOfAttrName() << "' of " << what << " " << index
+           << " needs a '" << getRoleAttrName()
+           << "' that refers to another value (saved, state_update, "
+              "grad_output, grad or main_grad)";
+  return success();
+}
+
 /// `teq.name` on a function argument or result: a non-empty string that is
 /// not a temporary's name (t<N>).
 static LogicalResult verifyNameAttribute(Operation *op, NamedAttribute attr,
@@ -96,7 +125,9 @@ static LogicalResult verifyNameAttribute(Operation *op, NamedAttribute attr,
     return op->emitError() << "unknown teq attribute '"
                            << attr.getName().getValue() << "' on " << what
                            << " " << index << "; teq knows '"
-                           << TEQDialect::getNameAttrName() << "'";
+                           << TEQDialect::getNameAttrName() << "', '"
+                           << getRoleAttrName() << "' and '"
+                           << getRoleOfAttrName() << "'";
   auto name = dyn_cast<StringAttr>(attr.getValue());
   StringRef text = name ? name.getValue() : StringRef();
   if (!name || text.empty() ||
@@ -113,6 +144,12 @@ LogicalResult TEQDialect::verifyRegionArgAttribute(Operation *op,
                                                    unsigned regionIndex,
                                                    unsigned argIndex,
                                                    NamedAttribute attr) {
+  if (attr.getName() == getRoleAttrName() ||
+      attr.getName() == getRoleOfAttrName()) {
+    auto func = dyn_cast<FunctionOpInterface>(op);
+    return verifyRoleAttribute(op, attr, "argument", argIndex,
+                               func ? func.getArgAttrDict(argIndex) : nullptr);
+  }
   return verifyNameAttribute(op, attr, "argument", argIndex);
 }
 
@@ -120,5 +157,12 @@ LogicalResult TEQDialect::verifyRegionResultAttribute(Operation *op,
                                                       unsigned regionIndex,
                                                       unsigned resultIndex,
                                                       NamedAttribute attr) {
+  if (attr.getName() == getRoleAttrName() ||
+      attr.getName() == getRoleOfAttrName()) {
+    auto func = dyn_cast<FunctionOpInterface>(op);
+    return verifyRoleAttribute(
+        op, attr, "result", resultIndex,
+        func ? func.getResultAttrDict(resultIndex) : nullptr);
+  }
   return verifyNameAttribute(op, attr, "result", resultIndex);
 }
