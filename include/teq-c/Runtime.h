@@ -286,6 +286,12 @@ typedef struct TeqRtArgInfo {
   const char *usage;
   const char *scaleLayout;
   const char *quantizerJson;
+  /// What the argument is to a training step (the manifest's "role":
+  /// "input", "parameter", "output", "saved", "state", "state_update",
+  /// "grad_output", "grad", "main_grad") and the value it refers to
+  /// ("of"); "" each where the manifest does not say.
+  const char *role;
+  const char *roleOf;
 } TeqRtArgInfo;
 
 /// One device buffer of an entry's flat buffer list (the pointers

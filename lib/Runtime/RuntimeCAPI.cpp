@@ -523,6 +523,8 @@ TeqRtStatus teqRtEntryGetArgInfo(TeqRtEntry entry, size_t index,
     result.usage = arg.isProto ? arg.proto.usage.c_str() : "";
     result.scaleLayout = arg.isProto ? arg.proto.scaleLayout.c_str() : "";
     result.quantizerJson = e.args[index].quantizerJson.c_str();
+    result.role = arg.role.c_str();
+    result.roleOf = arg.roleOf.c_str();
     *info = result;
     return succeed();
   });

@@ -429,6 +429,8 @@ public:
     d["usage"] = std::string(info.usage);
     d["scale_layout"] = std::string(info.scaleLayout);
     d["quantizer_json"] = std::string(info.quantizerJson);
+    d["role"] = std::string(info.role);
+    d["role_of"] = std::string(info.roleOf);
     return d;
   }
 

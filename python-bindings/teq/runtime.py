@@ -324,6 +324,10 @@ class Arg:
         self.usage = info["usage"]
         self.scale_layout = info["scale_layout"]
         self.quantizer = json.loads(info["quantizer_json"]) if info["quantizer_json"] else None
+        # What the argument is to a training step (the manifest's "role" and
+        # "of", docs/Artifact.md): None where the manifest does not say.
+        self.role = info.get("role") or None
+        self.role_of = info.get("role_of") or None
         self.manifest = manifest or {}
         self.computed_by = self.manifest.get("computed_by")
         self.text = self.manifest.get("proto", {}).get("text") if self.is_proto else None
