@@ -1,6 +1,6 @@
-//===- CheckTest.cpp - te-run --check across ranks ------------------------===//
+//===- CheckTest.cpp - The checker of te-run --check, across ranks --------===//
 //
-// te-run's checker (tools/te-run/Check.h) on the CPU: the values a
+// The checker (teq/Check/Check.h, TEQCheck) on the CPU: the values a
 // collective computes are recomputed from every rank's buffers (gathered,
 // summed), a quantize with an amax group uses the max of every rank's amax,
 // and without the other ranks' buffers those values are reported as not
@@ -8,7 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Check.h"
+#include "teq/Check/Check.h"
+#include "teq/Check/Inputs.h"
 
 #include "teq/Artifact/Manifest.h"
 #include "teq/Layout/BufferLayout.h"
@@ -20,7 +21,7 @@
 #include <cstring>
 
 using namespace mlir::teq;
-using namespace mlir::teq::terun;
+using namespace mlir::teq::check;
 
 namespace {
 

@@ -1,9 +1,10 @@
-//===- Check.h - te-run's comparison against the CPU reference --*- C++ -*-===//
+//===- Check.h - Recompute an entry's outputs on the CPU and compare -*- C++ -*-===//
 //
-// `te-run --check` recomputes each output the manifest describes with
-// "computed_by" on the CPU (lib/Reference), following the entry's program
-// (results and "temporaries") from the very inputs the GPU got and the
-// outputs it wrote for earlier steps:
+// TEQCheck: what `te-run --check` does, as a library. It recomputes each
+// output the manifest describes with "computed_by" on the CPU
+// (lib/Reference), following the entry's program (results and
+// "temporaries") from the very inputs the GPU got and the outputs it wrote
+// for earlier steps, and compares:
 //   quantize                 bit for bit (data, scales, amaxes, padding)
 //   record_amax, delayed_scaling_update, tensor.extract/insert_slice
 //                            bit for bit
@@ -15,8 +16,10 @@
 // bit-identical to the GPU's; checks downstream of them compare by relative
 // error (2e-2) and say so.
 //
-// The manifest is read as the runtime reads it (teq/Artifact/Manifest.h:
-// its types, defaults and validation). Quantizer kinds the reference
+// The manifest is one parseManifest() returned (teq/Artifact/Manifest.h):
+// the checker relies on its validation (every computed_by names values that
+// exist, with the types and shapes its op needs; proto buffers are their
+// layout's) and does not check those again. Quantizer kinds the reference
 // recomputes:
 //   float8_current_scaling  per-tensor FP8, current scaling
 //   float8_delayed          per-tensor FP8 with the stored scale computed_by
@@ -32,25 +35,28 @@
 // Anything else is reported as "check not available for ..." and fails the
 // check.
 //
+// Plain C++17 on TEQArtifact and TEQReference: no MLIR, no GPU.
+//
 //===----------------------------------------------------------------------===//
 
-#ifndef TEQ_TOOLS_TE_RUN_CHECK_H
-#define TEQ_TOOLS_TE_RUN_CHECK_H
+#ifndef TEQ_CHECK_CHECK_H
+#define TEQ_CHECK_CHECK_H
 
-#include "teq/Runtime/Manifest.h"
-#include "teq/Runtime/Status.h"
+#include "teq/Artifact/Manifest.h"
+#include "teq/Artifact/Status.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-namespace mlir::teq::terun {
+namespace mlir::teq::check {
 
-using runtime::ArgSpec;
-using runtime::EntrySpec;
-using runtime::Manifest;
-using runtime::Status;
-using runtime::StatusOr;
+using artifact::ArgSpec;
+using artifact::EntrySpec;
+using artifact::Manifest;
+using artifact::Status;
+using artifact::StatusOr;
 
 /// Host bytes of every buffer of one entry, indexed by flat buffer index
 /// (EntrySpec::flatBuffers order).
@@ -84,9 +90,11 @@ struct RankBuffers {
   const HostBuffers *after = nullptr;
 };
 
-/// Compares every output and inout argument of `entry` after a run
-/// (`after`) with the reference computed from the inputs of that run
-/// (`before`, which holds the bytes uploaded for every read argument).
+/// Compares every output and inout argument of `entry` (an entry of
+/// `manifest`) after a run (`after`) with the reference computed from the
+/// inputs of that run (`before`, which holds the bytes uploaded for every
+/// read argument). Both hold every buffer of the entry at its size; a
+/// buffer of another size is reported and fails the check.
 ///
 /// For rank `rank` of a multi-rank run, `ranks` holds every rank's buffers
 /// of the same entry (ranks[rank] is `before`/`after`; every group spans
@@ -99,23 +107,15 @@ struct RankBuffers {
 /// Sums over ranks are not bit-exact: NCCL promises neither the order of
 /// the additions (ring or tree, chunked) nor their precision (a bf16 add or
 /// one in f32), so the reference sums in float64, rounds once, and the
-/// output compares within kReducedSumLimit (relative Frobenius error; one
-/// ulp of bf16 is 2^-8, and a sum of n exact operands differs from the
-/// correctly rounded one by at most n - 1 roundings). Everything quantized,
-/// gathered or max-reduced is compared bit for bit.
+/// output compares within one bf16 ulp (relative Frobenius error 2^-8; a
+/// sum of n exact operands differs from the correctly rounded one by at
+/// most n - 1 roundings). Everything quantized, gathered or max-reduced is
+/// compared bit for bit.
 CheckReport checkOutputs(const Manifest &manifest, const EntrySpec &entry,
                          const HostBuffers &before, const HostBuffers &after,
                          const std::vector<RankBuffers> &ranks = {},
                          int rank = 0);
 
-/// The buffers of proto argument `arg` holding `values` (logical shape and
-/// dtype of arg.proto, row-major, already rounded to that dtype) quantized by
-/// the reference: how te-run makes valid quantized inputs. Fails with "check
-/// not available ..." for quantizers the reference cannot do.
-StatusOr<std::vector<std::vector<uint8_t>>>
-quantizeWithReference(const Manifest &manifest, const ArgSpec &arg,
-                      const std::vector<float> &values);
+} // namespace mlir::teq::check
 
-} // namespace mlir::teq::terun
-
-#endif // TEQ_TOOLS_TE_RUN_CHECK_H
+#endif // TEQ_CHECK_CHECK_H
