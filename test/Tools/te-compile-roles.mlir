@@ -1,7 +1,7 @@
 // The manifest's "role"/"of" (docs/Artifact.md): from teq.role/teq.role_of
 // where the function has them (what the Python builder writes), else
 // derived from what the IR shows (delayed-scaling state, its updates, a
-// GEMM's main_grad accumulator); nothing else gets a role.
+// GEMM's main_grad accumulator and its result); nothing else gets a role.
 // (An entry's "name" follows its "args": the JSON keys are sorted.)
 // RUN: split-file %s %t
 // RUN: te-compile %t/explicit.mlir --emit=manifest | FileCheck %s --check-prefix=EXPLICIT
@@ -114,5 +114,7 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // DERIVED-NEXT:  "role": "state_update",
 // DERIVED:       "name": "forward"
 // DERIVED:       "name": "arg3",
+// DERIVED-NEXT:  "role": "main_grad",
+// DERIVED:       "name": "result0",
 // DERIVED-NEXT:  "role": "main_grad",
 // DERIVED:       "name": "wgrad"

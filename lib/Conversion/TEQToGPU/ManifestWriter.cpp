@@ -193,7 +193,8 @@ bool hasRoleAttributes(func::FuncOp func) {
 /// and delayed-scaling updates read as scale and amax history, a returned
 /// new value of such state (an update's result, a history a quantize
 /// recorded into) is a state_update of the argument it updates, and a
-/// GEMM's accumulator argument is a main_grad. Anything else gets no role
+/// GEMM's accumulator argument and the returned GEMM result accumulated into
+/// it are a main_grad. Anything else gets no role
 /// (a plain input or output is not told from a parameter here).
 struct DerivedRoles {
   llvm::DenseMap<unsigned, std::pair<std::string, std::string>> args;
@@ -243,6 +244,14 @@ DerivedRoles deriveRoles(func::FuncOp func, const EntryNames &names) {
   for (Value returned : ret.getOperands()) {
     if (isa<BlockArgument>(returned))
       continue;
+    // The accumulated main_grad: a GEMM's result accumulated into one.
+    if (auto gemmOp = returned.getDefiningOp<GemmOp>()) {
+      auto acc = dyn_cast_or_null<BlockArgument>(gemmOp.getAccumulate());
+      if (acc && returned == gemmOp.getResult()) {
+        roles.values[returned] = {"main_grad", ""};
+        continue;
+      }
+    }
     Value root = stateRoot(returned);
     auto arg = dyn_cast<BlockArgument>(root);
     if (root == returned || !arg)
