@@ -470,9 +470,16 @@ typedef struct TeqRtRunOptions {
   /// Wait for the entry's work on its stream to finish, so that a kernel
   /// fault is this call's error. Default false.
   bool synchronize;
+  /// Run the entry as a CUDA graph, captured on the first call with these
+  /// buffer addresses and replayed on later calls with the same ones (one
+  /// graph launch instead of the host work of each kernel launch; results
+  /// bit for bit those of a direct call). Each graph keeps workspaces of its
+  /// own until the artifact is destroyed; past 16 buffer sets the entry runs
+  /// directly. Refused for entries that communicate. Default false.
+  bool graph;
 } TeqRtRunOptions;
 
-/// validate = true, synchronize = false.
+/// validate = true, synchronize = false, graph = false.
 TEQ_RUNTIME_CAPI_EXPORTED TeqRtRunOptions teqRtRunOptionsGetDefault(void);
 
 /// Enqueues entry `entry` on `stream` with the device pointers `buffers`

@@ -742,6 +742,7 @@ TeqRtRunOptions teqRtRunOptionsGetDefault(void) {
   TeqRtRunOptions options;
   options.validate = true;
   options.synchronize = false;
+  options.graph = false;
   return options;
 }
 
@@ -766,6 +767,7 @@ TeqRtStatus runEntry(const char *function, TeqRtEntry entry,
   RunOptions runOptions;
   runOptions.validate = given.validate;
   runOptions.synchronize = given.synchronize;
+  runOptions.graph = given.graph;
   runOptions.stream = stream;
   for (size_t i = 0; i < numCommunicators; ++i)
     runOptions.communicators.push_back(unwrap(communicators[i]));

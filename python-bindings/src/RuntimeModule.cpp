@@ -469,13 +469,14 @@ public:
 
   void runPointers(const std::vector<uint64_t> &pointers, py::object stream,
                    bool validate, bool synchronize,
-                   const Communicators &communicators) const;
+                   const Communicators &communicators, bool graph) const;
   void validatePointers(const std::vector<uint64_t> &pointers) const {
     check(teqRtEntryValidate(handle_, pointers.data(), pointers.size()));
   }
   void runDlpack(const py::sequence &tensors, const py::sequence &labels,
                  py::object stream, int64_t alignment, bool synchronize,
-                 bool dryRun, const Communicators &communicators) const;
+                 bool dryRun, const Communicators &communicators,
+                 bool graph) const;
 
 private:
   std::vector<BufferSpec> bufferSpecs(const py::sequence &labels) const;
@@ -607,10 +608,11 @@ void *cStream(const py::object &stream) {
 
 void Entry::runPointers(const std::vector<uint64_t> &pointers,
                         py::object stream, bool validate, bool synchronize,
-                        const Communicators &communicators) const {
+                        const Communicators &communicators, bool graph) const {
   TeqRtRunOptions options = teqRtRunOptionsGetDefault();
   options.validate = validate;
   options.synchronize = synchronize;
+  options.graph = graph;
   void *s = cStream(stream);
   std::vector<TeqRtCommunicator> comms;
   for (const auto &comm : communicators)
@@ -831,7 +833,8 @@ checkTensor(const dlpack::Tensor &t, const BufferSpec &spec, int ordinal,
 
 void Entry::runDlpack(const py::sequence &tensors, const py::sequence &labels,
                       py::object stream, int64_t alignment, bool synchronize,
-                      bool dryRun, const Communicators &communicators) const {
+                      bool dryRun, const Communicators &communicators,
+                      bool graph) const {
   std::vector<BufferSpec> specs = bufferSpecs(labels);
   size_t n = specs.size();
   if (static_cast<size_t>(py::len(tensors)) != n)
@@ -912,7 +915,8 @@ void Entry::runDlpack(const py::sequence &tensors, const py::sequence &labels,
   }
   if (dryRun)
     return; // `consumed` releases every tensor
-  runPointers(pointers, stream, /*validate=*/true, synchronize, communicators);
+  runPointers(pointers, stream, /*validate=*/true, synchronize, communicators,
+              graph);
 }
 
 /// TE's delayed-scaling update of every column (quantizer slot) of an amax
@@ -1025,15 +1029,19 @@ PYBIND11_MODULE(_teq_runtime, m) {
            py::arg("stream") = py::none(), py::arg("validate") = true,
            py::arg("synchronize") = false,
            py::arg("communicators") = Communicators(),
-           "Runs the entry on raw device pointers (one per buffer).")
+           py::arg("graph") = false,
+           "Runs the entry on raw device pointers (one per buffer); graph: "
+           "as a CUDA graph, captured once per set of pointers.")
       .def("validate_pointers", &Entry::validatePointers, py::arg("pointers"))
       .def("run_dlpack", &Entry::runDlpack, py::arg("tensors"),
            py::arg("labels") = py::list(), py::arg("stream") = py::none(),
            py::arg("alignment") = 256, py::arg("synchronize") = false,
            py::arg("dry_run") = false,
            py::arg("communicators") = Communicators(),
+           py::arg("graph") = false,
            "Runs the entry on DLPack tensors, one per buffer, after checking "
            "each (ValueError naming `labels[i]`). stream: an integer "
            "CUstream (0: the legacy default stream) or None (the context's "
-           "own). dry_run: check only.");
+           "own). dry_run: check only. graph: as a CUDA graph, captured once "
+           "per set of buffer addresses.");
 }
