@@ -25,6 +25,14 @@ bool isForwardRole(TensorRole role);
 LogicalResult verifyFP8Format(function_ref<InFlightDiagnostic()> emitError,
                               StringRef recipe, Format format,
                               bool allowHybrid = true);
+/// The fields DelayedScaling and a delayed-scaling request share: the FP8
+/// format, amax_history_len >= 1, and a margin in [-100, 100] (where
+/// fp8_max * 2^-margin stays a normal float32). Messages start with
+/// `recipe`.
+LogicalResult
+verifyDelayedScalingFields(function_ref<InFlightDiagnostic()> emitError,
+                           StringRef recipe, Format fp8Format, int64_t margin,
+                           int64_t amaxHistoryLen);
 /// TE's message for why `target` does not run FP8 / MXFP8 / NVFP4 / FP8
 /// block scaling, or none where it does.
 std::optional<std::string> checkFP8(TargetAttr target);

@@ -60,7 +60,7 @@ FailureOr<bool> mlir::teq::detail::parseBoolParameter(AsmParser &parser) {
 
 FailureOr<llvm::APFloat>
 mlir::teq::detail::parseFloatParameter(AsmParser &parser) {
-  int64_t integer;
+  int64_t integer = 0;
   OptionalParseResult asInteger = parser.parseOptionalInteger(integer);
   if (asInteger.has_value()) {
     if (failed(*asInteger))
@@ -115,6 +115,27 @@ LogicalResult attrs::verifyFP8Format(function_ref<InFlightDiagnostic()> emitErro
                           "HYBRID";
   if (!allowHybrid && format == Format::HYBRID)
     return emitError() << recipe << ": fp8_format must be E4M3";
+  return success();
+}
+
+LogicalResult
+attrs::verifyDelayedScalingFields(function_ref<InFlightDiagnostic()> emitError,
+                                  StringRef recipe, Format fp8Format,
+                                  int64_t margin, int64_t amaxHistoryLen) {
+  if (failed(verifyFP8Format(emitError, recipe, fp8Format)))
+    return failure();
+  if (amaxHistoryLen < 1)
+    return emitError() << recipe
+                       << ": amax_history_len must be at least 1, got "
+                       << amaxHistoryLen;
+  // TE checks no margin (a negative one scales up); TEQ bounds it where
+  // fp8_max * 2^-margin stops being a normal float32 (TE's Python would
+  // compute inf or 0 scales there).
+  if (margin < -100 || margin > 100)
+    return emitError() << recipe
+                       << ": margin must be in [-100, 100] (fp8_max * "
+                          "2^-margin must stay a normal float32), got "
+                       << margin;
   return success();
 }
 
@@ -357,20 +378,8 @@ bool QuantizerRoleAttr::matches(QuantizerRoleAttr other) const {
 LogicalResult DelayedScalingRequestAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, Format fp8Format,
     int64_t margin, int64_t amaxHistoryLen, AmaxComputeAlgo, bool) {
-  if (failed(verifyFP8Format(emitError, "DelayedScalingRequest", fp8Format)))
-    return failure();
-  if (amaxHistoryLen < 1)
-    return emitError() << "DelayedScalingRequest: amax_history_len must be at "
-                          "least 1, got "
-                       << amaxHistoryLen;
-  // TE checks no margin; TEQ bounds it where fp8_max * 2^-margin stops being
-  // a normal float32 (TE's Python would compute inf or 0 scales there).
-  if (margin < -100 || margin > 100)
-    return emitError() << "DelayedScalingRequest: margin must be in [-100, "
-                          "100] (fp8_max * 2^-margin must stay a normal "
-                          "float32), got "
-                       << margin;
-  return success();
+  return verifyDelayedScalingFields(emitError, "DelayedScalingRequest",
+                                    fp8Format, margin, amaxHistoryLen);
 }
 
 //===----------------------------------------------------------------------===//

@@ -38,19 +38,9 @@ LogicalResult DelayedScalingAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, int64_t margin,
     Format fp8Format, int64_t amaxHistoryLen, AmaxComputeAlgo, bool, bool,
     bool, BackwardOverride backwardOverride) {
-  if (failed(verifyFP8Format(emitError, "DelayedScaling", fp8Format)))
+  if (failed(verifyDelayedScalingFields(emitError, "DelayedScaling", fp8Format,
+                                        margin, amaxHistoryLen)))
     return failure();
-  if (amaxHistoryLen < 1)
-    return emitError() << "DelayedScaling: amax_history_len must be at least "
-                          "1, got "
-                       << amaxHistoryLen;
-  // TE checks no margin (a negative one scales up); TEQ bounds it where
-  // fp8_max * 2^-margin stops being a normal float32.
-  if (margin < -100 || margin > 100)
-    return emitError() << "DelayedScaling: margin must be in [-100, 100] "
-                          "(fp8_max * 2^-margin must stay a normal float32), "
-                          "got "
-                       << margin;
   if (backwardOverride != BackwardOverride::none)
     return emitError() << "DelayedScaling: backward_override is not supported "
                           "with delayed scaling (TE asserts it is None)";
