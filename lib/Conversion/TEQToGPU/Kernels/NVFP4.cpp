@@ -1,5 +1,9 @@
 //===- NVFP4.cpp - The kernels of an NVFP4 quantization -------------------===//
 //
+// One file (~900 lines) on purpose: it is one kernel's emitter
+// (DataKernelEmitter), whose staging, block quantization and staged writes
+// share its members; the amax passes and GEMM alpha are NVFP4Amax.cpp.
+//
 // The data kernel: one 64x64 tile of x a block (the grid visited in
 // reverse: the amax pass left the end of x in L2). The block stages the
 // tile in workgroup memory with 16-byte loads (zeros outside x; with 2D
