@@ -73,9 +73,9 @@ def _mm(a, sa, b_t, sb, fast):
                             use_fast_accum=fast)
 
 
-def fp8_mlp(x, w1, w2, dy):
-    """TE-like FP8 current-scaling MLP block, forward then backward."""
-    e4, e5 = torch.float8_e4m3fn, torch.float8_e5m2
+def fp8_mlp_forward(x, w1, w2):
+    """The forward half of fp8_mlp: y and what the backward half reads."""
+    e4 = torch.float8_e4m3fn
     xq, sx = quantize(x, e4, E4M3_MAX)
     w1q, sw1 = quantize(w1, e4, E4M3_MAX)
     h = _mm(xq, sx, w1q, sw1, True)                    # [T, F]
@@ -83,6 +83,15 @@ def fp8_mlp(x, w1, w2, dy):
     aq, sa = quantize(a, e4, E4M3_MAX)
     w2q, sw2 = quantize(w2, e4, E4M3_MAX)
     y = _mm(aq, sa, w2q, sw2, True)                    # [T, H]
+    # h only where the activation's backward reads it (GELU; tanh's reads a).
+    saved = (xq, sx, w1q, sw1, h if ACTIVATION == "gelu" else None, a, aq, sa, w2q, sw2)
+    return y, saved
+
+
+def fp8_mlp_backward(dy, saved):
+    """The backward half of fp8_mlp: dx, dw1, dw2 from dy."""
+    xq, sx, w1q, sw1, h, a, aq, sa, w2q, sw2 = saved
+    e5 = torch.float8_e5m2
     # fc2 backward: da = dy w2, dw2 = dy^T a.
     dyq, sdy = quantize(dy, e5, E5M2_MAX)
     da = _mm(dyq, sdy, w2q.t().contiguous(), sw2, False)          # [T, F]
@@ -92,7 +101,14 @@ def fp8_mlp(x, w1, w2, dy):
     dhq, sdh = quantize(dh, e5, E5M2_MAX)
     dx = _mm(dhq, sdh, w1q.t().contiguous(), sw1, False)          # [T, H]
     dw1 = _mm(dhq.t().contiguous(), sdh, xq.t().contiguous(), sx, False)  # [F, H]
-    return y, dx, dw1, dw2
+    return dx, dw1, dw2
+
+
+def fp8_mlp(x, w1, w2, dy):
+    """TE-like FP8 current-scaling MLP block, forward then backward (one
+    function: torch.compile sees both halves at once)."""
+    y, saved = fp8_mlp_forward(x, w1, w2)
+    return (y,) + fp8_mlp_backward(dy, saved)
 
 
 def bf16_block(x, w1, w2):
