@@ -9,12 +9,16 @@ way in the same process.
 Each figure: 3 warm-up calls, then REPS repetitions of CALLS calls queued
 back to back without synchronizing; the median over the repetitions of (time
 to enqueue the calls) / CALLS, as bench/host_cost (the C/C++ path) measures.
-Every TEQ call passes its outputs (out=, allocated once), as a training loop
-that keeps its buffers would; "graph" adds graph=True (captured in the
-warm-up, replayed). PyTorch's peers: torch._scaled_mm (the FP8 GEMM alone,
-tensorwise scales), F.linear in bf16 (a Linear forward), a current-scaling
-quantize written with torch ops (amax, scale, cast: the work of TEQ's
-quantize entry), each eager and, where it compiles, under torch.compile.
+TEQ, per entry: teq.runtime with its outputs given (out=, allocated once, as
+a training loop that keeps its buffers would), the same with graph=True
+(captured in the warm-up, replayed), teq.runtime allocating its outputs,
+and the entry as a torch operator (teq.torch.register: PyTorch's dispatcher,
+outputs allocated by the op); and the teq.runtime call replayed inside a
+PyTorch CUDA graph (torch.cuda.graph), as a PyTorch peer is. PyTorch's
+peers: torch._scaled_mm (the FP8 GEMM alone, tensorwise scales), F.linear in
+bf16 (a Linear forward), a current-scaling quantize written with torch ops
+(amax, scale, cast: the work of TEQ's quantize entry), each eager, replayed
+from a torch.cuda.graph, and (the quantize) under torch.compile.
 """
 
 import argparse
@@ -64,8 +68,25 @@ def inputs_of(entry):
     return values
 
 
+def torch_graph(call):
+    """A replay of call() captured in a torch.cuda.graph (warmed up on a side
+    stream first, as PyTorch's docs ask)."""
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(3):
+            call()
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        call()
+    return graph.replay
+
+
 def teq_rows(path):
+    import teq.torch as tt
     art = rt.load(path)
+    ops = tt.register(path)
     rows = []
     for name in art.entries:
         entry = art[name]
@@ -73,9 +94,13 @@ def teq_rows(path):
             continue
         values = inputs_of(entry)
         out = entry.allocate_outputs(like=values[0] if values else None)
+        op = ops[name]
         row = {"entry": entry.name}
         row["teq"] = measure(lambda: entry(*values, out=out))
         row["teq_graph"] = measure(lambda: entry(*values, out=out, graph=True))
+        row["teq_alloc"] = measure(lambda: entry(*values))
+        row["teq_torch_op"] = measure(lambda: op(*values))
+        row["teq_in_torch_graph"] = measure(torch_graph(lambda: entry(*values, out=out)))
         rows.append(row)
     return rows
 
@@ -107,7 +132,10 @@ def torch_rows():
              ("quantize with torch ops, eager", lambda: quantize(x)),
              ("quantize with torch ops, torch.compile", lambda: compiled(x))]
     for name, call in peers:
-        rows.append({"peer": name, "us": measure(call)})
+        row = {"peer": name, "us": measure(call)}
+        if "compile" not in name:
+            row["torch_graph_us"] = measure(torch_graph(call))
+        rows.append(row)
     return rows
 
 
@@ -120,12 +148,17 @@ def main():
     peers = torch_rows()
     print(f"device: {torch.cuda.get_device_name(0)}; torch {torch.__version__}; "
           f"{CALLS} calls per measurement, median of {REPS}")
-    print(f"\n{'TEQ entry (teq.runtime, out= given)':<40} {'direct us':>10} {'graph us':>10}")
+    print(f"\n{'TEQ entry':<30} {'out= given':>11} {'graph=True':>11} {'allocating':>11} "
+          f"{'torch op':>11} {'torch graph':>11}")
     for r in teq:
-        print(f"{r['entry']:<40} {r['teq']:>10.2f} {r['teq_graph']:>10.2f}")
-    print(f"\n{'PyTorch':<40} {'us':>10}")
+        print(f"{r['entry']:<30} {r['teq']:>11.2f} {r['teq_graph']:>11.2f} "
+              f"{r['teq_alloc']:>11.2f} {r['teq_torch_op']:>11.2f} "
+              f"{r['teq_in_torch_graph']:>11.2f}")
+    print(f"\n{'PyTorch':<40} {'eager us':>10} {'torch graph us':>15}")
     for r in peers:
-        print(f"{r['peer']:<40} {r['us']:>10.2f}")
+        graph = r.get("torch_graph_us")
+        print(f"{r['peer']:<40} {r['us']:>10.2f} "
+              f"{(f'{graph:.2f}' if graph is not None else '-'):>15}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"device": torch.cuda.get_device_name(0), "calls": CALLS,

@@ -181,6 +181,69 @@ def test_graph_replays_equal_direct_calls():
                 assert _bytes(db) == _bytes(rb), f"step {step}"
 
 
+def test_call_inside_a_torch_cuda_graph_capture():
+    """An entry called (teq.runtime, graph=True too, and as a teq.torch op)
+    while PyTorch captures a CUDA graph is captured with PyTorch's work; each
+    replay with new inputs in the same tensors equals a direct call byte for
+    byte."""
+    import teq.torch as tt
+    art = rt.load(artifact("linear-current"))
+    fwd = art["fwd"]
+    op = tt.register(art)["fwd"]
+    x = torch.randn(64, 128, device=DEV, dtype=torch.bfloat16)
+    w = torch.nn.Parameter(torch.randn(256, 128, device=DEV, dtype=torch.bfloat16))
+    out = fwd.allocate_outputs(like=x)
+    out_g = fwd.allocate_outputs(like=x)
+
+    def step():
+        h = x * 2  # PyTorch's own work before and after the entries
+        fwd(h, w, out=out)
+        fwd(h, w, out=out_g, graph=True)
+        return op(h, w)[0] + 1
+
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        step()
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        y_op = step()
+
+    def buffers(value):
+        return [value] if isinstance(value, torch.Tensor) else list(value.buffers.values())
+
+    for i in range(3):
+        x.copy_(torch.randn(64, 128, device=DEV))
+        with torch.no_grad():
+            w.copy_(torch.randn(256, 128, device=DEV))
+        graph.replay()
+        direct = fwd(x * 2, w, synchronize=True)
+        torch.cuda.synchronize()
+        for replayed in (out, out_g):
+            for d, r in zip(direct, replayed):
+                for db, rb in zip(buffers(d), buffers(r)):
+                    assert _bytes(db) == _bytes(rb), f"replay {i}"
+        assert _bytes(direct[0] + 1) == _bytes(y_op), f"replay {i}"
+
+
+def test_call_on_another_stream_waits_for_torch():
+    """stream= other than PyTorch's current stream: the tensors go through
+    the DLPack protocol, which makes that stream wait for the work that wrote
+    them (a parameter, which requires grad, included)."""
+    art = rt.load(artifact("linear-current"))
+    fwd = art["fwd"]
+    w = torch.nn.Parameter(torch.randn(256, 128, device=DEV, dtype=torch.bfloat16))
+    side = torch.cuda.Stream()
+    for _ in range(3):
+        big = torch.randn(4096, 4096, device=DEV)  # keeps the current stream busy
+        x = (big @ big)[:64, :128].to(torch.bfloat16).contiguous()
+        y = fwd(x, w, stream=side.cuda_stream)[0]
+        torch.cuda.current_stream().wait_stream(side)
+        expected = fwd(x, w, synchronize=True)[0]
+        assert _bytes(y) == _bytes(expected)
+
+
 def _bad_calls(x, w):
     cases = {
         "dtype": (x.float(), w, r"argument 'arg0': expected dtype bfloat16 \(bf16\), got float32"),

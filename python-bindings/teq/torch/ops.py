@@ -69,6 +69,27 @@ class EntryOp:
         else:  # torch < 2.4
             torch.library.impl_abstract(self.qualname, self._fake, lib=lib)
         self.op = getattr(getattr(torch.ops, namespace), self.name).default
+        # A call's plan, once: each result buffer's shape, strides and dtype,
+        # and where each of the entry's buffers comes from (the op's inputs
+        # or its results, by position).
+        self._result_layouts = []
+        for b in self._result_buffers():
+            strides, n = [], 1
+            for d in reversed(b.shape):
+                strides.append(n)
+                n *= d
+            self._result_layouts.append((tuple(b.shape), tuple(reversed(strides)),
+                                         torch_dtype(b.encoding)))
+        self._flat_sources = []
+        n_in = n_out = 0
+        for arg in entry.args:
+            for _ in arg.buffers:
+                if arg.kind == "output":
+                    self._flat_sources.append((True, n_out))
+                    n_out += 1
+                else:
+                    self._flat_sources.append((False, n_in))
+                    n_in += 1
 
     # -- kernels ----------------------------------------------------------------
 
@@ -92,18 +113,25 @@ class EntryOp:
                                  f"({b.encoding}), got {t.dtype}")
 
     def _impl(self, *tensors):
-        self._check(tensors)
-        device = tensors[0].device if tensors else torch.device("cuda", self.entry.artifact.device)
-        results = [torch.empty(b.shape, dtype=torch_dtype(b.encoding), device=device)
-                   for b in self._result_buffers()]
-        flat = []
-        it_in, it_out = iter(tensors), iter(results)
-        for arg in self.entry.args:
-            source = it_out if arg.kind == "output" else it_in
-            for _ in arg.buffers:
-                flat.append(next(source))
-        stream = torch.cuda.current_stream(device).cuda_stream
-        self.entry.run_buffers(flat, stream=int(stream))
+        # Only the count here: the runtime checks every tensor's device,
+        # dtype, shape, strides and alignment where it takes it, naming the
+        # buffer as _check does (whose work, a microsecond a tensor, runs
+        # only to word a refused input's message in PyTorch's terms).
+        if len(tensors) != len(self.param_labels):
+            self._check(tensors)
+        device = (tensors[0].device if tensors
+                  else torch.device("cuda", self.entry.artifact.device))
+        empty_strided = torch.empty_strided
+        results = [empty_strided(shape, strides, dtype=dtype, device=device)
+                   for shape, strides, dtype in self._result_layouts]
+        flat = [None] * len(self._flat_sources)
+        for k, (is_output, i) in enumerate(self._flat_sources):
+            flat[k] = results[i] if is_output else tensors[i]
+        try:
+            self.entry._run(flat, "torch", None, False, [], False)
+        except ValueError:
+            self._check(tensors)  # the message in PyTorch's terms, if it is an input's
+            raise
         return self._pack(results)
 
     def _fake(self, *tensors):
