@@ -70,6 +70,41 @@ def host_ms(fn, n=10):
     return statistics.median(times)
 
 
+GEMM_NAMES = ("gemm", "nvjet", "cutlass", "xmma", "cublas", "matmul", "sm90_")
+
+
+def kernel_breakdown(fn, steps=3):
+    """Device ms per step of `fn`'s kernels, GEMMs apart, from the PyTorch
+    profiler's CUDA activity."""
+    from torch.profiler import ProfilerActivity, profile
+
+    fn()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(steps):
+            fn()
+        torch.cuda.synchronize()
+    gemm = other = count = 0.0
+    per_name = {}
+    for e in prof.key_averages():
+        us = getattr(e, "self_device_time_total", None)
+        if us is None:
+            us = getattr(e, "self_cuda_time_total", 0.0)
+        if not us or e.key.startswith("ProfilerStep"):
+            continue
+        name = e.key
+        if any(g in name.lower() for g in GEMM_NAMES):
+            gemm += us
+        else:
+            other += us
+            per_name[name] = per_name.get(name, 0.0) + us
+        count += e.count
+    top = sorted(per_name.items(), key=lambda kv: -kv[1])[:4]
+    return {"gemm_ms": gemm / 1e3 / steps, "other_ms": other / 1e3 / steps,
+            "count": count / steps,
+            "top_other": [(n, us / 1e3 / steps) for n, us in top]}
+
+
 def ordered(entry, values):
     """The entry's input values in manifest order from a name -> value dict."""
     missing = [a.name for a in entry.inputs if a.name not in values]
@@ -242,12 +277,12 @@ def main():
         lambda: fused(x, *flat, dy, out=fused_out, graph=True), False)
     calls["teq 1 entry"] = calls["teq 1 entry, graph=True"] = 1
     recipes = ["current"] + ([] if args.no_delayed else ["delayed"])
-    stack_arts = {}
+    arts = {}
     for kind in recipes:
         try:
             stack_art = teq.runtime.load(os.path.join(pairs_dir, f"stack_{kind}.so"))
             layer_art = teq.runtime.load(os.path.join(pairs_dir, f"layer_{kind}.so"))
-            stack_arts[kind] = stack_art
+            arts[kind] = (stack_art, layer_art)
             # Separate Pair objects for direct and graph=True calls: the
             # graph ones keep their out= tensors.
             sp, sg = (Pair(stack_art, f"stack_{kind}", weights) for _ in range(2))
@@ -301,7 +336,9 @@ def main():
     t = suite.run()
     spread = suite.spread()
 
-    # Agreement with bf16 autograd: relative error of y and dx.
+    # Agreement with bf16 autograd: relative error of y and dx, and the norm
+    # of y over bf16's (delayed scaling: the first step runs with scale 1,
+    # the second with the scales its update computed).
     rel = {}
     try:
         ref_y, ref_g = bf16_stack(xg, weights_g, dy)
@@ -309,18 +346,38 @@ def main():
         def err(a, b):
             a, b = a.detach().float(), b.detach().float()
             return float((a - b).norm() / b.norm())
+
+        def agree(key, y, dx):
+            rel[key] = (err(y, ref_y), err(dx, ref_g[0]),
+                        float(y.float().norm() / ref_y.float().norm()))
         got = fused(x, *flat, dy)
-        rel["teq 1 entry"] = (err(got[0], ref_y), err(got[1], ref_g[0]))
-        for kind, stack_art in stack_arts.items():
+        agree("teq 1 entry", got[0], got[1])
+        for kind, (stack_art, layer_art) in arts.items():
             tag = "" if kind == "current" else " delayed"
             pair = Pair(stack_art, f"stack_{kind}", weights)
-            stack_step(pair, x, dy)  # delayed: the second step's scales
-            y, g = stack_step(pair, x, dy)
-            rel[f"teq{tag} 2 entries"] = (err(y, ref_y), err(g[0], ref_g[0]))
+            layer_pairs = [Pair(layer_art, f"layer_{kind}", [w]) for w in weights]
+            for step in (1, 2):
+                y, g = stack_step(pair, x, dy)
+                agree(f"teq{tag} 2 entries, step {step}", y, g[0])
+                y, dx, _ = layers_step(layer_pairs, x, dy)
+                agree(f"teq{tag} per-layer calls, step {step}", y, dx)
         y, dx, _ = fp8_stack(x, weights, dy, fp8_fwd, fp8_bwd)
-        rel["fp8 compile"] = (err(y, ref_y), err(dx, ref_g[0]))
+        agree("fp8 compile", y, dx)
     except Exception as e:  # noqa: BLE001
         errors.append(f"agreement: {e}")
+
+    # Where the device time goes: every kernel of 3 direct steps under the
+    # PyTorch profiler (CUPTI sees TEQ's driver launches and cuBLASLt calls
+    # too), summed per step: GEMMs and the rest.
+    kernels = {}
+    for key in ("teq 1 entry", "teq delayed 2 entries", "bf16", "bf16 compile",
+                "fp8 compile"):
+        if key not in contenders:
+            continue
+        try:
+            kernels[key] = kernel_breakdown(contenders[key][0])
+        except Exception as e:  # noqa: BLE001
+            errors.append(f"{key} profile: {e}")
 
     def best(key):
         return best_of(t.get(key), t.get(key + "+graph"))[0]
@@ -378,12 +435,25 @@ def main():
     if teq_direct is not None:
         print(f"TEQ (current) best direct call: {teq_direct.median:.3f} ms "
               f"({direct[direct_where]}): {fmt_ratio(ratio(bf16_best, teq_direct))} bf16")
+    if kernels:
+        print()
+        print("Device time by kernel (PyTorch profiler, 3 direct steps, per step):")
+        print()
+        print("| contender | kernels a step | GEMM ms | other kernels ms | sum ms "
+              "| largest non-GEMM kernels (ms a step) |")
+        print("|---|---|---|---|---|---|")
+        for key, k in kernels.items():
+            top = ", ".join(f"{n[:48]} {ms:.3f}" for n, ms in k["top_other"])
+            print(f"| {key} | {k['count']:.0f} | {k['gemm_ms']:.3f} | {k['other_ms']:.3f} "
+                  f"| {k['gemm_ms'] + k['other_ms']:.3f} | {top} |")
     if rel:
-        print("relative error against bf16 autograd (y / dx): " + "; ".join(
-            f"{k} {a:.3f} / {b:.3f}" for k, (a, b) in rel.items()))
+        print()
+        print("Agreement with bf16 autograd (relative error of y / dx; |y| / |y bf16|):")
+        for k, (a, b, n) in rel.items():
+            print(f"- {k}: {a:.3f} / {b:.3f}; {n:.3f}")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"rows": rows, "rel_err": rel, "errors": errors, "spread": spread,
+            json.dump({"rows": rows, "rel_err": rel, "kernels": kernels, "errors": errors, "spread": spread,
                        "bf16_best_ms": bf16_best.median if bf16_best else None,
                        "fp8_best_ms": fp8_best.median if fp8_best else None,
                        "teq_best_ms": teq_best.median if teq_best else None},
