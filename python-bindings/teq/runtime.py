@@ -521,6 +521,8 @@ class Entry:
         outputs = self._outputs
         if out is None:
             return [None] * len(outputs)
+        if type(out) in (tuple, list) and len(out) == len(outputs):
+            return out
         if isinstance(out, dict):
             names = {a.name: i for i, a in enumerate(outputs)}
             values = [None] * len(outputs)
@@ -627,10 +629,17 @@ class Entry:
             if value is None:
                 results[i] = _allocate(self._outputs[i], framework, device)
         flat = []
+        tensor_type = torch.Tensor if torch is not None else ()
         for is_output, i, arg in self._sources:
             value = results[i] if is_output else values[i]
-            if not arg.is_proto and _is_plain_tensor(value, torch):
+            if isinstance(value, tensor_type) and not arg.is_proto:
                 flat.append(value)
+            elif type(value) is QuantizedTensor and len(value.buffers) == len(arg.buffers):
+                buffers = value.buffers
+                try:
+                    flat.extend([buffers[n] for n in arg._buffer_names])
+                except KeyError:
+                    flat.extend(self._flatten(arg, value))
             else:
                 flat.extend(self._flatten(arg, value))
         self._run(flat, framework, stream, synchronize, comms, graph)
@@ -870,10 +879,6 @@ def _torch_device(torch, device):
     if d is None:
         d = devices[device] = torch.device("cuda", device or 0)
     return d
-
-
-def _is_plain_tensor(value, torch):
-    return torch is not None and isinstance(value, torch.Tensor)
 
 
 def _check_device(value, label, device):
