@@ -31,7 +31,14 @@ A training program (``module(training=True)``, the default of
 * with DelayedScaling, ``@<name>_update(state...)`` is TE's update step
   after a training step: each amax history rolls and each scale becomes
   ``fp8_max * 2^-margin / amax`` (``teq.delayed_scaling_update``); it returns
-  ``<state>.updated`` for every state argument.
+  ``<state>.updated`` for every state argument;
+* with ``inference=True``, also ``@<name>(inputs..., parameters...,
+  [state...])``: the forward for inference, as a program without training
+  compiles it. It takes the training forward's arguments and returns its
+  outputs and updated amax histories, but saves nothing: each Linear
+  quantizes its input and weight for the forward GEMM only (no columnwise
+  copies, no saved tensors). ``teq.torch`` runs it under
+  ``torch.no_grad()``.
 
 ``Program.entries(training)`` lists those arguments and results by name;
 the artifact's manifest names them so too (``teq.name``), which is how
@@ -371,12 +378,13 @@ class Program:
                              (recipe.amax_history_len, slots)))
         return args
 
-    def entries(self, training=False):
-        """{entry: (argument names, result names)} of module(training)."""
+    def entries(self, training=False, inference=False):
+        """{entry: (argument names, result names)} of module(training,
+        inference)."""
         return {name: (args, results) for name, (args, results, _) in
-                self._plan(training).items()}
+                self._plan(training, inference).items()}
 
-    def _plan(self, training):
+    def _plan(self, training, inference=False):
         """{entry: (argument names, result names, (argument roles, result
         roles))}: each role a (role, of) pair the manifest writes as "role"
         and "of" (docs/Artifact.md; of "" for none), None for a process
@@ -405,10 +413,11 @@ class Program:
         # A forward's updated amax history: the state argument it updates.
         hist_f = [(f"{op.config['name']}.fwd_amax_history.updated", name)
                   for op, name, _ in fwd_state if name.endswith("amax_history")]
-        if not training:
+        if not training or inference:
             plan[self.name] = (fwd_args, fwd_results + [n for n, _ in hist_f],
                                (fwd_arg_roles, fwd_result_roles + [
                                    ("state_update", of) for _, of in hist_f]))
+        if not training:
             if update_state:
                 plan[f"{self.name}_update"] = (
                     update_state, self._update_results(update_state), update_roles)
@@ -462,17 +471,20 @@ class Program:
                 saved.append((f"{op.result.name}.rhs", (i, "rhs")))
         return saved
 
-    def module(self, training=None):
+    def module(self, training=None, inference=False):
         """The program as a teq Module: one entry @<name>, or with
         training (default: any parameter or input requires grad) the
-        @<name>_forward / @<name>_backward pair."""
+        @<name>_forward / @<name>_backward pair, and with inference=True
+        also the inference forward @<name> next to them."""
         if training is None:
             training = any(t.requires_grad for t in self._inputs + self._params)
-        plan = self._plan(training)  # checks outputs
+        plan = self._plan(training, inference)  # checks outputs
         module = Module(_c.Module.empty(self.target.chip if self.target else None,
                                         self.target.cuda if self.target else ""))
         forward = f"{self.name}_forward" if training else self.name
         saved = self._build_forward(module, training, plan[forward])
+        if training and inference:
+            self._build_forward(module, False, plan[self.name])
         if training:
             self._build_backward(module, saved, plan[f"{self.name}_backward"])
         if f"{self.name}_update" in plan:

@@ -59,7 +59,10 @@ def compile_all(outdir, target=TARGET):
     os.makedirs(outdir, exist_ok=True)
     paths = {}
     for name, program in programs(target).items():
-        paths[name] = teq.compile(program, output=os.path.join(outdir, name + ".so"))
+        # The training pair and the inference forward teq.torch runs under
+        # torch.no_grad().
+        paths[name] = teq.compile(program.module(training=True, inference=True),
+                                  output=os.path.join(outdir, name + ".so"))
     return paths
 
 

@@ -134,6 +134,33 @@ def test_inference_program_is_one_entry():
     assert "saved_input" not in text
 
 
+@pytest.mark.parametrize("recipe", [Float8CurrentScaling(), DelayedScaling(amax_history_len=16)],
+                         ids=["current", "delayed"])
+def test_inference_entry_next_to_the_training_pair(tmp_path, recipe):
+    """module(training=True, inference=True): @mlp (the forward that saves
+    nothing) next to @mlp_forward/@mlp_backward, taking the forward's
+    arguments and returning its outputs and state updates; its quantizations
+    are rowwise only (no columnwise copy), so it needs less workspace."""
+    p = mlp(recipe=recipe, bias=True)
+    entries = p.entries(training=True, inference=True)
+    assert set(entries) >= {"mlp", "mlp_forward", "mlp_backward"}
+    assert entries["mlp"][0] == entries["mlp_forward"][0]
+    saved = {n for n in entries["mlp_forward"][1] if ".saved_" in n or n.endswith(".result")}
+    assert entries["mlp"][1] == [n for n in entries["mlp_forward"][1] if n not in saved]
+    assert "mlp" not in p.entries(training=True)
+    manifest = tmp_path / "mlp.json"
+    teq.compile(p.module(training=True, inference=True), output=manifest, emit="manifest")
+    by_name = {e["name"]: e for e in json.loads(manifest.read_text())["entries"]}
+
+    def usages(entry):
+        return [t["proto"]["usage"] for t in entry.get("temporaries", []) + entry["args"]
+                if "proto" in t]
+
+    assert usages(by_name["mlp"]) and set(usages(by_name["mlp"])) == {"rowwise"}
+    assert "columnwise" in " ".join(usages(by_name["mlp_forward"]))
+    assert by_name["mlp"]["workspace_bytes"] < by_name["mlp_forward"]["workspace_bytes"]
+
+
 def test_autocast_nesting_innermost_wins():
     p = teq.Program("nest", target="sm_90")
     x = p.input("x", (64, 128))

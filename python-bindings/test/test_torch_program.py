@@ -260,6 +260,34 @@ def test_fp8_error_within_pytorchs(kind):
 # -- (d) bad calls -----------------------------------------------------------------
 
 
+@pytest.mark.parametrize("kind", KINDS)
+def test_no_grad_runs_the_inference_entry(kind):
+    """Under torch.no_grad() the Module runs the inference forward (rowwise
+    quantizations only, nothing saved), eager and under
+    torch.compile(fullgraph=True): the output and the state afterwards are
+    bit-identical to the training forward's."""
+    train = _module(kind)
+    infer = copy.deepcopy(train)
+    assert infer.inference_entry is not None and infer.inference_entry.name == "mlp"
+    assert all(a.usage != "columnwise" for a in infer.inference_entry.outputs)
+    plan = tt._common._plans[infer._plan_id]
+    torch.manual_seed(7)
+    xs = [torch.randn(SHAPE_X, device=DEV, dtype=BF16) for _ in range(3)]
+    compiled = torch.compile(infer, fullgraph=True)
+    for step, x in enumerate(xs):
+        y_train = train(x)
+        training_forward = plan.fwd_op
+        plan.fwd_op = None  # the training forward must not run
+        try:
+            with torch.no_grad():
+                y_infer = (compiled if step else infer)(x)
+        finally:
+            plan.fwd_op = training_forward
+        assert y_infer.grad_fn is None
+        assert _bytes(y_infer) == _bytes(y_train), f"step {step}"
+        assert _snapshot(infer) == _snapshot(train), f"step {step}"
+
+
 @pytest.mark.parametrize("case", ["dtype", "shape", "cpu", "not a tensor", "missing"])
 def test_bad_call_raises_and_changes_nothing(case):
     m = _module("delayed")

@@ -19,10 +19,15 @@ class _ProgramPlan:
     """What _ProgramFunction needs, as plain Python values (looked up by
     id, so that torch.compile sees only an int constant)."""
 
-    def __init__(self, pair, fwd_op, bwd_op, state_names, updates, device, update_op=None):
+    def __init__(self, pair, fwd_op, bwd_op, state_names, updates, device, update_op=None,
+                 infer_op=None):
         self.pair = pair
         self.fwd_op = fwd_op
         self.bwd_op = bwd_op
+        # The inference forward (run under torch.no_grad()): the forward's
+        # results less the saved ones, in the same order.
+        self.infer_op = infer_op
+        self.infer_results = tuple(r for r in pair.forward_results if r[0] != "saved")
         self.device = device
         self.inputs = pair.inputs
         self.parameters = pair.parameters
@@ -89,6 +94,18 @@ class _ProgramPlan:
         self.grad_slots = tuple(grad_of.get(n) for n in pair.inputs + pair.parameters)
 
 
+def _forward_values(plan, xs, params, state):
+    """The forward entry's argument values, in its order."""
+    values = []
+    for role, name in plan.pair.forward_args:
+        if role == "state":
+            values.append(state[plan.state_index[name]])
+        else:
+            kind, i = plan.arg_pos[name]
+            values.append(xs[i] if kind == "input" else params[i])
+    return values
+
+
 class _ProgramFunction(_FunctionBase):
     @staticmethod
     def forward(ctx, plan_id, *tensors):
@@ -98,13 +115,7 @@ class _ProgramFunction(_FunctionBase):
         params = tensors[n_in:n_in + n_par]
         main_grads = tensors[n_in + n_par:n_in + n_par + n_mg]
         state = tensors[n_in + n_par + n_mg:]
-        values = []
-        for role, name in plan.pair.forward_args:
-            if role == "state":
-                values.append(state[plan.state_index[name]])
-            else:
-                kind, i = plan.arg_pos[name]
-                values.append(xs[i] if kind == "input" else params[i])
+        values = _forward_values(plan, xs, params, state)
         outputs, saved, updates = _split_forward_results(
             plan.fwd_op, plan.fwd_op.op(*plan.fwd_op.flatten(values)),
             plan.pair.forward_results)
@@ -175,6 +186,23 @@ class _ProgramFunction(_FunctionBase):
         return (None, *out) + (None,) * (plan.n_mg + len(plan.state_names))
 
 
+def _check_inference_entry(pair, entry):
+    """The inference entry takes the forward's arguments and returns its
+    results less the saved ones, by name and in order."""
+    fwd = pair.forward
+    want_in = [a.name for a in fwd.inputs]
+    want_out = [a.name for (role, _), a in zip(pair.forward_results, fwd.outputs)
+                if role != "saved"]
+    got_in = [a.name for a in entry.inputs]
+    got_out = [a.name for a in entry.outputs]
+    if (got_in, got_out) != (want_in, want_out):
+        raise ValueError(
+            f"inference entry '{entry.name}' does not match forward '{fwd.name}': it must "
+            f"take the forward's arguments ({', '.join(want_in)}) and return its results "
+            f"less the saved ones ({', '.join(want_out)}); it takes ({', '.join(got_in)}) "
+            f"and returns ({', '.join(got_out)})")
+
+
 def _split(name):
     parts = name.split(".")
     if not all(p.isidentifier() for p in parts):
@@ -228,7 +256,8 @@ class Module(_ModuleBase):
       parameter changes.
     """
 
-    def __init__(self, pair, registered, *, init=None, recipe=None, scale_update=True):
+    def __init__(self, pair, registered, *, init=None, recipe=None, scale_update=True,
+                 inference=None):
         _require_torch("teq.torch.Module")
         super().__init__()
         self._pair = pair
@@ -296,8 +325,12 @@ class Module(_ModuleBase):
             "torch" if updates else False)
         bwd_op = registered[pair.backward.name] if pair.backward is not None else None
         update_op = registered[pair.update.name] if use_entry else None
+        infer_op = None
+        if inference is not None:
+            _check_inference_entry(pair, inference)
+            infer_op = registered[inference.name]
         plan = _ProgramPlan(pair, registered[pair.forward.name], bwd_op, pair.state,
-                            updates, registered.artifact.device, update_op)
+                            updates, registered.artifact.device, update_op, infer_op)
         with _lock:
             _plans.append(plan)
             self._plan_id = len(_plans) - 1
@@ -362,7 +395,7 @@ class Module(_ModuleBase):
     @classmethod
     def from_artifact(cls, path, forward=None, backward=None, *, update=None, inputs=None,
                       parameters=None, saved_from_args=None, device=0, namespace=None,
-                      init=None, recipe=None, scale_update=True):
+                      init=None, recipe=None, scale_update=True, inference=None):
         """The Module of a compiled teq.Program at `path`: entries `forward`
         and `backward` (default: the artifact's ``<name>_forward`` /
         ``<name>_backward`` pair, or its only entry for an inference
@@ -371,25 +404,40 @@ class Module(_ModuleBase):
         ({backward argument: forward argument}) override the roles read
         from the names (ProgramPair); `init` ({name: tensor or float})
         sets parameters and state; `recipe` and `scale_update` control the
-        delayed-scaling update (see the class)."""
+        delayed-scaling update (see the class). `inference`: the entry run
+        under ``torch.no_grad()`` in place of the training forward (default:
+        ``<name>``, a Program's inference forward, when the artifact has it
+        next to the pair; False: none)."""
         _require_torch("teq.torch.Module")
         registered = register(path, namespace=namespace, device=device)
         art = registered.artifact
         fwd, bwd, upd = _pick_entries(art, forward, backward, update)
         pair = ProgramPair(fwd, bwd, update=upd, inputs=inputs, parameters=parameters,
                            saved_from_args=saved_from_args)
-        return cls(pair, registered, init=init, recipe=recipe, scale_update=scale_update)
+        if inference is None:
+            stem = fwd.name[:-8] if fwd.name.endswith("_forward") else None
+            inference = art[stem] if bwd is not None and stem in art.entries else None
+        elif inference is False:
+            inference = None
+        else:
+            inference = art[inference]
+        return cls(pair, registered, init=init, recipe=recipe, scale_update=scale_update,
+                   inference=inference)
 
     @classmethod
     def from_program(cls, program, path=None, *, training=None, target=None, device=0,
-                     namespace=None, init=None, scale_update=True, **compile_options):
+                     namespace=None, init=None, scale_update=True, inference=True,
+                     **compile_options):
         """Compiles `program` (a teq.Program) with teq.compile (needs the
         compiler extension: a workstation build) into `path` (default: a
         file named by the program's IR in the temporary directory) and
         loads it as a Module. The roles come from the Program itself
         (inputs, parameters, the saved tensors that are its arguments) and
         the delayed-scaling recipe of each Linear from its autocast
-        regions. `target` defaults to the Program's, else the GPU's."""
+        regions. `target` defaults to the Program's, else the GPU's. A
+        training Module also gets the Program's inference forward
+        (``inference=True``, Program.module's): its forward runs that entry
+        under ``torch.no_grad()``."""
         _require_torch("teq.torch.Module")
         try:
             from teq import compiler as _compiler
@@ -403,7 +451,8 @@ class Module(_ModuleBase):
             target = f"sm_{major}{minor}"
         if training is None:
             training = any(t.requires_grad for t in program._inputs + program._params)
-        module = program.module(training=training)
+        inference = bool(inference and training)
+        module = program.module(training=training, inference=inference)
         chip = _compiler.Target.of(target).chip if target is not None else program.target.chip
         if path is None:
             key = hashlib.sha256((str(module) + "\n" + chip).encode()).hexdigest()[:16]
@@ -417,7 +466,7 @@ class Module(_ModuleBase):
             tmp = f"{path}.tmp{os.getpid()}.so"
             _compiler.compile(module, target=target, output=tmp, **compile_options)
             os.replace(tmp, path)
-        names = program.entries(training)
+        names = program.entries(training, inference)
         if training:
             fwd, bwd = f"{program.name}_forward", f"{program.name}_backward"
         else:
@@ -445,7 +494,8 @@ class Module(_ModuleBase):
         use_entry = upd is not None and scale_update in (True, "entry")
         return cls(pair, registered, init=init,
                    recipe=None if use_entry else (recipes or None),
-                   scale_update=scale_update)
+                   scale_update=scale_update,
+                   inference=art[program.name] if inference else None)
 
     # -- running -----------------------------------------------------------------
 
@@ -491,9 +541,17 @@ class Module(_ModuleBase):
         params = [self._resolve(p) for p in self._param_paths]
         main_grads = [self._resolve(p) for p in self._main_grad_paths]
         state = [self._resolve(p) for p in self._state_paths]
-        results = _ProgramFunction.apply(self._plan_id, *xs, *params, *main_grads, *state)
-        outputs = results[:plan.num_outputs]
-        updates = results[plan.num_outputs:]
+        if plan.infer_op is not None and not torch.is_grad_enabled():
+            # Inference: the entry that saves nothing and writes no
+            # columnwise copies; nothing for autograd to record.
+            op = plan.infer_op
+            outputs, _, updates = _split_forward_results(
+                op, op.op(*op.flatten(_forward_values(plan, xs, params, state))),
+                plan.infer_results)
+        else:
+            results = _ProgramFunction.apply(self._plan_id, *xs, *params, *main_grads, *state)
+            outputs = results[:plan.num_outputs]
+            updates = results[plan.num_outputs:]
         if updates or plan.fwd_scale_updates or plan.update_op is not None:
             with torch.no_grad():
                 for name, value in zip(plan.forward_updates, updates):
@@ -510,6 +568,13 @@ class Module(_ModuleBase):
     @property
     def artifact(self):
         return self._registered.artifact
+
+    @property
+    def inference_entry(self):
+        """The entry forward runs under ``torch.no_grad()`` (a
+        teq.runtime.Entry), or None: the training forward runs then too."""
+        op = _plans[self._plan_id].infer_op
+        return op.entry if op is not None else None
 
     def extra_repr(self):
         return f"artifact='{self._registered.artifact.path}', {self._pair.describe()}"
