@@ -99,6 +99,7 @@ LogicalResult lowerPerTensorFP8(LoweringContext &ctx, QuantizeOp op) {
     spec.forcePow2 = cs.getForcePow_2Scales();
     spec.epsilon = static_cast<float>(cs.getAmaxEpsilon().convertToDouble());
     spec.reduceAmax = cs.getWithAmaxReduction();
+    spec.dependentLaunch = ctx.getTarget().getCaps().supportsDependentLaunch();
   } else {
     spec.delayed = true;
     spec.historyLength =

@@ -27,8 +27,16 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // CUR-SAME: %{{.*}}: memref<32768xbf16>, %[[DATA:[^:]*]]: memref<32768xi8>, %[[TRANSPOSE:[^:]*]]: memref<32768xi8>, %[[SINV:[^:]*]]: memref<1xf32>)
 // CUR-SAME: workgroup(%[[TILE:[^ ]*]] : memref<5120xi8, #gpu.address_space<workgroup>>, %[[SLOTS:[^ ]*]] : memref<8xf32, #gpu.address_space<workgroup>>)
 // CUR-SAME: known_block_size = array<i32: 256, 1, 1>
+// Phase 1's load first (a row's 16 elements, one 16-byte load; tiles in
+// reverse order), then the scale.
+// CUR: gpu.block_id  x
+// CUR: arith.subi %c3, %block_id_x : index
+// CUR: gpu.block_id  y
+// CUR: arith.subi %c1, %block_id_y : index
+// CUR: vector.load %{{.*}} {alignment = 16 : i64} : memref<32768xbf16>, vector<16xbf16>
 // The fused scale: the partials' max (a block reduction every block
 // repeats), compute_scale_from_amax, block (0, 0) thread 0 writes scale_inv.
+// CUR-NOT: nvvm.griddepcontrol
 // CUR: memref.get_global @q0_partials
 // CUR-COUNT-5: gpu.shuffle  xor
 // CUR: memref.store %{{.*}}, %[[SLOTS]]
@@ -41,10 +49,9 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // CUR-NEXT: %[[SCALE:.*]] = arith.select
 // CUR-NEXT: %[[INV:.*]] = arith.divf %{{.*}}, %[[SCALE]] : f32
 // CUR: memref.store %[[INV]], %[[SINV]]
-// Phase 1: a row's 16 elements, one 16-byte load, eight cvt pairs, the
-// bytes to the data and into the tile.
+// Phase 1: the loaded elements scaled, eight cvt pairs, the bytes to the
+// data and into the tile.
 // CUR: vector.broadcast %[[SCALE]] : f32 to vector<16xf32>
-// CUR: vector.load %{{.*}} {alignment = 16 : i64} : memref<32768xbf16>, vector<16xbf16>
 // CUR: arith.extf %{{.*}} : vector<16xbf16> to vector<16xf32>
 // CUR-COUNT-8: nvvm.convert.f32x2.to.f8x2 {{.*}} : i16(f8E4M3FN)
 // CUR: vector.bitcast %{{.*}} : vector<8xi16> to vector<16xi8>
@@ -99,9 +106,9 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // CUR: gpu.launch_func async [%{{.*}}] @teq_kernels::@q0_cast blocks in (%c4, %c2, %c1{{(_[0-9]+)?}}) threads in (%c256{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}})  args(%arg0 : memref<32768xbf16>, %arg1 : memref<32768xi8>, %arg2 : memref<32768xi8>, %arg3 : memref<1xf32>)
 
 //--- current-large.mlir
-// Current scaling of a large tensor, rowwise only: the scale has its own
-// one-block kernel (stored in a device global the cast reads), and the cast
-// is elementwise (a grid-stride loop, no tile).
+// Current scaling of a large tensor, rowwise only: the amax pass's last
+// block computes the scale (stored in a device global the cast reads), and
+// the cast is elementwise (a grid-stride loop, no tile).
 module attributes {teq.target = #teq.target<sm_90>} {
   func.func @large(%x: tensor<2048x4096xbf16>) -> !teq.proto<2048x4096xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise> {
     %q = teq.quantize %x : tensor<2048x4096xbf16> -> !teq.proto<2048x4096xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise>
@@ -109,11 +116,18 @@ module attributes {teq.target = #teq.target<sm_90>} {
   }
 }
 
-// LARGE: memref.global "private" @q0_partials : memref<1024xf32, #gpu.address_space<global>>
+// No partials: the amax pass folds its blocks' maxima into one running max
+// (an atomic max of their patterns) and counts the blocks done.
+// LARGE: memref.global "private" @q0_amax_acc : memref<1xi32, #gpu.address_space<global>> = dense<0>
+// LARGE-NEXT: memref.global "private" @q0_amax_count : memref<1xi32, #gpu.address_space<global>> = dense<0>
 // LARGE-NEXT: memref.global "private" @q0_scale_value : memref<1xf32, #gpu.address_space<global>>
+// LARGE-NOT: @q0_partials
 
+// The cast: a programmatic dependent of the amax pass, which waits for it
+// before it reads the scale.
 // LARGE-LABEL: gpu.func @q0_cast(
 // LARGE-SAME: %[[X:[^:]*]]: memref<8388608xbf16>, %[[DATA:[^:]*]]: memref<8388608xi8>) workgroup(%{{[^ ]*}} : memref<8xf32, #gpu.address_space<workgroup>>)
+// LARGE-NEXT: nvvm.griddepcontrol  wait
 // LARGE: %[[SV:.*]] = memref.get_global @q0_scale_value
 // LARGE-NEXT: %[[SCALE:.*]] = memref.load %[[SV]]
 // LARGE: vector.broadcast %[[SCALE]] : f32 to vector<16xf32>
@@ -131,17 +145,21 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // LARGE-NOT: gpu.barrier
 // LARGE: gpu.return
 
+// The amax pass lets the cast launch at once, and its last block computes
+// the scale.
 // LARGE-LABEL: gpu.func @q0_amax(
-// LARGE: gpu.return
-
-// LARGE-LABEL: gpu.func @q0_scale(
-// LARGE-SAME: %[[SINV:[^:]*]]: memref<1xf32>) workgroup(%[[SLOTS:[^ ]*]] : memref<8xf32, #gpu.address_space<workgroup>>)
-// Each thread's share of the 1024 partials, then the block's max.
-// LARGE: %[[P:.*]] = memref.get_global @q0_partials
-// LARGE: scf.for %{{.*}} = %thread_id_x to %c1024 step %c256
-// LARGE: memref.load %[[P]]
-// LARGE-COUNT-5: gpu.shuffle  xor
-// LARGE: gpu.barrier
+// LARGE-SAME: %{{[^:]*}}: memref<8388608xbf16>, %[[SINV:[^:]*]]: memref<1xf32>) workgroup(%{{[^ ]*}} : memref<8xf32, #gpu.address_space<workgroup>>)
+// LARGE-NEXT: nvvm.griddepcontrol  launch_dependents
+// Thread 0, after the block's reduction: the running max, a fence, the count.
+// LARGE: %[[ACC:.*]] = memref.get_global @q0_amax_acc
+// LARGE-NEXT: %[[COUNT:.*]] = memref.get_global @q0_amax_count
+// LARGE-NEXT: %[[BITS:.*]] = arith.bitcast %{{.*}} : f32 to i32
+// LARGE: memref.atomic_rmw maxu %[[BITS]], %[[ACC]]
+// LARGE-NEXT: nvvm.memory.barrier
+// LARGE: %[[DONE:.*]] = memref.atomic_rmw addi %{{.*}}, %[[COUNT]]
+// LARGE: %[[LAST:.*]] = arith.cmpi eq, %[[DONE]], %c1023_i32
+// LARGE-NEXT: scf.if %[[LAST]] {
+// LARGE: memref.atomic_rmw maxu %c0_i32, %[[ACC]]
 // compute_scale_from_amax: eps, special values, fp8_max / amax, FLT_MAX
 // when that overflows; no power-of-two rounding here.
 // LARGE: arith.cmpf olt
@@ -156,11 +174,15 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // LARGE: %[[SV2:.*]] = memref.get_global @q0_scale_value
 // LARGE-NEXT: memref.store %[[SCALE2]], %[[SV2]]
 // LARGE: memref.store %[[INV]], %[[SINV]]
+// Both globals reset for the next launch.
+// LARGE: memref.store %{{.*}}, %[[ACC]]
+// LARGE: memref.store %{{.*}}, %[[COUNT]]
+// LARGE: gpu.return
 
-// Launches: amax (1024 blocks), scale (one block), cast (2048 blocks).
+// Launches: amax (1024 blocks), then the cast (2048 blocks); no scale kernel.
 // LARGE-LABEL: func.func @large(
-// LARGE: @teq_kernels::@q0_amax blocks in (%c1024, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}})
-// LARGE: @teq_kernels::@q0_scale blocks in (%c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}) {{.*}} args(%arg2 : memref<1xf32>)
+// LARGE: @teq_kernels::@q0_amax blocks in (%c1024, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}) {{.*}} args(%arg0 : memref<8388608xbf16>, %arg2 : memref<1xf32>)
+// LARGE-NOT: q0_scale
 // LARGE: @teq_kernels::@q0_cast blocks in (%c2048, %c1{{(_[0-9]+)?}}, %c1{{(_[0-9]+)?}}) {{.*}} args(%arg0 : memref<8388608xbf16>, %arg1 : memref<8388608xi8>)
 
 //--- delayed.mlir

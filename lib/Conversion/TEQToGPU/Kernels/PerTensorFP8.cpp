@@ -4,6 +4,7 @@
 #include "Numerics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -32,6 +33,15 @@ bool fusesScale(const PerTensorFP8Spec &spec) {
   // A reduced amax comes from the group, after the amax pass.
   return !spec.delayed && !spec.reduceAmax &&
          spec.rows * spec.cols <= kFusedScaleMaxElements;
+}
+
+/// Whether the amax pass itself computes the scale (current scaling of a
+/// tensor too large for fusesScale, no amax reduction): each block folds
+/// its maximum into a device global by an atomic max, and the last block
+/// done computes the scale. This replaces the one-block scale kernel (its
+/// launch, and the gaps before and after it: 3.6-3.8 us a call on an H200).
+bool amaxPassScales(const PerTensorFP8Spec &spec) {
+  return !spec.delayed && !spec.reduceAmax && !fusesScale(spec);
 }
 
 /// Blocks of the amax pass over `numElements` inputs (one partial each).
@@ -97,11 +107,16 @@ private:
   /// The cast's scale, each thread computing it from the partials
   /// (fusesScale); block (0, 0) thread 0 stores scale_inv.
   Value fusedScale(Value shared, Value scaleInv);
-  /// The cast's transposing body: one 64x64 tile a block.
-  Value castTile(Value x, Value data, Value transpose, Value scale,
-                 Value tile);
+  /// The cast's transposing body: one 64x64 tile a block. `getScale` is
+  /// called (once, by every thread) after the tile's vector load.
+  Value castTile(Value x, Value data, Value transpose,
+                 llvm::function_ref<Value()> getScale, Value tile);
   /// The cast's elementwise body: a grid-stride loop over 16-element chunks.
   Value castElementwise(Value x, Value data, Value scale, int64_t gridX);
+  /// amaxPassScales, thread 0 of each amax block: folds the block's max
+  /// into the running maximum; the last block stores the scale (scale
+  /// value global, `scaleInv`) and resets the globals.
+  void finishScale(Value blockMax, int64_t grid, Value scaleInv);
   /// Delayed scaling: the block's max of `amax` into partials[index].
   void recordBlockAmax(Value amax, Value tid, Value shared, Value index);
   /// The max of the partials `tid`, `tid` + 256, ... (a thread's share).
@@ -130,13 +145,22 @@ private:
   const PerTensorFP8Spec &spec;
   const PerTensorFP8Buffers &buffers;
   Type inputType;
-  memref::GlobalOp partials, scaleValue;
+  memref::GlobalOp partials, scaleValue, amaxAcc, amaxCount;
 };
 
 KernelGroup PerTensorFP8Emitter::emit() {
   OpBuilder::InsertionGuard guard(b);
-  partials = addDeviceGlobal(b, module, ctx.symbol("_partials"),
-                             b.getF32Type(), amaxPartialsCount(spec));
+  if (amaxPassScales(spec)) {
+    // The running maximum (the pattern of a non-negative float) and the
+    // count of blocks done; the last block resets both for the next launch.
+    amaxAcc = addDeviceGlobal(b, module, ctx.symbol("_amax_acc"),
+                              b.getI32Type(), 1, /*zeroInit=*/true);
+    amaxCount = addDeviceGlobal(b, module, ctx.symbol("_amax_count"),
+                                b.getI32Type(), 1, /*zeroInit=*/true);
+  } else {
+    partials = addDeviceGlobal(b, module, ctx.symbol("_partials"),
+                               b.getF32Type(), amaxPartialsCount(spec));
+  }
   bool scaleKernel = !spec.delayed && !fusesScale(spec);
   if (scaleKernel)
     scaleValue = addDeviceGlobal(b, module, ctx.symbol("_scale_value"),
@@ -147,7 +171,7 @@ KernelGroup PerTensorFP8Emitter::emit() {
   if (spec.delayed)
     return {cast, emitRecord()};
   KernelLaunch amax = emitAmax();
-  if (!scaleKernel)
+  if (!scaleKernel || amaxPassScales(spec))
     return {amax, cast};
   if (spec.reduceAmax)
     return {amax, emitAmaxOut(), emitScale(), cast};
@@ -158,6 +182,9 @@ KernelLaunch PerTensorFP8Emitter::emitCast() {
   assert((spec.transpose || spec.rowwise) && "an elementwise cast writes data");
   KernelLaunch launch;
   perTensorCastGrid(spec, launch.gridX, launch.gridY);
+  // After an amax pass that computes the scale: a programmatic dependent,
+  // which loads its tile while the pass drains.
+  launch.dependentLaunch = spec.dependentLaunch && amaxPassScales(spec);
   launch.args.push_back(buffers.input);
   if (spec.delayed)
     launch.args.push_back(buffers.scale);
@@ -187,20 +214,23 @@ KernelLaunch PerTensorFP8Emitter::emitCast() {
   Value transpose = arg(spec.transpose);
   Value scaleInv = arg(fusesScale(spec));
 
-  Value scale;
-  if (spec.delayed)
-    scale = memref::LoadOp::create(b, storedScale, ValueRange{c(0)});
-  else if (fusesScale(spec))
-    scale = fusedScale(shared, scaleInv);
-  else
-    scale = memref::LoadOp::create(b, getDeviceGlobal(b, scaleValue),
-                                   ValueRange{c(0)});
+  auto getScale = [&]() -> Value {
+    if (spec.delayed)
+      return memref::LoadOp::create(b, storedScale, ValueRange{c(0)});
+    if (fusesScale(spec))
+      return fusedScale(shared, scaleInv);
+    // Nothing the amax pass writes is read before this wait.
+    if (launch.dependentLaunch)
+      NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::wait);
+    return memref::LoadOp::create(b, getDeviceGlobal(b, scaleValue),
+                                  ValueRange{c(0)});
+  };
 
   // max|x| rides along with the conversion; only delayed scaling records
   // it (the rest is dead code, removed on the way to PTX).
   Value amax = spec.transpose
-                   ? castTile(x, data, transpose, scale, tile)
-                   : castElementwise(x, data, scale, launch.gridX);
+                   ? castTile(x, data, transpose, getScale, tile)
+                   : castElementwise(x, data, getScale(), launch.gridX);
   if (spec.delayed) {
     Value tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
     Value bx = gpu::BlockIdOp::create(b, gpu::Dimension::x);
@@ -270,7 +300,8 @@ Value PerTensorFP8Emitter::castElementwise(Value x, Value data, Value scale,
 }
 
 Value PerTensorFP8Emitter::castTile(Value x, Value data, Value transpose,
-                                   Value scale, Value tile) {
+                                   llvm::function_ref<Value()> getScale,
+                                   Value tile) {
   // Phase 1: thread t converts 16 elements of tile row t / 4 (one 16-byte
   // load where the row is aligned and complete), writes them rowwise and
   // into shared memory. Phase 2: thread t gathers 16 bytes of tile column
@@ -279,10 +310,16 @@ Value PerTensorFP8Emitter::castTile(Value x, Value data, Value transpose,
   const bool vectorIn = k % kChunk == 0;  // every chunk 16-byte aligned
   const bool vectorOut = m % kChunk == 0; // every transposed run aligned
   VectorType chunkType = vectorOf(kChunk, b.getF32Type());
-  Value scales = vector::BroadcastOp::create(b, chunkType, scale);
   Value tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
-  Value bx = gpu::BlockIdOp::create(b, gpu::Dimension::x);
-  Value by = gpu::BlockIdOp::create(b, gpu::Dimension::y);
+  // Tiles in reverse order: the amax pass read the end of x last, and what
+  // of it is still in L2 is read first (-4 us a call at 8192x8192 bf16 on
+  // an H200, bench/RESULTS.md).
+  Value bx = arith::SubIOp::create(
+      b, c((k + kTile - 1) / kTile - 1),
+      gpu::BlockIdOp::create(b, gpu::Dimension::x));
+  Value by = arith::SubIOp::create(
+      b, c((m + kTile - 1) / kTile - 1),
+      gpu::BlockIdOp::create(b, gpu::Dimension::y));
   Value k0 = arith::MulIOp::create(b, bx, c(kTile));
   Value m0 = arith::MulIOp::create(b, by, c(kTile));
   const int64_t threadsPerRow = kTile / kChunk;
@@ -302,11 +339,22 @@ Value PerTensorFP8Emitter::castTile(Value x, Value data, Value transpose,
                : arith::ConstantOp::create(b, b.getBoolAttr(false)).getResult();
   Value rowBase = arith::MulIOp::create(b, gm, c(k));
   Value offset = arith::AddIOp::create(b, rowBase, gk);
+  // The chunk's load comes before the scale (which may wait for the amax
+  // pass); zeros where the chunk is not a whole vector.
+  VectorType loadType = vectorOf(kChunk, inputType);
+  Value loaded = ifThenElse(
+      b, loadType, vectorOk,
+      [&]() -> Value { return loadVector(b, loadType, x, offset); },
+      [&]() -> Value {
+        return arith::ConstantOp::create(
+            b, DenseElementsAttr::get(loadType, b.getZeroAttr(inputType)));
+      });
+  Value scale = getScale();
+  Value scales = vector::BroadcastOp::create(b, chunkType, scale);
   Value amax = ifThenElse(
       b, b.getF32Type(), vectorOk,
       [&]() -> Value {
-        Value values = extendToF32(
-            b, loadVector(b, vectorOf(kChunk, inputType), x, offset));
+        Value values = extendToF32(b, loaded);
         Value scaled = arith::MulFOp::create(b, values, scales);
         Value bytes = packFP8(b, scaled, spec.e5m2);
         if (data)
@@ -397,6 +445,8 @@ KernelLaunch PerTensorFP8Emitter::emitAmax() {
   KernelLaunch launch;
   launch.gridX = amaxGridSize(n, spec.input);
   launch.args = {buffers.input};
+  if (amaxPassScales(spec))
+    launch.args.push_back(buffers.scaleInv);
   gpu::GPUFuncOp kernel = newKernel(launch, "_amax");
   Value shared = sharedMaxSlots(kernel);
 
@@ -404,6 +454,11 @@ KernelLaunch PerTensorFP8Emitter::emitAmax() {
   Block *body = &kernel.getBody().front();
   b.setInsertionPointToStart(body);
   Value x = body->getArgument(0);
+  // With a dependent launch, the cast's blocks may start as this grid's
+  // blocks leave SMs (each block lets it at its start).
+  if (amaxPassScales(spec) && spec.dependentLaunch)
+    NVVM::GriddepcontrolOp::create(b,
+                                   NVVM::GridDepActionKind::launch_dependents);
   GridStride stride = gridStride1D(b, kBlockSize);
   const int64_t step = launch.gridX * kBlockSize;
   VectorType loadType = vectorOf(perVector, inputType);
@@ -455,9 +510,49 @@ KernelLaunch PerTensorFP8Emitter::emitAmax() {
       [&] { return vectorsMax; });
   Value tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
   Value bid = gpu::BlockIdOp::create(b, gpu::Dimension::x);
-  recordBlockAmax(amax, tid, shared, bid);
+  if (amaxPassScales(spec))
+    blockMaxOnThread0(b, amax, tid, shared, kBlockSize, [&](Value max) {
+      finishScale(max, launch.gridX, body->getArgument(1));
+    });
+  else
+    recordBlockAmax(amax, tid, shared, bid);
   gpu::ReturnOp::create(b);
   return launch;
+}
+
+void PerTensorFP8Emitter::finishScale(Value blockMax, int64_t grid,
+                                      Value scaleInv) {
+  // Non-negative floats (never NaN: the maxima start from 0 and ignore
+  // NaN) order as their bit patterns, so the max of the patterns is the
+  // pattern of the max: the same amax as the partials' reduction tree.
+  Type i32 = b.getI32Type();
+  Value acc = getDeviceGlobal(b, amaxAcc);
+  Value count = getDeviceGlobal(b, amaxCount);
+  Value bits = arith::BitcastOp::create(b, i32, blockMax);
+  memref::AtomicRMWOp::create(b, arith::AtomicRMWKind::maxu, bits, acc,
+                              ValueRange{c(0)});
+  NVVM::MembarOp::create(b, NVVM::MemScopeKind::GPU);
+  Value done = memref::AtomicRMWOp::create(b, arith::AtomicRMWKind::addi,
+                                           constantI32(b, 1), count,
+                                           ValueRange{c(0)});
+  Value last = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, done,
+                                     constantI32(b, grid - 1));
+  ifThen(b, last, [&] {
+    NVVM::MembarOp::create(b, NVVM::MemScopeKind::GPU);
+    // An atomic read: the other blocks' maxima, not a cached line.
+    Value total = memref::AtomicRMWOp::create(
+        b, arith::AtomicRMWKind::maxu, constantI32(b, 0), acc,
+        ValueRange{c(0)});
+    Value amax = arith::BitcastOp::create(b, b.getF32Type(), total);
+    ScaleFromAmax scale = computeScaleFromAmax(
+        b, amax, fp8MaxOf(spec.e5m2), spec.epsilon, spec.forcePow2,
+        std::numeric_limits<float>::max());
+    memref::StoreOp::create(b, scale.scale, getDeviceGlobal(b, scaleValue),
+                            ValueRange{c(0)});
+    memref::StoreOp::create(b, scale.scaleInv, scaleInv, ValueRange{c(0)});
+    memref::StoreOp::create(b, constantI32(b, 0), acc, ValueRange{c(0)});
+    memref::StoreOp::create(b, constantI32(b, 0), count, ValueRange{c(0)});
+  });
 }
 
 Value PerTensorFP8Emitter::threadPartialsMax(Value tid) {

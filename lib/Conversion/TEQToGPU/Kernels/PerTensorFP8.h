@@ -1,10 +1,14 @@
 //===- PerTensorFP8.h - Per-tensor FP8 quantization kernels ----*- C++ -*-===//
 //
 // One scale for the whole tensor (te-semantics.md §5.1, §5.2). Current
-// scaling: an amax pass (per-block maxima into a partials global), the
-// scale from the amax (its own one-block kernel, or, for tensors up to 4M
-// elements where launches dominate, computed by every cast block), then the
-// cast. Delayed scaling: the cast with the stored
+// scaling: an amax pass, then the cast. For tensors up to 4M elements
+// (launches dominate) the pass leaves per-block maxima in a partials global
+// and every cast block computes the scale from them; above, the pass's
+// blocks fold their maxima into one running max (atomics) and its last
+// block computes the scale, and on Hopper and later the cast is its
+// programmatic dependent (it loads its first tile while the pass drains).
+// With an amax reduction the scale has its own one-block kernel, after the
+// group's all-reduce. Delayed scaling: the cast with the stored
 // scale records per-block maxima in the same read of x, then a one-block
 // kernel records the amax into history[0] and writes scale_inv.
 // Kernels are specialised to the static shape: they know which accesses
@@ -43,6 +47,11 @@ struct PerTensorFP8Spec {
   /// and records max|x| in the same pass (one read of the input).
   bool delayed = false;
   int64_t historyLength = 1;
+  /// Hopper and later (TargetCaps::supportsDependentLaunch): where the amax
+  /// pass computes the scale (current scaling of a tensor over 4M elements,
+  /// no amax reduction), the cast is its programmatic dependent and loads
+  /// its tile while the pass drains.
+  bool dependentLaunch = false;
 };
 
 /// The buffers of one quantization, the kernels' arguments (memref<N x T>
@@ -66,9 +75,9 @@ struct PerTensorFP8Buffers {
 constexpr llvm::StringLiteral kPerTensorFP8AmaxOutStage = "_amax_out";
 
 /// Emits the kernels of one quantization (device globals
-/// `<prefix>_partials` and, unfused, `<prefix>_scale_value`; kernels
-/// `<prefix>_cast` and `_record`, or `_amax` [`_amax_out`] [and `_scale`])
-/// and returns their launches in stream order.
+/// `<prefix>_partials` or `_amax_acc` and `_amax_count`, and, unfused,
+/// `<prefix>_scale_value`; kernels `<prefix>_cast` and `_record`, or `_amax`
+/// [`_amax_out`] [and `_scale`]) and returns their launches in stream order.
 KernelGroup emitPerTensorFP8(const EmitContext &ctx,
                              const PerTensorFP8Spec &spec,
                              const PerTensorFP8Buffers &buffers);
