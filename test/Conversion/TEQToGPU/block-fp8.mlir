@@ -32,28 +32,41 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // ONE: } else {
 // ONE: scf.for {{.*}} -> (vector<16xi16>) {
 // ONE: memref.load %[[X]][%{{.*}}] : memref<65536xbf16>
+// Per row step: the column maxima (one max.f32 an element,
+// llvm.intr.maxnum) and the 1x128 block amax over the 8 lanes of a row
+// (xor 1, 2, 4), before any barrier.
+// ONE-NOT: gpu.barrier
+// ONE: llvm.intr.maxnum(%{{.*}}, %{{.*}}) : (vector<16xf32>, vector<16xf32>) -> vector<16xf32>
+// ONE: vector.reduction <maxnumf>, %{{.*}} : vector<16xf32> into f32
+// ONE: gpu.shuffle  xor %{{.*}}, %c1_i32{{(_[0-9]+)?}}, %c32_i32
+// ONE-NEXT: llvm.intr.maxnum
+// ONE: gpu.shuffle  xor %{{.*}}, %c2_i32{{(_[0-9]+)?}}, %c32_i32
+// ONE: gpu.shuffle  xor %{{.*}}, %c4_i32{{(_[0-9]+)?}}, %c32_i32
 // Column maxima over the warp's rows (lanes 8 and 16 apart), stored by
-// lanes 0..7, before any barrier.
+// lanes 0..7.
 // ONE-NOT: gpu.barrier
 // ONE: gpu.shuffle  xor %{{.*}}, %c8_i32{{(_[0-9]+)?}}, %c32_i32{{(_[0-9]+)?}} : f32
 // ONE: gpu.shuffle  xor %{{.*}}, %c16_i32{{(_[0-9]+)?}}, %c32_i32{{(_[0-9]+)?}} : f32
 // ONE: scf.if
 // ONE-COUNT-16: memref.store %{{.*}}, %[[PARTIALS]][%{{.*}}]
-// Each row step's 1x128 block: the 8 lanes of a row (xor 1, 2, 4), the
-// scale, eight cvt pairs, one 16-byte store, lane 0 stores 1/scale.
+// One scale a lane: row step chunk % 4's (picked by selects), exchanged
+// by xor shuffles 1, 2, 3; then each row step's eight cvt pairs and one
+// 16-byte store; lanes with chunk < 4 store 1/scale.
 // ONE-NOT: gpu.barrier
-// ONE: arith.extui %{{.*}} : vector<16xi16> to vector<16xi32>
-// ONE: vector.reduction <maxnumf>, %{{.*}} : vector<16xf32> into f32
-// ONE: gpu.shuffle  xor %{{.*}}, %c1_i32{{(_[0-9]+)?}}, %c32_i32
-// ONE: gpu.shuffle  xor %{{.*}}, %c2_i32{{(_[0-9]+)?}}, %c32_i32
-// ONE: gpu.shuffle  xor %{{.*}}, %c4_i32{{(_[0-9]+)?}}, %c32_i32
+// ONE: %[[STEP:.*]] = arith.remui %{{.*}}, %c4{{(_[0-9]+)?}} : index
+// ONE-COUNT-3: arith.select
 // ONE: arith.constant 4.480000e+02 : f32
 // ONE: arith.constant 3.38953139E+38 : f32
-// ONE: %[[INV:.*]] = arith.divf
+// ONE: %[[INV:.*]] = arith.divf %{{.*}}, %[[OWN:.*]] : f32
+// ONE: gpu.shuffle  xor %[[OWN]], %c1_i32{{(_[0-9]+)?}}, %c32_i32
+// ONE: gpu.shuffle  xor %[[OWN]], %c2_i32{{(_[0-9]+)?}}, %c32_i32
+// ONE: gpu.shuffle  xor %[[OWN]], %c3_i32{{(_[0-9]+)?}}, %c32_i32
+// ONE: arith.xori %[[STEP]]
+// ONE: arith.extui %{{.*}} : vector<16xi16> to vector<16xi32>
 // ONE-COUNT-8: nvvm.convert.f32x2.to.f8x2 {{.*}} : i16(f8E4M3FN)
 // ONE: vector.store %{{.*}}, %[[RDATA]][%{{.*}}] {alignment = 16 : i64} : memref<65536xi8>, vector<16xi8>
-// ONE: memref.store %[[INV]], %[[RSCALE]][%{{.*}}] : memref<512xf32>
 // ONE-COUNT-3: vector.store %{{.*}}, %[[RDATA]][%{{.*}}] {alignment = 16 : i64}
+// ONE: memref.store %[[INV]], %[[RSCALE]][%{{.*}}] : memref<512xf32>
 // The column scales: 128 threads reduce the 8 warps' partials.
 // ONE: gpu.barrier
 // ONE: scf.for {{.*}} -> (f32) {

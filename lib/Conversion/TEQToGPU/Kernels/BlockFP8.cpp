@@ -5,6 +5,7 @@
 #include "Numerics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -136,40 +137,73 @@ KernelGroup mlir::teq::kernels::emitBlockFP8(const EmitContext &ctx,
     if (spec.rowwise)
       rowScaleStart =
           arith::MulIOp::create(b, tile.blockX, c(spec.rowScaleCols));
-    // Before the barrier: the column maxima first, then the rowwise data
-    // (which widens the raw bits again), one row step at a time each.
-    for (int p = 0; p < kTileRowSteps; ++p)
+    // Before the barrier: the column maxima first, with each row step's
+    // 1x128 block amax (a row's 8 chunks are lanes 8q..8q+7 of one warp),
+    // then the rowwise data (which widens the raw bits again), one row step
+    // at a time each.
+    SmallVector<Value, kTileRowSteps> rowAmax;
+    for (int p = 0; p < kTileRowSteps; ++p) {
       accumulateColumnMax(b, tile, p);
+      if (!spec.rowwise)
+        continue;
+      Value magnitude = math::AbsFOp::create(b, tile.values[p]);
+      Value chunkMax = vector::ReductionOp::create(
+          b, vector::CombiningKind::MAXNUMF, magnitude);
+      rowAmax.push_back(xorShuffleMax(b, chunkMax, {1, 2, 4}));
+    }
     if (spec.columnwise)
       storeColumnPartials(b, tile, colPartials);
     if (spec.rowwise) {
-      // 1x128 blocks: a row's 8 chunks are lanes 8q..8q+7 of one warp.
-      Value paddedRows = c((m + 3) / 4 * 4);
+      // Each of a row's 8 lanes computes the scale of row step chunk % 4
+      // (one scale a lane, not one a row step: two IEEE divisions each),
+      // and the lanes exchange them by xor shuffles: lane l holds step
+      // (chunk ^ d) % 4 after the shuffle by d.
+      Value step = arith::RemUIOp::create(b, tile.chunk, c(kTileRowSteps));
+      Value ownAmax = rowAmax[kTileRowSteps - 1];
+      for (int p = kTileRowSteps - 2; p >= 0; --p)
+        ownAmax = arith::SelectOp::create(b, cmp(CmpIPredicate::eq, step, c(p)),
+                                          rowAmax[p], ownAmax);
+      ScaleFromAmax own = scaleOf(ownAmax);
+      // scales[d]: the scale of row step step ^ d.
+      SmallVector<Value, kTileRowSteps> exchanged{own.scale};
+      for (int32_t d = 1; d < kTileRowSteps; ++d)
+        exchanged.push_back(
+            gpu::ShuffleOp::create(b, own.scale, d, /*width=*/32,
+                                   gpu::ShuffleMode::XOR)
+                .getShuffleResult());
       for (int p = 0; p < kTileRowSteps; ++p) {
+        // Step p's scale came with the shuffle by d = step ^ p.
+        Value which = arith::XOrIOp::create(b, step, c(p));
+        Value scaleP = exchanged[kTileRowSteps - 1];
+        for (int d = kTileRowSteps - 2; d >= 0; --d)
+          scaleP = arith::SelectOp::create(
+              b, cmp(CmpIPredicate::eq, which, c(d)), exchanged[d], scaleP);
         Value values = tileRowValues(b, tile, p, TileWidening::ZeroExtend);
-        Value magnitude = math::AbsFOp::create(b, values);
-        Value chunkMax = vector::ReductionOp::create(
-            b, vector::CombiningKind::MAXNUMF, magnitude);
-        ScaleFromAmax s = scaleOf(xorShuffleMax(b, chunkMax, {1, 2, 4}));
         Value scale = vector::BroadcastOp::create(
-            b, VectorType::get({kTileThreadColumns}, f32), s.scale);
+            b, VectorType::get({kTileThreadColumns}, f32), scaleP);
         Value scaled = arith::MulFOp::create(b, values, scale);
         Value bytes = packFP8(b, scaled, spec.e5m2);
         storeTileRow(b, tile, p, bytes, rowData, vectorRows);
-        Value at = arith::AddIOp::create(b, rowScaleStart, tile.globalRow[p]);
-        Value writes =
-            arith::AndIOp::create(b, tile.firstChunk, tile.rowInside[p]);
-        ifThen(b, writes, [&] {
-          memref::StoreOp::create(b, s.scaleInv, rowScale, ValueRange{at});
-        });
-        Value pastRows = cmp(CmpIPredicate::uge, tile.globalRow[p], c(m));
-        Value inPadded = cmp(CmpIPredicate::ult, tile.globalRow[p], paddedRows);
-        Value padding = arith::AndIOp::create(
-            b, arith::AndIOp::create(b, pastRows, inPadded), tile.firstChunk);
-        ifThen(b, padding, [&] {
-          memref::StoreOp::create(b, zero, rowScale, ValueRange{at});
-        });
       }
+      // Lanes with chunk < 4 write the scale_inv of their row step's row
+      // (zero in the padding rows).
+      Value paddedRows = c((m + 3) / 4 * 4);
+      Value stepRow0 = arith::MulIOp::create(b, step, c(4));
+      Value stepRow = arith::AddIOp::create(b, tile.rowBase, stepRow0);
+      Value globalRow = arith::AddIOp::create(b, tile.tileRow0, stepRow);
+      Value at = arith::AddIOp::create(b, rowScaleStart, globalRow);
+      Value writer = cmp(CmpIPredicate::ult, tile.chunk, c(kTileRowSteps));
+      Value inside = cmp(CmpIPredicate::ult, globalRow, c(m));
+      ifThen(b, arith::AndIOp::create(b, writer, inside), [&] {
+        memref::StoreOp::create(b, own.scaleInv, rowScale, ValueRange{at});
+      });
+      Value pastRows = cmp(CmpIPredicate::uge, globalRow, c(m));
+      Value inPadded = cmp(CmpIPredicate::ult, globalRow, paddedRows);
+      Value padding = arith::AndIOp::create(
+          b, arith::AndIOp::create(b, pastRows, inPadded), writer);
+      ifThen(b, padding, [&] {
+        memref::StoreOp::create(b, zero, rowScale, ValueRange{at});
+      });
     }
     if (spec.columnwise) {
       // 128x1 blocks: the warps' column partials reduced by one thread per

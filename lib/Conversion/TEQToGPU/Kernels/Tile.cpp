@@ -217,6 +217,18 @@ RegisterTile mlir::teq::kernels::loadRegisterTile(ImplicitLocOpBuilder &b,
   return t;
 }
 
+namespace {
+/// max(a, b) ignoring NaN as llvm.intr.maxnum: NVPTX's max.f32, one
+/// instruction an element, where arith.maxnumf becomes a compare, a NaN
+/// test and selects (LibdeviceFree). The same value for the magnitudes and
+/// maxima the tile kernels take it of (never -0; only two NaNs differ, in
+/// the payload of the NaN max.f32 returns, and a NaN amax is a special case
+/// whatever its payload).
+Value nativeMaxNum(ImplicitLocOpBuilder &b, Value lhs, Value rhs) {
+  return LLVM::MaxNumOp::create(b, lhs, rhs);
+}
+} // namespace
+
 void mlir::teq::kernels::accumulateColumnMax(ImplicitLocOpBuilder &b,
                                              RegisterTile &tile, int step) {
   auto valuesType = VectorType::get({kTileThreadColumns}, b.getF32Type());
@@ -231,7 +243,7 @@ void mlir::teq::kernels::accumulateColumnMax(ImplicitLocOpBuilder &b,
   Value magnitude = math::AbsFOp::create(b, tile.values[step]);
   Value before = step == 0 ? splat(b, valuesType, b.getF32FloatAttr(0.0f))
                            : tile.columnMax;
-  tile.columnMax = arith::MaxNumFOp::create(b, before, magnitude);
+  tile.columnMax = nativeMaxNum(b, before, magnitude);
 }
 
 Value mlir::teq::kernels::tileRowValues(ImplicitLocOpBuilder &b,
@@ -296,7 +308,7 @@ Value mlir::teq::kernels::xorShuffleMax(ImplicitLocOpBuilder &b, Value value,
   for (int32_t offset : offsets) {
     auto shuffle = gpu::ShuffleOp::create(b, value, offset, /*width=*/kWarp,
                                           gpu::ShuffleMode::XOR);
-    value = arith::MaxNumFOp::create(b, value, shuffle.getShuffleResult());
+    value = nativeMaxNum(b, value, shuffle.getShuffleResult());
   }
   return value;
 }
