@@ -2,7 +2,6 @@
 // RUN: split-file %s %t
 // RUN: not te-compile %t/leading-dim.mlir --emit=mlir 2>&1 | FileCheck %s --check-prefix=LD
 // RUN: not te-compile %t/mxfp8-hopper.mlir --emit=mlir 2>&1 | FileCheck %s --check-prefix=MXHOPPER
-// RUN: not te-compile %t/mxfp8-compact.mlir --emit=mlir 2>&1 | FileCheck %s --check-prefix=MXCOMPACT
 // RUN: not te-compile %t/block-blackwell.mlir --emit=mlir 2>&1 | FileCheck %s --check-prefix=BLOCKSM100
 // RUN: not te-compile %t/block-m.mlir --emit=mlir 2>&1 | FileCheck %s --check-prefix=BLOCKM
 // RUN: not te-compile %t/dynamic-slice.mlir --emit=mlir 2>&1 | FileCheck %s --check-prefix=SLICE
@@ -21,15 +20,6 @@ module attributes {teq.target = #teq.target<sm_90>} {
 module attributes {teq.target = #teq.target<sm_90>} {
   func.func @f(%a: !teq.proto<64x64xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise, gemm_swizzled>, %b: !teq.proto<64x64xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise, gemm_swizzled>) -> tensor<64x64xbf16> {
     %y = teq.gemm TN %a, %b : !teq.proto<64x64xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise, gemm_swizzled>, !teq.proto<64x64xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise, gemm_swizzled> -> tensor<64x64xbf16>
-    return %y : tensor<64x64xbf16>
-  }
-}
-
-//--- mxfp8-compact.mlir
-// MXCOMPACT: error: 'teq.gemm' op MXFP8 scales are not in format expected by GEMM (both operands need scale_layout = gemm_swizzled)
-module attributes {teq.target = #teq.target<sm_100>} {
-  func.func @f(%a: !teq.proto<64x64xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise>, %b: !teq.proto<64x64xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise, gemm_swizzled>) -> tensor<64x64xbf16> {
-    %y = teq.gemm TN %a, %b : !teq.proto<64x64xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise>, !teq.proto<64x64xbf16, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise, gemm_swizzled> -> tensor<64x64xbf16>
     return %y : tensor<64x64xbf16>
   }
 }

@@ -9,11 +9,13 @@
 // when false: a GEMM attribute dictionary that ends right after
 // physical_layout has split accumulation on.
 //
-// The first RUN has no CSE, so every quantization the pass emits is visible;
-// the second merges them (teq-quantize-cse) and canonicalizes.
+// Both RUNs end with teq-legalize-gemm-operands, which swizzles the compact
+// scales of gathered MXFP8/NVFP4 operands before their GEMMs (the pipeline's
+// order). The first RUN has no CSE, so every quantization the pass emits is
+// visible; the second merges them (teq-quantize-cse) and canonicalizes.
 
-// RUN: te-opt %s -split-input-file --teq-resolve-autocast --teq-infer-prototypes --teq-decompose-linear | FileCheck %s --implicit-check-not=teq.linear_forward --implicit-check-not=teq.linear_backward --implicit-check-not=teq.autocast
-// RUN: te-opt %s -split-input-file --teq-resolve-autocast --teq-infer-prototypes --teq-decompose-linear --teq-quantize-cse --canonicalize | FileCheck %s --check-prefix=CSE --implicit-check-not=teq.linear_forward --implicit-check-not=teq.linear_backward
+// RUN: te-opt %s -split-input-file --teq-resolve-autocast --teq-infer-prototypes --teq-decompose-linear --teq-legalize-gemm-operands | FileCheck %s --implicit-check-not=teq.linear_forward --implicit-check-not=teq.linear_backward --implicit-check-not=teq.autocast
+// RUN: te-opt %s -split-input-file --teq-resolve-autocast --teq-infer-prototypes --teq-decompose-linear --teq-legalize-gemm-operands --teq-quantize-cse --canonicalize | FileCheck %s --check-prefix=CSE --implicit-check-not=teq.linear_forward --implicit-check-not=teq.linear_backward
 
 // Float8CurrentScaling on sm_90 (Hopper). Forward quantizes x and w once each
 // with every usage forward and backward read (rowwise for fprop, columnwise

@@ -99,6 +99,24 @@ module attributes {teq.target = #teq.target<sm_90>} {
     }
     return %y : tensor<2048x4096xf32>
   }
+  // f32 activations with a bias, forward and backward: cuBLASLt's FP8 GEMMs
+  // take no f32 bias, so the bias reaches the fprop epilogue cast to bf16 (as
+  // TE casts it; teq-legalize-gemm-operands); dbias in f32.
+  func.func @current_f32_bias(%x: tensor<256x512xf32>, %w: tensor<1024x512xf32>, %b: tensor<1024xf32>, %dy: tensor<256x1024xf32>)
+      -> (tensor<256x1024xf32>, tensor<256x512xf32>, tensor<1024x512xf32>, tensor<1024xf32>) {
+    %y, %dx, %dw, %db = teq.autocast recipe(#teq.float8_current_scaling<>)
+        -> tensor<256x1024xf32>, tensor<256x512xf32>, tensor<1024x512xf32>, tensor<1024xf32> {
+      %out, %sx, %sw = teq.linear_forward %x, %w bias(%b : tensor<1024xf32>) config(#teq.linear<bias = true, name = "fc">)
+          : tensor<256x512xf32>, tensor<1024x512xf32> -> tensor<256x1024xf32>
+            saved_input(tensor<256x512xf32>) saved_weight(tensor<1024x512xf32>)
+      %gx, %gw, %gb = teq.linear_backward %dy, %sx, %sw config(#teq.linear<bias = true, name = "fc">)
+          : tensor<256x1024xf32>, tensor<256x512xf32>, tensor<1024x512xf32>
+            dgrad(tensor<256x512xf32>) wgrad(tensor<1024x512xf32>) dbias(tensor<1024xf32>)
+      teq.yield %out, %gx, %gw, %gb : tensor<256x1024xf32>, tensor<256x512xf32>, tensor<1024x512xf32>, tensor<1024xf32>
+    }
+    return %y, %dx, %dw, %db : tensor<256x1024xf32>, tensor<256x512xf32>, tensor<1024x512xf32>, tensor<1024xf32>
+  }
+
   // DelayedScaling (history 16), two training steps in one entry: step 1
   // quantizes with the stored scales and records amaxes; the update step
   // rolls the histories and computes new scales; step 2 runs with them.

@@ -187,22 +187,12 @@ public:
   /// `v` with the scale layout GEMMs read: compact MXFP8/NVFP4 scales (a
   /// gathered activation, a weight quantized by the caller) are swizzled
   /// just before the GEMM, as TE's swizzle_scales_for_gemm does.
-  Value withGemmScales(Value v) {
-    auto proto = dyn_cast<TensorProtoType>(v.getType());
-    if (!proto || !hasGemmSwizzledScales(proto.getQuantizer()) ||
-        proto.getScaleLayout() == ScaleLayout::gemm_swizzled)
-      return v;
-    return SwizzleScalesOp::create(
-               b, loc, proto.withScaleLayout(ScaleLayout::gemm_swizzled), v)
-        .getResult();
-  }
-
   GemmOp gemm(GemmLayout layout, Value a, Value bOperand, Type result,
               Type dbias, Value bias, Value accumulate, bool split,
               GemmKind kind) {
     MLIRContext *ctx = b.getContext();
-    a = withGemmScales(a);
-    bOperand = withGemmScales(bOperand);
+    // Operands with compact MXFP8/NVFP4 scales are swizzled by
+    // teq-legalize-gemm-operands, for every GEMM.
     return GemmOp::create(
         b, loc, result, dbias, a, bOperand, bias, accumulate, layout, split,
         GemmKindAttr::get(ctx, kind),

@@ -27,6 +27,7 @@ void mlir::teq::buildLowerToGemmPipeline(
     OpPassManager &pm, const FrontendPipelineOptions &options) {
   buildFrontendPipeline(pm, options);
   pm.addPass(createDecomposeLinear());
+  pm.addPass(createLegalizeGemmOperands());
   pm.addPass(createQuantizeCSE());
   pm.addPass(createCanonicalizerPass());
 }
@@ -40,6 +41,7 @@ void mlir::teq::registerTEQPipelines() {
   PassPipelineRegistration<FrontendPipelineOptions>(
       "teq-lower-to-gemm",
       "Autocast IR to quantize + GEMM + collectives: teq-frontend, then "
-      "decompose Linears, CSE quantizations, canonicalize",
+      "decompose Linears, legalize GEMM operands, CSE quantizations, "
+      "canonicalize",
       buildLowerToGemmPipeline);
 }

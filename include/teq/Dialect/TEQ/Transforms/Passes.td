@@ -258,9 +258,10 @@ def DecomposeLinear : Pass<"teq-decompose-linear", "ModuleOp"> {
       copies), always TN for NVFP4 and block FP8, the logical layout for
       MXFP8 and high precision;
     * GEMMs read MXFP8 / NVFP4 scales GEMM-swizzled (te-semantics.md §4.2):
-      tensors the Linear quantizes get that layout directly, and an operand
-      with compact scales (gathered, or quantized by the caller) gets a
-      `teq.swizzle_scales` just before its GEMM, as TE swizzles there;
+      tensors the Linear quantizes get that layout directly; an operand
+      with compact scales (gathered, or quantized by the caller) is left
+      to `teq-legalize-gemm-operands`, which swizzles just before the GEMM
+      as TE does (and casts an f32 bias of an FP8 GEMM to bf16);
     * delayed scaling slices each slot's scale and amax history from the
       Linear's state and puts the recorded histories back;
     * the quantization that rounds stochastically (grad_output under
@@ -288,6 +289,39 @@ def DecomposeLinear : Pass<"teq-decompose-linear", "ModuleOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
+def LegalizeGemmOperands : Pass<"teq-legalize-gemm-operands"> {
+  let summary = "give every teq.gemm the operands cuBLASLt takes, as TE does just before the call";
+  let description = [{
+    TE prepares a GEMM's operands in `general_gemm`, whoever produced them
+    (te-semantics.md §6.1, §6.2); so does this pass, for every `teq.gemm`:
+
+    * an MXFP8 or NVFP4 operand with compact scales (gathered, quantized by
+      the caller, or written by hand) gets a `teq.swizzle_scales` just
+      before the GEMM: cuBLASLt reads those scales GEMM-swizzled (§4.2);
+    * an f32 bias of a GEMM on quantized (FP8/FP4) operands is cast to bf16
+      (`arith.truncf`, round to nearest even): cuBLASLt's FP8 GEMMs take no
+      f32 bias, and TE casts it so.
+
+    Operands that are already right are left alone; a swizzle shared by two
+    GEMMs of one operand is emitted once per GEMM and merged by CSE.
+
+    Before (sm_100a):
+    ```mlir
+    %y = teq.gemm TN %wq, %xq bias(%b : tensor<256xf32>) {...}
+        : !teq.proto<256x128xf32, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise>,
+          !teq.proto<64x128xf32, #teq.mxfp8_quantizer<f8E4M3FN>, rowwise> -> tensor<64x256xf32>
+    ```
+    After:
+    ```mlir
+    %ws = teq.swizzle_scales %wq : ... -> !teq.proto<..., rowwise, gemm_swizzled>
+    %xs = teq.swizzle_scales %xq : ... -> !teq.proto<..., rowwise, gemm_swizzled>
+    %bb = arith.truncf %b : tensor<256xf32> to tensor<256xbf16>
+    %y = teq.gemm TN %ws, %xs bias(%bb : tensor<256xbf16>) {...} : ... -> tensor<64x256xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
 #endif // TEQ_DIALECT_TEQ_TRANSFORMS_PASSES_TD
