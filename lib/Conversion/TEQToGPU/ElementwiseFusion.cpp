@@ -77,11 +77,21 @@ private:
   /// can still run at the op.
   void groupOps() {
     for (Operation &op : block) {
+      // A splat constant that must be stored (returned, or read by an op
+      // that is not elementwise) is a kernel of its own that fills its
+      // buffer; elementwise ops still read it as a scalar.
+      if (isSplatTensorConstant(op) && isForced(op.getResult(0))) {
+        ownerOf[&op] = members.size();
+        members.push_back({&op});
+        continue;
+      }
       if (!isElementwise(&op))
         continue;
       SmallVector<Operation *> group{&op};
       SmallVector<unsigned> joined;
       for (Value operand : op.getOperands()) {
+        if (isConstant(operand))
+          continue; // read as a scalar, stored or not
         auto it = ownerOf.find(operand.getDefiningOp());
         if (it == ownerOf.end() || llvm::is_contained(joined, it->second))
           continue;
@@ -208,7 +218,7 @@ private:
           fusion.inRegisters.insert(result);
       }
     for (Operation &op : block)
-      if (isSplatTensorConstant(op))
+      if (isSplatTensorConstant(op) && !fusion.clusterOf.count(&op))
         fusion.inRegisters.insert(op.getResult(0));
     return fusion;
   }

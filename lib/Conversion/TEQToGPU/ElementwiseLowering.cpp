@@ -5,7 +5,9 @@
 // ElementwiseFusion.h groups an entry's elementwise ops into clusters when
 // the entry is planned; each cluster is one kernel launched where its last
 // op stands, and every other op of it lowers to nothing. A splat constant
-// becomes a scalar of the kernels that read it, with no buffer.
+// becomes a scalar of the kernels that read it, with no buffer; one that is
+// returned or read by another op (a GEMM, a quantization) is also stored by
+// a fill kernel of its own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,8 +25,9 @@ using namespace mlir::teq::lowering;
 
 namespace {
 
-/// A tensor constant lowers only as a splat that elementwise ops read: the
-/// manifest describes it by its one value, which must be finite (JSON).
+/// A tensor constant lowers only as a splat (a scalar of the kernels that
+/// read it, a fill kernel where it is stored): the manifest describes it by
+/// its one value, which must be finite (JSON).
 LogicalResult checkTensorConstant(arith::ConstantOp op) {
   if (!isSplatTensorConstant(*op))
     return op.emitOpError("is a tensor constant that is not a splat of a "
@@ -36,16 +39,6 @@ LogicalResult checkTensorConstant(arith::ConstantOp op) {
     return op.emitOpError("is a splat of a non-finite value, which has no "
                           "GPU lowering yet (the manifest describes constants "
                           "by a finite value)");
-  for (Operation *user : op->getUsers())
-    if (!isElementwiseOnTensors(*user))
-      return op.emitOpError()
-             << (isa<func::ReturnOp>(user)
-                     ? std::string("is returned")
-                     : "is read by '" + user->getName().getStringRef().str() +
-                           "'")
-             << ": a tensor constant lowers only as an operand of "
-                "elementwise arith/math ops (it becomes a scalar in their "
-                "kernel, with no buffer)";
   return success();
 }
 
@@ -63,10 +56,9 @@ LogicalResult checkElementwise(Operation &op) {
 }
 
 LogicalResult lowerElementwise(LoweringContext &ctx, Operation &op) {
-  // A constant is a scalar of the kernels that read it; an op other than
-  // its cluster's last computes inside that op's kernel.
-  if (isa<arith::ConstantOp>(op))
-    return success();
+  // A constant is a scalar of the kernels that read it (and where it must be
+  // stored, a fill kernel of its own); an op other than its cluster's last
+  // computes inside that op's kernel.
   const ElementwiseCluster *cluster = ctx.getPlan().fusion.launchedAt(&op);
   // Nothing reads a cluster without outputs (dead code).
   if (!cluster || cluster->outputs.empty())
@@ -90,7 +82,7 @@ LogicalResult lowerElementwise(LoweringContext &ctx, Operation &op) {
 
 const OpLowering lowering::elementwiseLowering = {
     "elementwise arith/math ops on bf16/f16/f32 tensors of one shape and "
-    "splat constants they read",
+    "splat constants",
     isElementwiseOrTensorConstant,
     checkElementwise,
     lowerElementwise,

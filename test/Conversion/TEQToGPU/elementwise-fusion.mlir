@@ -12,6 +12,8 @@
 // RUN: te-compile %t/outputs.mlir --emit=manifest | FileCheck %s --check-prefix=OUT-MANIFEST
 // RUN: te-compile %t/mlp.mlir --emit=mlir | FileCheck %s --check-prefix=MLP
 // RUN: te-compile %t/contract.mlir --emit=ptx -o - | FileCheck %s --check-prefix=PTX
+// RUN: te-opt %t/constants.mlir --convert-teq-to-gpu | FileCheck %s --check-prefix=CONST
+// RUN: te-compile %t/constants.mlir --emit=manifest | FileCheck %s --check-prefix=CONST-MANIFEST
 // RUN: not te-opt %t/errors.mlir --convert-teq-to-gpu --split-input-file 2>&1 | FileCheck %s --check-prefix=ERR
 
 //--- chain.mlir
@@ -298,6 +300,57 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // Without its flags the contracting pair is the same kernel, emitted once.
 // PTX-NOT: .entry
 
+//--- constants.mlir
+// A splat constant that is stored (returned, or read by a quantization) is
+// filled into its buffer by a kernel of its own; elementwise ops still read
+// it as a scalar. (Refused before: "a tensor constant lowers only as an
+// operand of elementwise arith/math ops"; also what a returned arith op that
+// the canonicalizer folds into a constant became.)
+module attributes {teq.target = #teq.target<sm_90>} {
+  func.func @returned_constant(%x: tensor<64x64xbf16>) -> (tensor<64x64xbf16>, tensor<64x64xbf16>) {
+    %c = arith.constant dense<1.5> : tensor<64x64xbf16>
+    %y = arith.mulf %x, %c : tensor<64x64xbf16>
+    return %c, %y : tensor<64x64xbf16>, tensor<64x64xbf16>
+  }
+  func.func @quantized_constant() -> !teq.proto<64x64xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise> {
+    %c = arith.constant dense<1.0> : tensor<64x64xbf16>
+    %q = teq.quantize %c : tensor<64x64xbf16> -> !teq.proto<64x64xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise>
+    return %q : !teq.proto<64x64xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise>
+  }
+  // arith.mulf of two constants folds into one (canonicalizer), which is
+  // returned: it compiles like a returned constant.
+  func.func @folded(%x: tensor<64x64xbf16>) -> tensor<64x64xbf16> {
+    %a = arith.constant dense<2.0> : tensor<64x64xbf16>
+    %b = arith.constant dense<3.0> : tensor<64x64xbf16>
+    %y = arith.mulf %a, %b : tensor<64x64xbf16>
+    return %y : tensor<64x64xbf16>
+  }
+}
+// CONST-LABEL: gpu.func @e0_constant(
+// CONST-SAME: %[[FILLED:[^:]*]]: memref<4096xbf16>)
+// CONST: %[[V:.*]] = arith.constant dense<1.500000e+00> : vector<8xf32>
+// CONST-NEXT: %[[B:.*]] = arith.truncf %[[V]] : vector<8xf32> to vector<8xbf16>
+// CONST-NEXT: vector.store %[[B]], %[[FILLED]]
+// The product reads the constant as a scalar, not from the filled buffer.
+// CONST-LABEL: gpu.func @e1_mulf(
+// CONST-SAME: %{{[^:]*}}: memref<4096xbf16>, %{{[^:]*}}: memref<4096xbf16>)
+// CONST: arith.constant dense<1.500000e+00> : vector<8xf32>
+// CONST-LABEL: gpu.func @e2_constant(
+// CONST: func.func @returned_constant(
+// CONST: gpu.launch_func async [%{{.*}}] @teq_kernels::@e0_constant
+// CONST: gpu.launch_func async [%{{.*}}] @teq_kernels::@e1_mulf
+// CONST: func.func @quantized_constant(
+// CONST: gpu.launch_func async [%{{.*}}] @teq_kernels::@e2_constant
+// CONST: gpu.launch_func async [%{{.*}}] @teq_kernels::@q{{[0-9]+}}_amax
+// The manifest: a stored constant is computed by "constant" (te-run --check
+// compares every byte with its value).
+// CONST-MANIFEST: "op": "constant",
+// CONST-MANIFEST-NEXT: "value": 1.5
+// CONST-MANIFEST: "op": "constant",
+// CONST-MANIFEST-NEXT: "value": 1
+// CONST-MANIFEST: "op": "constant",
+// CONST-MANIFEST-NEXT: "value": 6
+
 //--- errors.mlir
 module attributes {teq.target = #teq.target<sm_90>} {
   func.func @not_splat(%x: tensor<2x2xbf16>) -> tensor<2x2xbf16> {
@@ -305,23 +358,6 @@ module attributes {teq.target = #teq.target<sm_90>} {
     %c = arith.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xbf16>
     %y = arith.addf %x, %c : tensor<2x2xbf16>
     return %y : tensor<2x2xbf16>
-  }
-}
-// -----
-module attributes {teq.target = #teq.target<sm_90>} {
-  func.func @quantized_constant() -> !teq.proto<64x64xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise> {
-    // ERR: errors.mlir:[[# @LINE + 1]]:10: error: 'arith.constant' op is read by 'teq.quantize': a tensor constant lowers only as an operand of elementwise arith/math ops (it becomes a scalar in their kernel, with no buffer)
-    %c = arith.constant dense<1.0> : tensor<64x64xbf16>
-    %q = teq.quantize %c : tensor<64x64xbf16> -> !teq.proto<64x64xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise>
-    return %q : !teq.proto<64x64xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise>
-  }
-}
-// -----
-module attributes {teq.target = #teq.target<sm_90>} {
-  func.func @returned_constant() -> tensor<64x64xbf16> {
-    // ERR: errors.mlir:[[# @LINE + 1]]:10: error: 'arith.constant' op is returned: a tensor constant lowers only as an operand of elementwise arith/math ops
-    %c = arith.constant dense<1.0> : tensor<64x64xbf16>
-    return %c : tensor<64x64xbf16>
   }
 }
 // -----

@@ -108,4 +108,16 @@ module attributes {teq.target = #teq.target<sm_90>} {
     }
     return %r0, %r1, %r2, %r3 : tensor<256x128xbf16>, tensor<256x128xbf16>, tensor<512x128xbf16>, tensor<128x512xbf16>
   }
+  // Stored splat constants: filled by a kernel of their own where they are
+  // returned or quantized (the quantize reads the filled buffer), a scalar
+  // for the product; the folded product of two constants is one too.
+  func.func @stored_constants(%x: tensor<33x7xbf16>) -> (tensor<33x7xbf16>, tensor<33x7xbf16>, tensor<256x128xbf16>, !teq.proto<256x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise>) {
+    %c = arith.constant dense<1.5> : tensor<33x7xbf16>
+    %y = arith.mulf %x, %c : tensor<33x7xbf16>
+    %a = arith.constant dense<2.0> : tensor<256x128xbf16>
+    %b = arith.constant dense<-3.0> : tensor<256x128xbf16>
+    %p = arith.mulf %a, %b : tensor<256x128xbf16>
+    %q = teq.quantize %a : tensor<256x128xbf16> -> !teq.proto<256x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise>
+    return %c, %y, %p, %q : tensor<33x7xbf16>, tensor<33x7xbf16>, tensor<256x128xbf16>, !teq.proto<256x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise>
+  }
 }

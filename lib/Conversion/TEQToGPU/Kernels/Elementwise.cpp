@@ -56,7 +56,10 @@ public:
       for (Value operand : op->getOperands())
         operands.push_back(read(operand));
       Value result;
-      if (isa<arith::ExtFOp, arith::TruncFOp>(op)) {
+      if (isa<arith::ConstantOp>(op)) {
+        // A stored splat constant (a fill): its value, exact in its type.
+        result = read(op->getResult(0));
+      } else if (isa<arith::ExtFOp, arith::TruncFOp>(op)) {
         // Widening is exact; narrowing is the rounding below.
         result = operands.front();
       } else {
