@@ -448,3 +448,27 @@ def test_function_builder_roles(compiler):
     b.set_result_role(1, "output")
     with pytest.raises(teq.CompilerError, match="a role was set for result 1, but 1 value"):
         b.ret([b.argument(0)])
+
+
+@pytest.mark.parametrize("override", ["high_precision", "dequantized"])
+def test_backward_override_runs_the_backward_in_high_precision(tmp_path, override):
+    """Float8CurrentScaling(backward_override=...) from the Python builder: the
+    forward saves no columnwise copy, the backward's GEMMs take high-precision
+    operands (the original tensors, or the forward's copies dequantized) and
+    an unquantized grad_output (TE's Linear under NVTE_BACKWARD_OVERRIDE)."""
+    p = mlp(recipe=Float8CurrentScaling(backward_override=override), bias=True)
+    text = str(p.module(training=True))
+    assert f"backward_override = {override}" in text
+    lowered = teq.compiler.run_pipeline(p.module(training=True), "teq-lower-to-gemm")
+    body = str(lowered)
+    backward = body[body.index("func.func @mlp_backward"):]
+    # No quantization of grad_output in backward; every GEMM there is bf16.
+    assert "f8E5M2" not in backward
+    for line in backward.splitlines():
+        if "teq.gemm" in line:
+            assert "!teq.proto" not in line.split(":")[-1], line
+    assert ("teq.dequantize" in backward) == (override == "dequantized")
+    forward = body[body.index("func.func @mlp_forward"):body.index("func.func @mlp_backward")]
+    assert "columnwise" not in forward
+    if override == "high_precision":
+        teq.compile(p, output=tmp_path / "mlp.so")  # the whole pair compiles

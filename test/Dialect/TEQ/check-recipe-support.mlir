@@ -37,21 +37,6 @@ module attributes {teq.target = #teq.target<sm_90>} {
 
 // -----
 
-// backward_override is parsed (it is TE's field) but not implemented: the
-// program is refused rather than quantizing the backward GEMMs anyway.
-module attributes {teq.target = #teq.target<sm_90>} {
-  func.func @backward_override(%x: tensor<64x128xbf16>, %w: tensor<256x128xbf16>) -> tensor<64x256xbf16> {
-    // expected-error @+1 {{Float8CurrentScaling: backward_override = high_precision is not implemented yet (TEQ would still quantize the backward GEMMs); remove it from the recipe}}
-    %y = teq.autocast recipe(#teq.float8_current_scaling<backward_override = high_precision>) -> tensor<64x256xbf16> {
-      %o = teq.linear_forward %x, %w config(#teq.linear<name = "fc1">) : tensor<64x128xbf16>, tensor<256x128xbf16> -> tensor<64x256xbf16>
-      teq.yield %o : tensor<64x256xbf16>
-    }
-    return %y : tensor<64x256xbf16>
-  }
-}
-
-// -----
-
 // The acceptance pair for NVFP4: rejected on sm_90 (@nvfp4_pair in
 // positive.mlir compiles for sm_100).
 module attributes {teq.target = #teq.target<sm_90>} {

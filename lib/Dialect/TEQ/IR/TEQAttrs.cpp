@@ -425,9 +425,18 @@ LogicalResult LinearQuantizationAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, StringRef recipe,
     QuantizerAttrInterface input, QuantizerAttrInterface weight,
     QuantizerAttrInterface output, QuantizerAttrInterface gradOutput,
-    QuantizerAttrInterface gradInput, bool, bool, bool) {
+    QuantizerAttrInterface gradInput, bool, bool, bool,
+    BackwardOverride backwardOverride) {
   if (recipe.empty())
     return emitError() << "#teq.linear_quantization needs the recipe name";
+  if (backwardOverride != BackwardOverride::none && (gradOutput || gradInput))
+    return emitError() << "#teq.linear_quantization: backward_override = "
+                       << stringifyBackwardOverride(backwardOverride)
+                       << " runs the backward in high precision; it takes no "
+                          "grad_output or grad_input quantizer";
+  if (backwardOverride != BackwardOverride::none && !input)
+    return emitError() << "#teq.linear_quantization: backward_override needs a "
+                          "quantized forward";
   if (static_cast<bool>(input) != static_cast<bool>(weight))
     return emitError() << "#teq.linear_quantization: the fprop GEMM needs "
                           "both input and weight quantized, or neither";

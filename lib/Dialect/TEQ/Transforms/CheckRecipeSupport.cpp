@@ -48,21 +48,6 @@ std::optional<int64_t> historyLength(RecipeAttrInterface recipe) {
   return std::nullopt;
 }
 
-/// The backward_override of a recipe attribute (none for DelayedScaling,
-/// whose verifier refuses one).
-BackwardOverride backwardOverrideOf(Attribute recipe) {
-  if (auto r = dyn_cast<Float8CurrentScalingAttr>(recipe))
-    return r.getBackwardOverride();
-  if (auto r = dyn_cast<Float8BlockScalingAttr>(recipe))
-    return r.getBackwardOverride();
-  if (auto r = dyn_cast<MXFP8BlockScalingAttr>(recipe))
-    return r.getBackwardOverride();
-  if (auto r = dyn_cast<NVFP4BlockScalingAttr>(recipe))
-    return r.getBackwardOverride();
-  if (auto r = dyn_cast<CustomRecipeAttr>(recipe))
-    return r.getBackwardOverride();
-  return BackwardOverride::none;
-}
 
 struct CheckRecipeSupportPass
     : public mlir::teq::impl::CheckRecipeSupportBase<CheckRecipeSupportPass> {
@@ -76,19 +61,6 @@ struct CheckRecipeSupportPass
                                                    target);
     if (!effective.recipe)
       return;
-    // TE runs the backward GEMMs in high precision (or on dequantized
-    // operands) and saves no columnwise input under backward_override; the
-    // lowering does not do that yet, and must not quietly quantize instead.
-    if (BackwardOverride override = backwardOverrideOf(effective.recipe);
-        override != BackwardOverride::none) {
-      op.emitError() << effective.recipe.getRecipeName()
-                     << ": backward_override = "
-                     << stringifyBackwardOverride(override)
-                     << " is not implemented yet (TEQ would still quantize "
-                        "the backward GEMMs); remove it from the recipe";
-      hadError = true;
-      return;
-    }
     if (auto why = effective.recipe.checkTargetSupport(target)) {
       auto diag = op.emitError() << effective.recipe.getRecipeName();
       if (effective.isDefault)

@@ -143,6 +143,20 @@ public:
                     slot);
   }
 
+  /// A backward GEMM operand under backward_override: the saved value itself
+  /// (high_precision: the original tensor), or the forward's quantized copy
+  /// dequantized to its high-precision dtype (dequantized), as TE does.
+  Value highPrecision(Value value) {
+    auto proto = dyn_cast<TensorProtoType>(value.getType());
+    if (!proto)
+      return value;
+    return DequantizeOp::create(
+               b, loc,
+               RankedTensorType::get(proto.getShape(), proto.getElementType()),
+               value)
+        .getResult();
+  }
+
   /// Exactly `type` from `value` (a quantized value with more usages, or one
   /// of another usage that can be derived).
   Value withType(Value value, Type type) {
@@ -370,12 +384,18 @@ LogicalResult decomposeBackward(LinearBackwardOp op, TargetAttr target) {
       dyq = lb.withType(dyq, proto.withUsage(proto.getUsage() | dyUsage));
   }
 
+  // backward_override: every backward GEMM in high precision (grad_output
+  // is not quantized: the resolved attribute has no quantizer for it).
+  bool overridden = q.getBackwardOverride() != BackwardOverride::none;
+
   if (needDgrad) {
     FailureOr<Value> wq =
-        lb.asQuantized(op.getWeight(), q.getWeight(), Usage::columnwise,
-                       q.getWeight() ? gemmScaleLayout(q.getWeight())
-                                     : ScaleLayout::compact,
-                       /*slot=*/-1, "weight");
+        overridden
+            ? FailureOr<Value>(lb.highPrecision(op.getWeight()))
+            : lb.asQuantized(op.getWeight(), q.getWeight(), Usage::columnwise,
+                             q.getWeight() ? gemmScaleLayout(q.getWeight())
+                                           : ScaleLayout::compact,
+                             /*slot=*/-1, "weight");
     if (failed(wq))
       return failure();
     int64_t k = shapeOf(op.getWeight().getType())[1];
@@ -394,13 +414,18 @@ LogicalResult decomposeBackward(LinearBackwardOp op, TargetAttr target) {
   if (needWgrad) {
     Value x = op.getInput();
     bool gatherX = tp && sp && mode == ParallelMode::column;
-    QuantizerAttrInterface qx = q.getInput();
-    FailureOr<Value> xq = lb.asQuantized(
-        x, qx, gatherX && qx && isPerTensorFP8(qx) ? Usage::rowwise
-                                                   : Usage::columnwise,
-        qx ? activationScaleLayout(qx, config, TensorRole::input)
-           : ScaleLayout::compact,
-        /*slot=*/-1, "input");
+    QuantizerAttrInterface qx = overridden ? QuantizerAttrInterface()
+                                           : q.getInput();
+    FailureOr<Value> xq =
+        overridden
+            ? FailureOr<Value>(lb.highPrecision(x))
+            : lb.asQuantized(
+                  x, qx,
+                  gatherX && qx && isPerTensorFP8(qx) ? Usage::rowwise
+                                                      : Usage::columnwise,
+                  qx ? activationScaleLayout(qx, config, TensorRole::input)
+                     : ScaleLayout::compact,
+                  /*slot=*/-1, "input");
     if (failed(xq))
       return failure();
     Value xw = *xq;

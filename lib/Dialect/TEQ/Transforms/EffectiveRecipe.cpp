@@ -137,13 +137,28 @@ quantizerForRole(Operation *op, RecipeAttrInterface recipe,
   return quantizer;
 }
 
+BackwardOverride mlir::teq::backwardOverrideOf(Attribute recipe) {
+  if (auto r = dyn_cast<Float8CurrentScalingAttr>(recipe))
+    return r.getBackwardOverride();
+  if (auto r = dyn_cast<Float8BlockScalingAttr>(recipe))
+    return r.getBackwardOverride();
+  if (auto r = dyn_cast<MXFP8BlockScalingAttr>(recipe))
+    return r.getBackwardOverride();
+  if (auto r = dyn_cast<NVFP4BlockScalingAttr>(recipe))
+    return r.getBackwardOverride();
+  if (auto r = dyn_cast<CustomRecipeAttr>(recipe))
+    return r.getBackwardOverride();
+  return BackwardOverride::none;
+}
+
 FailureOr<LinearQuantizationAttr>
 mlir::teq::resolveLinearQuantization(Operation *linearOp,
                                      const EffectiveRecipe &effective) {
   MLIRContext *ctx = linearOp->getContext();
   if (!effective.recipe)
     return LinearQuantizationAttr::get(ctx, "high_precision", {}, {}, {}, {},
-                                       {}, true, true, true);
+                                       {}, true, true, true,
+                                       BackwardOverride::none);
   auto config = linearOp->getAttrOfType<LinearConfigAttr>("config");
   RecipeAttrInterface recipe = effective.recipe;
   SmallVector<QuantizerAttrInterface, 5> quantizers;
@@ -161,6 +176,11 @@ mlir::teq::resolveLinearQuantization(Operation *linearOp,
   auto isBlock = [](QuantizerAttrInterface q) {
     return isa_and_nonnull<Float8BlockQuantizerAttr>(q);
   };
+  // backward_override: the backward runs in high precision (TE clears the
+  // grad_output and grad_input quantizers, te-semantics.md §1.0).
+  BackwardOverride override = backwardOverrideOf(recipe);
+  if (override != BackwardOverride::none)
+    quantizers[3] = quantizers[4] = QuantizerAttrInterface();
   QuantizerAttrInterface x = quantizers[0], w = quantizers[1],
                          dy = quantizers[3];
   return LinearQuantizationAttr::get(
@@ -171,5 +191,6 @@ mlir::teq::resolveLinearQuantization(Operation *linearOp,
       recipe.getUseSplitAccumulator(GemmKind::dgrad) || isBlock(w) ||
           isBlock(dy),
       recipe.getUseSplitAccumulator(GemmKind::wgrad) || isBlock(x) ||
-          isBlock(dy));
+          isBlock(dy),
+      override);
 }

@@ -34,6 +34,10 @@ EffectiveRecipe getEnclosingRecipe(Operation *op, TargetAttr target);
 /// `backward`, if it is in the same function.
 LinearForwardOp findMatchingForward(LinearBackwardOp backward);
 
+/// The backward_override of a recipe (none for DelayedScaling, whose
+/// verifier refuses one, and for high precision).
+BackwardOverride backwardOverrideOf(Attribute recipe);
+
 /// The recipe a Linear op runs under: forward ops use their own region;
 /// backward ops use their forward's (TE captures the recipe in ctx), or
 /// their own region when the forward is in another function.

@@ -41,8 +41,18 @@ TensorProtoType mlir::teq::quantizedType(Type type, QuantizerAttrInterface q,
 
 Type mlir::teq::savedInputType(Type input, LinearConfigAttr config,
                                LinearQuantizationAttr quantization) {
-  if (config.getSaveOriginalInput() || !quantization.getInput())
+  BackwardOverride override = quantization.getBackwardOverride();
+  if (config.getSaveOriginalInput() || !quantization.getInput() ||
+      override == BackwardOverride::high_precision)
     return input;
+  if (override == BackwardOverride::dequantized) {
+    // The forward's rowwise copy, dequantized by backward for wgrad.
+    if (auto proto = dyn_cast<TensorProtoType>(input))
+      return proto.withUsage(Usage::rowwise);
+    QuantizerAttrInterface q = quantization.getInput();
+    return quantizedType(input, q, Usage::rowwise,
+                         activationScaleLayout(q, config, TensorRole::input));
+  }
   bool columnSP = config.isSequenceParallel() &&
                   config.getParallelMode() == ParallelMode::column;
   if (auto proto = dyn_cast<TensorProtoType>(input)) // pre-quantized input
@@ -58,10 +68,15 @@ Type mlir::teq::savedInputType(Type input, LinearConfigAttr config,
 
 Type mlir::teq::savedWeightType(Type weight,
                                 LinearQuantizationAttr quantization) {
-  if (!quantization.getWeight())
+  BackwardOverride override = quantization.getBackwardOverride();
+  if (!quantization.getWeight() || override == BackwardOverride::high_precision)
     return weight;
+  // Under backward_override = dequantized, backward dequantizes the
+  // forward's rowwise copy for dgrad.
+  Usage usage = override == BackwardOverride::dequantized ? Usage::rowwise
+                                                          : Usage::columnwise;
   if (auto proto = dyn_cast<TensorProtoType>(weight))
-    return proto.withUsage(Usage::columnwise);
-  return quantizedType(weight, quantization.getWeight(), Usage::columnwise,
+    return proto.withUsage(usage);
+  return quantizedType(weight, quantization.getWeight(), usage,
                        gemmScaleLayout(quantization.getWeight()));
 }

@@ -37,12 +37,15 @@ TensorProtoType quantizedType(Type type, QuantizerAttrInterface q,
 
 /// The type backward reads the input as: columnwise (rowwise for per-tensor
 /// FP8 under column-parallel SP, to re-gather it); the input itself under
-/// save_original_input or in high precision.
+/// save_original_input, backward_override = high_precision or in high
+/// precision; the forward's rowwise copy under backward_override =
+/// dequantized.
 Type savedInputType(Type input, LinearConfigAttr config,
                     LinearQuantizationAttr quantization);
 
 /// The type backward reads the weight as: columnwise, for dgrad, with the
-/// GEMM's scale layout.
+/// GEMM's scale layout; the weight itself under backward_override =
+/// high_precision, its rowwise copy under dequantized.
 Type savedWeightType(Type weight, LinearQuantizationAttr quantization);
 
 } // namespace mlir::teq

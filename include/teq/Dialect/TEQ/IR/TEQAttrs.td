@@ -457,7 +457,11 @@ def TEQ_LinearQuantizationAttr
     effect: the quantizer of each tensor role (none means high precision for
     that tensor) and TE's use_split_accumulator of its fprop, dgrad and wgrad
     GEMMs. `recipe` names the recipe it came from ("high_precision" outside
-    any enabled autocast region).
+    any enabled autocast region). `backward_override` is the recipe's
+    (te-semantics.md §1.0): under `high_precision` or `dequantized` the
+    backward GEMMs run in high precision (no grad_output or grad_input
+    quantizer) on the original input and weight, or on the forward's
+    quantized copies dequantized, and the forward keeps only rowwise copies.
 
     ```mlir
     #teq.linear_quantization<recipe = "Float8CurrentScaling",
@@ -479,7 +483,8 @@ def TEQ_LinearQuantizationAttr
     TEQ_OptionalQuantizerParam:$grad_input,
     TEQ_BoolParam<"true">:$fprop_split_accumulator,
     TEQ_BoolParam<"true">:$dgrad_split_accumulator,
-    TEQ_BoolParam<"true">:$wgrad_split_accumulator);
+    TEQ_BoolParam<"true">:$wgrad_split_accumulator,
+    TEQ_EnumParam<TEQ_BackwardOverride, "none">:$backward_override);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
