@@ -32,7 +32,8 @@ static const std::pair<ComputeOp, const char *> kComputeOps[] = {
     {ComputeOp::Constant, "constant"},
     {ComputeOp::AllGather, "all_gather"},
     {ComputeOp::ReduceScatter, "reduce_scatter"},
-    {ComputeOp::AllReduce, "all_reduce"}};
+    {ComputeOp::AllReduce, "all_reduce"},
+    {ComputeOp::Dequantize, "dequantize"}};
 
 std::string ComputedBy::opName() const {
   if (op == ComputeOp::Elementwise)
@@ -169,7 +170,8 @@ StatusOr<ComputedBy> detail::parseComputedBy(const JsonValue &by,
                        "delayed_scaling_update, gemm, bias_grad, copy, "
                        "update_usage, swizzle_scales, tensor.extract_slice, "
                        "tensor.insert_slice, constant, all_gather, "
-                       "reduce_scatter, all_reduce or an arith/math "
+                       "reduce_scatter, all_reduce, dequantize or an "
+                       "arith/math "
                        "elementwise op)");
 
   switch (c.op) {
@@ -263,6 +265,7 @@ StatusOr<ComputedBy> detail::parseComputedBy(const JsonValue &by,
   case ComputeOp::Copy:
   case ComputeOp::UpdateUsage:
   case ComputeOp::SwizzleScales:
+  case ComputeOp::Dequantize:
     TEQ_RETURN_IF_ERROR(readValueName(by, path, "input", true, c.input));
     return c;
   case ComputeOp::ExtractSlice:

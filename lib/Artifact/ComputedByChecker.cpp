@@ -194,6 +194,8 @@ private:
       return checkGemmProduct(value, by, path);
     case ComputeOp::BiasGrad:
       return checkBiasGrad(value, by, path);
+    case ComputeOp::Dequantize:
+      return checkDequantize(value, by, path);
     case ComputeOp::Copy:
     case ComputeOp::UpdateUsage:
     case ComputeOp::SwizzleScales:
@@ -513,6 +515,24 @@ private:
     // The column sums of the input flattened to [M, K].
     return needElements(value, layout::flatten2D(shapeOf(**input)).k, path,
                         "the column sums of " + describeValue(**input));
+  }
+
+  /// dequantize: a tensor of the quantized input's logical shape, from its
+  /// rowwise copy.
+  Status checkDequantize(const ArgSpec &value, const ComputedBy &by,
+                         const std::string &path) {
+    auto input = reference(value, by.input, path, "input");
+    if (!input.ok())
+      return input.status();
+    TEQ_RETURN_IF_ERROR(needTensor(value, path));
+    if (!(*input)->isProto || shapeOf(**input) != shapeOf(value) ||
+        !(*input)->proto.hasRowwise())
+      return errorAt(child(path, "input"),
+                     describeValue(**input) + " cannot become " +
+                         describeValue(value) +
+                         " by dequantize (it reads a quantized tensor's "
+                         "rowwise copy, of the same logical shape)");
+    return Status::success();
   }
 
   /// copy, update_usage (another usage of a quantized tensor) and

@@ -216,6 +216,7 @@ JsonValue toJson(const ComputedBy &by) {
   case ComputeOp::Copy:
   case ComputeOp::UpdateUsage:
   case ComputeOp::SwizzleScales:
+  case ComputeOp::Dequantize:
     name("input", by.input);
     break;
   case ComputeOp::ExtractSlice:

@@ -370,6 +370,26 @@ StatusOr<CpuValue> evaluateBiasGrad(ProgramEvaluator &program,
   return v;
 }
 
+StatusOr<CpuValue> evaluateDequantize(ProgramEvaluator &program,
+                                      const ArgSpec &spec) {
+  // The rowwise values of the quantized input (parseManifest), each the
+  // f32 product of its code and its decode multiplier, as the kernel
+  // computes it before rounding to the result's dtype.
+  auto input = program.value(spec.computedBy->input);
+  if (!input.ok())
+    return input.status();
+  const CpuValue &in = **input;
+  auto values = reference::dequantize(*in.quantized, layout::UsageRowwise);
+  if (!values.ok())
+    return Status::error("cannot dequantize '" + spec.computedBy->input +
+                         "': " + values.message());
+  CpuValue v;
+  v.spec = &spec;
+  v.values.assign(values->begin(), values->end());
+  v.exact = in.exact;
+  return v;
+}
+
 //===----------------------------------------------------------------------===//
 // The table
 //===----------------------------------------------------------------------===//
@@ -395,6 +415,7 @@ constexpr OpEvaluator kOpEvaluators[] = {
     {ComputeOp::AllGather, evaluateCollective, checkRecomputed},
     {ComputeOp::ReduceScatter, evaluateCollective, checkRecomputed},
     {ComputeOp::AllReduce, evaluateCollective, checkRecomputed},
+    {ComputeOp::Dequantize, evaluateDequantize, checkRecomputed},
 };
 
 constexpr size_t kNumOps = sizeof(kOpEvaluators) / sizeof(kOpEvaluators[0]);
@@ -408,7 +429,7 @@ constexpr bool rowsInEnumOrder() {
 static_assert(rowsInEnumOrder(), "kOpEvaluators: one row per ComputeOp, in "
                                  "the enum's order");
 // AllReduce is ComputedBy.h's last op: a new op needs a row here.
-static_assert(kNumOps == static_cast<size_t>(ComputeOp::AllReduce) + 1,
+static_assert(kNumOps == static_cast<size_t>(ComputeOp::Dequantize) + 1,
               "kOpEvaluators: a row for every ComputeOp");
 } // namespace
 

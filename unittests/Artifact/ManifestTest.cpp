@@ -592,7 +592,8 @@ TEST(ManifestValidationTest, ComputedByNamesWhatExists) {
             "\"softmax\" (expected quantize, record_amax, "
             "delayed_scaling_update, gemm, bias_grad, copy, update_usage, "
             "swizzle_scales, tensor.extract_slice, tensor.insert_slice, "
-            "constant, all_gather, reduce_scatter, all_reduce or an arith/math "
+            "constant, all_gather, reduce_scatter, all_reduce, dequantize or an "
+            "arith/math "
             "elementwise op)");
   EXPECT_EQ(programError({{"\"gemm\": 0", "\"gemm\": \"0\""}}),
             "manifest: entries[0].args[3].computed_by.gemm: expected an "

@@ -9,7 +9,8 @@
 // element type, as one kernel per op stored and loaded it. With every buffer
 // 16-byte aligned the kernels take their vector path (and one element at a
 // time past the last vector); with one buffer misaligned, the scalar path
-// for all elements.
+// for all elements. The dequantize kernel (Kernels/Dequantize.h) is checked
+// the same way on every FP8 code.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,6 +48,8 @@ uint16_t teq_emu_float_to_bf16(float value) { return floatToBF16(value); }
 void _mlir_ciface_e0_mulf_mulf_subf(M1, M1, M1, int64_t, int64_t);
 void _mlir_ciface_e1_fused5(M1, M1, M1, M1, int64_t, int64_t);
 void _mlir_ciface_e2_fused6(M1, M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_d3_dequantize(M1, M1, M1, int64_t, int64_t);
+void _mlir_ciface_d4_dequantize(M1, M1, M1, int64_t, int64_t);
 #undef M1
 }
 
@@ -162,6 +165,42 @@ TEST_P(ElementwiseEmulation, MixedTypesAndCasts) {
     std::memcpy(&got, &g, 4);
     std::memcpy(&want, &d, 4);
     ASSERT_EQ(got, want) << "element " << i;
+  }
+}
+
+/// teq.dequantize of per-tensor FP8 (Kernels/Dequantize.h): every one of the
+/// 256 codes times scale_inv, the product in f32 rounded once to the output
+/// dtype, against the reference's decoding (TE's dequantize); NaN codes give
+/// NaN.
+TEST(DequantizeEmulation, EveryCodeE4M3ToBF16AndE5M2ToF32) {
+  for (float scaleInv : {1.0f, 0.37f, 3.0e-3f, 1.0e5f}) {
+    Buffer codes(256, 1, false), scale(1, 4, false), bf(256, 2, false),
+        f32(256, 4, false);
+    for (int64_t i = 0; i < 256; ++i)
+      codes.data[i] = static_cast<uint8_t>(i);
+    scale.setF32(0, scaleInv);
+    MemRef1D mc = codes.memref(), ms = scale.memref(), mb = bf.memref(),
+             mf = f32.memref();
+    _mlir_ciface_d3_dequantize(&mc, &ms, &mb, 0, 0);
+    _mlir_ciface_d4_dequantize(&mc, &ms, &mf, 0, 0);
+    for (int64_t i = 0; i < 256; ++i) {
+      float e4m3 = fp8ToFloat(FP8Type::E4M3, static_cast<uint8_t>(i)) * scaleInv;
+      float e5m2 = fp8ToFloat(FP8Type::E5M2, static_cast<uint8_t>(i)) * scaleInv;
+      if (std::isnan(e4m3))
+        EXPECT_TRUE(std::isnan(bf16ToFloat(bf.half(i)))) << "E4M3 code " << i;
+      else
+        EXPECT_EQ(bf.half(i), floatToBF16(e4m3))
+            << "E4M3 code " << i << ", scale_inv " << scaleInv;
+      float got = f32.f32(i);
+      if (std::isnan(e5m2)) {
+        EXPECT_TRUE(std::isnan(got)) << "E5M2 code " << i;
+      } else {
+        uint32_t g, w;
+        std::memcpy(&g, &got, 4);
+        std::memcpy(&w, &e5m2, 4);
+        EXPECT_EQ(g, w) << "E5M2 code " << i << ", scale_inv " << scaleInv;
+      }
+    }
   }
 }
 

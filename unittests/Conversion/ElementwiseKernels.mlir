@@ -6,7 +6,9 @@
 //   @consts (e1): bf16 with splat constants, a divf, an intermediate also
 //                 returned (two outputs); 37x29 = 1073 elements (1072 as
 //                 vectors, one at a time past them);
-//   @mixed (e2):  f32 and f16 tensors, extf and truncf, 33x7 elements.
+//   @mixed (e2):  f32 and f16 tensors, extf and truncf, 33x7 elements;
+//   @dequant_e4m3 (d3), @dequant_e5m2 (d4): teq.dequantize of every FP8
+//                 code (Kernels/Dequantize.h).
 module attributes {teq.target = #teq.target<sm_90>} {
   func.func @chain(%da: tensor<64x512xbf16>, %a: tensor<64x512xbf16>) -> tensor<64x512xbf16> {
     %p = arith.mulf %da, %a : tensor<64x512xbf16>
@@ -33,5 +35,15 @@ module attributes {teq.target = #teq.target<sm_90>} {
     %nf = arith.extf %n : tensor<33x7xf16> to tensor<33x7xf32>
     %d = arith.divf %nf, %x : tensor<33x7xf32>
     return %n, %d : tensor<33x7xf16>, tensor<33x7xf32>
+  }
+  // teq.dequantize of per-tensor FP8 (Kernels/Dequantize.h): every code of
+  // E4M3 to bf16 (d3) and of E5M2 to f32 (d4).
+  func.func @dequant_e4m3(%q: !teq.proto<16x16xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise>) -> tensor<16x16xbf16> {
+    %x = teq.dequantize %q : !teq.proto<16x16xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise> -> tensor<16x16xbf16>
+    return %x : tensor<16x16xbf16>
+  }
+  func.func @dequant_e5m2(%q: !teq.proto<16x16xf32, #teq.float8_current_scaling_quantizer<f8E5M2>, rowwise>) -> tensor<16x16xf32> {
+    %x = teq.dequantize %q : !teq.proto<16x16xf32, #teq.float8_current_scaling_quantizer<f8E5M2>, rowwise> -> tensor<16x16xf32>
+    return %x : tensor<16x16xf32>
   }
 }

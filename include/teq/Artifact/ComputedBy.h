@@ -39,6 +39,8 @@ enum class ComputeOp {
   AllGather,            ///< "all_gather" over `group` (dim 0).
   ReduceScatter,        ///< "reduce_scatter" (sum) over `group` (dim 0).
   AllReduce,            ///< "all_reduce" (sum) over `group`.
+  Dequantize,           ///< "dequantize": a quantized input's rowwise
+                        ///< values in the result's dtype.
 };
 
 /// The elementwise ops a computed_by defines ("arith.addf", "math.tanh",
@@ -61,7 +63,7 @@ int elementwiseArity(const std::string &op);
 ///   gemm                    gemm (its id), output (d | dbias), layout (TN,
 ///                           NN, NT, TT), a, b, bias, accumulate,
 ///                           use_split_accumulator
-///   bias_grad, copy, update_usage, swizzle_scales
+///   bias_grad, copy, update_usage, swizzle_scales, dequantize
 ///                           input (swizzle_scales: every buffer of the
 ///                           result is the input's, scales reordered for
 ///                           the GEMM; update_usage: the buffers both have

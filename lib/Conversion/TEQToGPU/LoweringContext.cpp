@@ -30,6 +30,8 @@ StringRef lowering::kernelKindLetter(KernelKind kind) {
     return "c";
   case KernelKind::GemmAlpha:
     return "g";
+  case KernelKind::Dequantize:
+    return "d";
   }
   llvm_unreachable("every kernel kind has a letter");
 }

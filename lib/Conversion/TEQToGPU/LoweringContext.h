@@ -42,6 +42,7 @@ enum class KernelKind {
   BiasGrad,      ///< b: teq.bias_grad
   Copy,          ///< c: a buffer copied
   GemmAlpha,     ///< g: an NVFP4 GEMM's device alpha
+  Dequantize,    ///< d: teq.dequantize
 };
 llvm::StringRef kernelKindLetter(KernelKind kind);
 

@@ -123,6 +123,11 @@ describeComputation(Value v, const EntryNames &nameOf,
     by.input = nameOf(usage.getInput());
     return by;
   }
+  if (auto dequantize = v.getDefiningOp<DequantizeOp>()) {
+    by.op = ComputeOp::Dequantize;
+    by.input = nameOf(dequantize.getInput());
+    return by;
+  }
   if (auto swizzle = v.getDefiningOp<SwizzleScalesOp>()) {
     by.op = ComputeOp::SwizzleScales;
     by.input = nameOf(swizzle.getInput());

@@ -13,8 +13,9 @@ using namespace mlir::teq::lowering;
 ArrayRef<const OpLowering *> lowering::opLowerings() {
   static const OpLowering *const families[] = {
       &quantizeLowering,   &quantizedLayoutLowering,
-      &gemmLowering,       &collectiveLowering,
-      &biasGradLowering,   &delayedScalingUpdateLowering,
+      &dequantizeLowering, &gemmLowering,
+      &collectiveLowering, &biasGradLowering,
+      &delayedScalingUpdateLowering,
       &sliceLowering,      &elementwiseLowering,
   };
   return families;

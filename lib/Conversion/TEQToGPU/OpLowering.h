@@ -3,7 +3,8 @@
 // One registry of what the lowering takes, serving both legality and
 // dispatch (as torch-mlir pairs each populate*Patterns with its legality):
 // every op family — quantize, the delayed-scaling update, quantized layouts
-// (usage views, scale swizzles), slices, GEMMs, bias gradients,
+// (usage views, scale swizzles), dequantization, slices, GEMMs, bias
+// gradients,
 // collectives, elementwise ops — is one OpLowering, defined in its own
 // <Family>Lowering.cpp: which ops it takes, the checks made before any IR
 // is built, and the lowering of one op on the shared LoweringContext.
@@ -42,6 +43,7 @@ extern const OpLowering quantizedLayoutLowering;
 extern const OpLowering sliceLowering;
 extern const OpLowering gemmLowering;
 extern const OpLowering biasGradLowering;
+extern const OpLowering dequantizeLowering;
 extern const OpLowering collectiveLowering;
 extern const OpLowering elementwiseLowering;
 

@@ -135,6 +135,24 @@ module attributes {teq.target = #teq.target<sm_90>} {
     return %y, %dx, %dw, %db : tensor<256x1024xbf16>, tensor<256x512xbf16>, tensor<1024x512xbf16>, tensor<1024xbf16>
   }
 
+  // backward_override = dequantized: bf16 dgrad and wgrad on the forward's
+  // rowwise FP8 copies of w and x dequantized (teq.dequantize), dy
+  // unquantized.
+  func.func @current_dequantized_backward(%x: tensor<256x512xbf16>, %w: tensor<1024x512xbf16>, %b: tensor<1024xbf16>, %dy: tensor<256x1024xbf16>)
+      -> (tensor<256x1024xbf16>, tensor<256x512xbf16>, tensor<1024x512xbf16>, tensor<1024xbf16>) {
+    %y, %dx, %dw, %db = teq.autocast recipe(#teq.float8_current_scaling<backward_override = dequantized>)
+        -> tensor<256x1024xbf16>, tensor<256x512xbf16>, tensor<1024x512xbf16>, tensor<1024xbf16> {
+      %out, %sx, %sw = teq.linear_forward %x, %w bias(%b : tensor<1024xbf16>) config(#teq.linear<bias = true, name = "fc">)
+          : tensor<256x512xbf16>, tensor<1024x512xbf16> -> tensor<256x1024xbf16>
+            saved_input(tensor<256x512xbf16>) saved_weight(tensor<1024x512xbf16>)
+      %gx, %gw, %gb = teq.linear_backward %dy, %sx, %sw config(#teq.linear<bias = true, name = "fc">)
+          : tensor<256x1024xbf16>, tensor<256x512xbf16>, tensor<1024x512xbf16>
+            dgrad(tensor<256x512xbf16>) wgrad(tensor<1024x512xbf16>) dbias(tensor<1024xbf16>)
+      teq.yield %out, %gx, %gw, %gb : tensor<256x1024xbf16>, tensor<256x512xbf16>, tensor<1024x512xbf16>, tensor<1024xbf16>
+    }
+    return %y, %dx, %dw, %db : tensor<256x1024xbf16>, tensor<256x512xbf16>, tensor<1024x512xbf16>, tensor<1024xbf16>
+  }
+
   // DelayedScaling (history 16), two training steps in one entry: step 1
   // quantizes with the stored scales and records amaxes; the update step
   // rolls the histories and computes new scales; step 2 runs with them.
