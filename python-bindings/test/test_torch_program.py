@@ -288,6 +288,29 @@ def test_no_grad_runs_the_inference_entry(kind):
         assert _snapshot(infer) == _snapshot(train), f"step {step}"
 
 
+def test_dtype_casts_keep_fp8_state_fp32():
+    """module.to(torch.bfloat16) / .bfloat16() / .to(device), what mixed
+    precision scripts do, leave the delayed-scaling state fp32 (values
+    untouched) and the Module runs on; .half() casts the bf16 parameters to
+    f16, which the artifact refuses with the parameter's name."""
+    m = _module("delayed")
+    before = {n: _bytes(b) for n, b in m.named_buffers()}
+    assert all(b.dtype == torch.float32 for b in m.buffers())
+    m.to(torch.bfloat16)
+    m.bfloat16()
+    m.to(DEV)
+    assert all(b.dtype == torch.float32 for b in m.buffers())
+    assert {n: _bytes(b) for n, b in m.named_buffers()} == before
+    assert all(p.dtype == BF16 for p in m.parameters())
+    x = torch.randn(SHAPE_X, device=DEV, dtype=BF16)
+    m(x).float().sum().backward()
+    assert all(p.grad is not None for p in m.parameters())
+    m.half()
+    assert all(b.dtype == torch.float32 for b in m.buffers())
+    with pytest.raises(ValueError, match=r"argument 'fc1.weight'.*expected dtype"):
+        m(x)
+
+
 @pytest.mark.parametrize("case", ["dtype", "shape", "cpu", "not a tensor", "missing"])
 def test_bad_call_raises_and_changes_nothing(case):
     m = _module("delayed")

@@ -64,6 +64,28 @@ _lock = threading.RLock()
 _plans = []
 
 
+def _apply_keeping_dtypes(module, apply, fn, recurse, paths):
+    """``nn.Module._apply`` (what ``.to()``, ``.half()``, ``.bfloat16()``,
+    ``.cuda()`` run) except that the buffers at `paths` (tuples of attribute
+    names) keep their dtype: delayed-scaling state and ``main_grad`` stay
+    fp32 whatever dtype the model is cast to, as TE keeps them; they follow a
+    device move, exactly."""
+    def parent_of(path):
+        value = module
+        for p in path[:-1]:
+            value = getattr(value, p)
+        return value
+
+    before = {path: getattr(parent_of(path), path[-1]) for path in paths}
+    result = apply(fn, recurse)
+    for path, old in before.items():
+        parent = parent_of(path)
+        new = parent._buffers.get(path[-1])
+        if new is not None and old is not None and new.dtype != old.dtype:
+            parent._buffers[path[-1]] = old.to(device=new.device)
+    return result
+
+
 def _split_forward_results(fwd_op, results, roles):
     """A forward op's flat results as (outputs, saved buffers, state
     updates), by the (role, name) of each manifest result."""

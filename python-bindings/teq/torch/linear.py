@@ -4,8 +4,8 @@ are given explicitly (teq.runtime.TrainingPair)."""
 import math
 
 from teq.runtime import TrainingPair
-from teq.torch._common import (_FunctionBase, _ModuleBase, _TORCH_DTYPES, _lock, _plans,
-                               _require_torch, _split_forward_results, torch)
+from teq.torch._common import (_FunctionBase, _ModuleBase, _TORCH_DTYPES, _apply_keeping_dtypes,
+                               _lock, _plans, _require_torch, _split_forward_results, torch)
 from teq.torch.ops import register
 from teq.torch.scaling import _default_state_init
 
@@ -236,6 +236,17 @@ class Linear(_ModuleBase):
                 for name, value in zip(plan.forward_updates, updates):
                     getattr(self, name).copy_(value)
         return outputs[0] if plan.num_outputs == 1 else tuple(outputs)
+
+    def _apply(self, fn, recurse=True):
+        # .to(torch.bfloat16) and the like: FP8 state and main_grad stay fp32
+        # (the entries take them so); weight.main_grad follows its buffer.
+        paths = [(n,) for n in _plans[self._plan_id].state_names]
+        if self.main_grad is not None:
+            paths.append(("main_grad",))
+        result = _apply_keeping_dtypes(self, super()._apply, fn, recurse, paths)
+        if self.main_grad is not None:
+            self.weight.main_grad = self.main_grad
+        return result
 
     def extra_repr(self):
         return (f"artifact='{self.registered.artifact.path}', "

@@ -7,8 +7,8 @@ import os
 import tempfile
 
 from teq import runtime as _runtime
-from teq.torch._common import (_FunctionBase, _ModuleBase, _TORCH_DTYPES, _lock, _plans,
-                               _require_torch, _split_forward_results, torch)
+from teq.torch._common import (_FunctionBase, _ModuleBase, _TORCH_DTYPES, _apply_keeping_dtypes,
+                               _lock, _plans, _require_torch, _split_forward_results, torch)
 from teq.torch.ops import _artifacts, register
 from teq.torch.roles import STATE_SUFFIXES, ProgramPair, _pick_entries, _program_saved_from_args
 from teq.torch.scaling import (_apply_scale_updates, _default_state_init, _run_update_entry,
@@ -334,6 +334,15 @@ class Module(_ModuleBase):
         with _lock:
             _plans.append(plan)
             self._plan_id = len(_plans) - 1
+
+    def _apply(self, fn, recurse=True):
+        # .to(torch.bfloat16) and the like: FP8 state and main_grad stay fp32
+        # (the entries take them so); weight.main_grad follows its buffer.
+        result = _apply_keeping_dtypes(self, super()._apply, fn, recurse,
+                                       self._state_paths + self._main_grad_paths)
+        for name, path in zip(self._pair.main_grads, self._main_grad_paths):
+            self._resolve(_split(name)).main_grad = self._resolve(path)
+        return result
 
     # -- construction helpers --------------------------------------------------
 
