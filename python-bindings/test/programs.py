@@ -19,7 +19,10 @@ TARGET = "sm_90"
 
 # name -> recipe ("current": Float8CurrentScaling, "delayed":
 # DelayedScaling(amax_history_len=16)).
-PROGRAMS = {"mlp_current": "current", "mlp_delayed": "delayed"}
+PROGRAMS = {"mlp_current": "current", "mlp_delayed": "delayed",
+            "mlp_current_dgrad": "current"}
+# Programs whose input x requires grad (its backward returns grad_x).
+INPUT_GRAD = {"mlp_current_dgrad"}
 
 
 def recipe(kind):
@@ -32,13 +35,15 @@ def recipe(kind):
     raise ValueError(f"unknown recipe kind {kind!r}")
 
 
-def mlp(name, kind, target=TARGET, tokens=TOKENS, hidden=HIDDEN, ffn=FFN):
+def mlp(name, kind, target=TARGET, tokens=TOKENS, hidden=HIDDEN, ffn=FFN,
+        input_grad=False):
     """The MLP y = fc2(tanh(fc1(x))) as a teq.Program named `name` under
-    recipe `kind` ("current" or "delayed")."""
+    recipe `kind` ("current" or "delayed"); with `input_grad`, x requires
+    grad (the backward also returns grad_x)."""
     import teq
 
     p = teq.Program(name, target=target)
-    x = p.input("x", (tokens, hidden))
+    x = p.input("x", (tokens, hidden), requires_grad=input_grad)
     fc1 = p.Linear(hidden, ffn, bias=True, name="fc1")
     fc2 = p.Linear(ffn, hidden, bias=False, name="fc2")
     with teq.autocast(recipe=recipe(kind)):
@@ -49,7 +54,8 @@ def mlp(name, kind, target=TARGET, tokens=TOKENS, hidden=HIDDEN, ffn=FFN):
 
 def programs(target=TARGET):
     """{name: Program} of every test program."""
-    return {name: mlp(name, kind, target) for name, kind in PROGRAMS.items()}
+    return {name: mlp(name, kind, target, input_grad=name in INPUT_GRAD)
+            for name, kind in PROGRAMS.items()}
 
 
 def compile_all(outdir, target=TARGET):

@@ -288,6 +288,26 @@ def test_no_grad_runs_the_inference_entry(kind):
         assert _snapshot(infer) == _snapshot(train), f"step {step}"
 
 
+def test_no_gradient_is_dropped_silently():
+    """A Module after a trainable op (LayerNorm -> TEQ MLP): where the
+    program's x requires no grad, the call is refused, naming the input and
+    the fix; where it does, the LayerNorm's parameters get their gradients
+    through grad_x."""
+    ln = torch.nn.LayerNorm(programs.HIDDEN, device=DEV, dtype=BF16)
+    x = torch.randn(SHAPE_X, device=DEV, dtype=BF16)
+    m = _module("current")
+    with pytest.raises(ValueError, match=r"input 'x' requires grad, but the backward entry "
+                                         r"'mlp_current_backward' computes no gradient"):
+        m(ln(x))
+    m(ln(x).detach())  # said so: no gradient wanted
+    with torch.no_grad():
+        m(ln(x))
+    with_dgrad = tt.Module.from_artifact(programs.artifact("mlp_current_dgrad"), inputs=["x"])
+    with_dgrad(ln(x)).float().sum().backward()
+    assert ln.weight.grad is not None and ln.bias.grad is not None
+    assert torch.isfinite(ln.weight.grad.float()).all() and ln.weight.grad.abs().sum() > 0
+
+
 def test_dtype_casts_keep_fp8_state_fp32():
     """module.to(torch.bfloat16) / .bfloat16() / .to(device), what mixed
     precision scripts do, leave the delayed-scaling state fp32 (values

@@ -547,6 +547,8 @@ class Module(_ModuleBase):
     def forward(self, *inputs, **named):
         plan = _plans[self._plan_id]
         xs = self._bind(inputs, named)
+        if torch.is_grad_enabled():
+            self._check_input_grads(plan, xs)
         params = [self._resolve(p) for p in self._param_paths]
         main_grads = [self._resolve(p) for p in self._main_grad_paths]
         state = [self._resolve(p) for p in self._state_paths]
@@ -569,6 +571,21 @@ class Module(_ModuleBase):
                 if plan.update_op is not None:
                     _run_update_entry(plan, "fwd", state, self._device)
         return outputs[0] if plan.num_outputs == 1 else tuple(outputs)
+
+    def _check_input_grads(self, plan, xs):
+        """An input that requires grad (it comes from a trainable op) whose
+        gradient the backward entry does not compute would silently get
+        none: refused instead, saying how to compile the gradient."""
+        for i, x in enumerate(xs):
+            if x.requires_grad and plan.grad_slots[i] is None:
+                name = self._input_args[i][0]
+                raise ValueError(
+                    f"input '{name}' requires grad, but the backward entry "
+                    f"'{plan.bwd_op.entry.name if plan.bwd_op else '(none)'}' computes no "
+                    f"gradient for it, so it would get none: declare it "
+                    f"p.input('{name}', ..., requires_grad=True) in the Program (with "
+                    f"Module.from_artifact also inputs=['{name}']), or pass "
+                    f"{name}.detach() if no gradient should flow")
 
     @property
     def pair(self):
