@@ -117,6 +117,9 @@ private:
   /// into the running maximum; the last block stores the scale (scale
   /// value global, `scaleInv`) and resets the globals.
   void finishScale(Value blockMax, int64_t grid, Value scaleInv);
+  /// TE's scale and scale_inv from `amax`: the scale into the module
+  /// global the cast reads, scale_inv into `scaleInv`.
+  void storeScale(Value amax, Value scaleInv);
   /// Delayed scaling: the block's max of `amax` into partials[index].
   void recordBlockAmax(Value amax, Value tid, Value shared, Value index);
   /// The max of the partials `tid`, `tid` + 256, ... (a thread's share).
@@ -543,16 +546,19 @@ void PerTensorFP8Emitter::finishScale(Value blockMax, int64_t grid,
     Value total = memref::AtomicRMWOp::create(
         b, arith::AtomicRMWKind::maxu, constantI32(b, 0), acc,
         ValueRange{c(0)});
-    Value amax = arith::BitcastOp::create(b, b.getF32Type(), total);
-    ScaleFromAmax scale = computeScaleFromAmax(
-        b, amax, fp8MaxOf(spec.e5m2), spec.epsilon, spec.forcePow2,
-        std::numeric_limits<float>::max());
-    memref::StoreOp::create(b, scale.scale, getDeviceGlobal(b, scaleValue),
-                            ValueRange{c(0)});
-    memref::StoreOp::create(b, scale.scaleInv, scaleInv, ValueRange{c(0)});
+    storeScale(arith::BitcastOp::create(b, b.getF32Type(), total), scaleInv);
     memref::StoreOp::create(b, constantI32(b, 0), acc, ValueRange{c(0)});
     memref::StoreOp::create(b, constantI32(b, 0), count, ValueRange{c(0)});
   });
+}
+
+void PerTensorFP8Emitter::storeScale(Value amax, Value scaleInv) {
+  ScaleFromAmax scale = computeScaleFromAmax(
+      b, amax, fp8MaxOf(spec.e5m2), spec.epsilon, spec.forcePow2,
+      std::numeric_limits<float>::max());
+  memref::StoreOp::create(b, scale.scale, getDeviceGlobal(b, scaleValue),
+                          ValueRange{c(0)});
+  memref::StoreOp::create(b, scale.scaleInv, scaleInv, ValueRange{c(0)});
 }
 
 Value PerTensorFP8Emitter::threadPartialsMax(Value tid) {
@@ -584,24 +590,17 @@ KernelLaunch PerTensorFP8Emitter::emitScale() {
   b.setInsertionPointToStart(body);
   Value scaleInv = body->getArgument(0);
   Value tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
-  auto storeScale = [&](Value amax) {
-    ScaleFromAmax scale = computeScaleFromAmax(
-        b, amax, fp8MaxOf(spec.e5m2), spec.epsilon, spec.forcePow2,
-        std::numeric_limits<float>::max());
-    memref::StoreOp::create(b, scale.scale, getDeviceGlobal(b, scaleValue),
-                            ValueRange{c(0)});
-    memref::StoreOp::create(b, scale.scaleInv, scaleInv, ValueRange{c(0)});
-  };
+  auto storeScaleOf = [&](Value amax) { storeScale(amax, scaleInv); };
   if (spec.reduceAmax) {
     // The group's amax, all-reduced by the caller after emitAmaxOut.
     Value first =
         arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid, c(0));
     ifThen(b, first, [&] {
-      storeScale(memref::LoadOp::create(b, body->getArgument(1),
+      storeScaleOf(memref::LoadOp::create(b, body->getArgument(1),
                                         ValueRange{c(0)}));
     });
   } else {
-    partialsMax(tid, shared, storeScale);
+    partialsMax(tid, shared, storeScaleOf);
   }
   gpu::ReturnOp::create(b);
   return launch;
