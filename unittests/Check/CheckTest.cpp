@@ -372,3 +372,55 @@ TEST(CheckTest, DelayedScalingUpdateReducesRowZeroOverTheGroup) {
 }
 
 } // namespace
+
+/// te-run's check of teq.dequantize (computed_by "dequantize"): the GPU's
+/// bf16 values must be each FP8 code times scale_inv, rounded once, bit for
+/// bit (Kernels/Dequantize.h); one element one ulp off fails.
+TEST(CheckTest, DequantizeIsRecomputedBitForBit) {
+  artifact::Manifest m;
+  m.target.sm = 90;
+  m.target.name = "sm_90";
+  artifact::EntrySpec e;
+  e.name = "dq";
+  e.symbol = "teq_entry_dq";
+  artifact::ArgSpec q = fp8("q", artifact::ArgKind::Input, {kRows, kCols});
+  q.proto.quantizer.withAmaxReduction = false;
+  e.args.push_back(q);
+  artifact::ArgSpec y = tensor("y", artifact::ArgKind::Output, {kRows, kCols});
+  y.computedBy = by(artifact::ComputeOp::Dequantize, "q");
+  y.computedBy->group = -1;
+  e.args.push_back(y);
+  m.entries.push_back(e);
+  auto read = artifact::parseManifest(artifact::writeManifest(m));
+  ASSERT_TRUE(read.ok()) << read.message();
+  const Manifest &manifest = *read;
+  const EntrySpec &entry = manifest.entries[0];
+
+  // Every FP8 code (NaN codes aside), scale_inv 0.37.
+  HostBuffers in(entry.numBuffers()), out(entry.numBuffers());
+  std::vector<uint8_t> codes(kRows * kCols);
+  for (size_t i = 0; i < codes.size(); ++i) {
+    codes[i] = static_cast<uint8_t>(i % 256);
+    if ((codes[i] & 0x7f) == 0x7f)
+      codes[i] = 0x7e; // E4M3's NaN codes
+  }
+  const float scaleInv = 0.37f;
+  std::vector<uint8_t> scale(4);
+  std::memcpy(scale.data(), &scaleInv, 4);
+  in[flatIndex(entry, 0, 0)] = out[flatIndex(entry, 0, 0)] = codes;
+  in[flatIndex(entry, 0, 1)] = out[flatIndex(entry, 0, 1)] = scale;
+  std::vector<float> values(codes.size());
+  for (size_t i = 0; i < codes.size(); ++i)
+    values[i] = reference::fp8ToFloat(reference::FP8Type::E4M3, codes[i]) *
+                scaleInv;
+  out[flatIndex(entry, 1, 0)] = bf16Bytes(values);
+  CheckReport report = checkOutputs(manifest, entry, in, out);
+  EXPECT_TRUE(report.passed) << (report.buffers.empty()
+                                     ? std::string("no buffer checked")
+                                     : report.buffers[0].message);
+  ASSERT_EQ(report.buffers.size(), 1u);
+
+  out[flatIndex(entry, 1, 0)][2 * 100] ^= 1; // one ulp
+  report = checkOutputs(manifest, entry, in, out);
+  EXPECT_FALSE(report.passed);
+}
