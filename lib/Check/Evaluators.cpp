@@ -373,8 +373,10 @@ StatusOr<CpuValue> evaluateBiasGrad(ProgramEvaluator &program,
 StatusOr<CpuValue> evaluateDequantize(ProgramEvaluator &program,
                                       const ArgSpec &spec) {
   // The rowwise values of the quantized input (parseManifest), each the
-  // f32 product of its code and its decode multiplier, as the kernel
-  // computes it before rounding to the result's dtype.
+  // f32 product of its code and its decode multiplier rounded once to the
+  // result's dtype, as the kernel stores it. The rounding is done here: an
+  // exact value (from arguments) is not rounded by the evaluator, and a GEMM
+  // reading this temporary read the rounded values.
   auto input = program.value(spec.computedBy->input);
   if (!input.ok())
     return input.status();
@@ -385,7 +387,9 @@ StatusOr<CpuValue> evaluateDequantize(ProgramEvaluator &program,
                          "': " + values.message());
   CpuValue v;
   v.spec = &spec;
-  v.values.assign(values->begin(), values->end());
+  v.values.reserve(values->size());
+  for (float x : *values)
+    v.values.push_back(roundTo(spec.tensor.dtype, x));
   v.exact = in.exact;
   return v;
 }

@@ -268,7 +268,7 @@ def test_no_grad_runs_the_inference_entry(kind):
     bit-identical to the training forward's."""
     train = _module(kind)
     infer = copy.deepcopy(train)
-    assert infer.inference_entry is not None and infer.inference_entry.name == "mlp"
+    assert infer.inference_entry is not None and infer.inference_entry.name == f"mlp_{kind}"
     assert all(a.usage != "columnwise" for a in infer.inference_entry.outputs)
     plan = tt._common._plans[infer._plan_id]
     torch.manual_seed(7)

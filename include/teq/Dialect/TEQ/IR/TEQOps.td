@@ -510,4 +510,8 @@ def TEQ_AllReduceOp : TEQ_CollectiveOp<"all_reduce"> {
   }];
 }
 
+// Op families with a file of their own.
+include "teq/Dialect/TEQ/IR/TEQNormOps.td"
+include "teq/Dialect/TEQ/IR/TEQActivationOps.td"
+
 #endif // TEQ_DIALECT_TEQ_IR_TEQOPS_TD
