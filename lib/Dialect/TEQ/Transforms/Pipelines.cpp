@@ -26,6 +26,8 @@ void mlir::teq::buildFrontendPipeline(OpPassManager &pm,
 void mlir::teq::buildLowerToGemmPipeline(
     OpPassManager &pm, const FrontendPipelineOptions &options) {
   buildFrontendPipeline(pm, options);
+  // Activations become arith/math ops the elementwise kernels fuse.
+  pm.addPass(createDecomposeActivations());
   pm.addPass(createDecomposeLinear());
   pm.addPass(createLegalizeGemmOperands());
   pm.addPass(createQuantizeCSE());
@@ -41,7 +43,7 @@ void mlir::teq::registerTEQPipelines() {
   PassPipelineRegistration<FrontendPipelineOptions>(
       "teq-lower-to-gemm",
       "Autocast IR to quantize + GEMM + collectives: teq-frontend, then "
-      "decompose Linears, legalize GEMM operands, CSE quantizations, "
+      "decompose activations and Linears, legalize GEMM operands, CSE quantizations, "
       "canonicalize",
       buildLowerToGemmPipeline);
 }

@@ -108,6 +108,30 @@ def TEQ_GemmKind : I32EnumAttr<"GemmKind", "which GEMM of a Linear", [
   let genSpecializedAttr = 0;
 }
 
+// Activations, with TE's names (te-layer-semantics.md §2). gelu is TE's
+// tanh approximation (its default); gelu_erf is PyTorch's exact GELU
+// (approximate='none'), which TE has no kernel for. The gated kinds take
+// [..., 2n] and activate the first half: out = f(a) * b.
+def TEQ_ActivationKind : I32EnumAttr<"ActivationKind",
+    "an activation function (TE's names)", [
+    I32EnumAttrCase<"gelu", 0>,
+    I32EnumAttrCase<"gelu_erf", 1>,
+    I32EnumAttrCase<"qgelu", 2>,
+    I32EnumAttrCase<"silu", 3>,
+    I32EnumAttrCase<"relu", 4>,
+    I32EnumAttrCase<"srelu", 5>,
+    I32EnumAttrCase<"tanh", 6>,
+    I32EnumAttrCase<"sigmoid", 7>,
+    I32EnumAttrCase<"geglu", 8>,
+    I32EnumAttrCase<"qgeglu", 9>,
+    I32EnumAttrCase<"reglu", 10>,
+    I32EnumAttrCase<"sreglu", 11>,
+    I32EnumAttrCase<"swiglu", 12>,
+    I32EnumAttrCase<"glu", 13>]> {
+  let cppNamespace = "::mlir::teq";
+  // A bare keyword in the ops' syntax: `teq.activation gelu %x ...`.
+}
+
 // Standalone enum attributes read `#teq.gemm_kind<fprop>`.
 class TEQ_EnumAttr<EnumAttrInfo info, string mnemonic>
     : EnumAttr<TEQ_Dialect, info, mnemonic> {

@@ -324,4 +324,48 @@ def LegalizeGemmOperands : Pass<"teq-legalize-gemm-operands"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def DecomposeActivations : Pass<"teq-decompose-activations"> {
+  let summary = "rewrite teq.activation(_backward) into arith/math ops with TE's formulas";
+  let description = [{
+    The derivative of every activation lives here, once, rather than in
+    each frontend. Each `teq.activation` and `teq.activation_backward`
+    becomes arith/math ops on f32 tensors with TransformerEngine's formulas
+    as written (te-layer-semantics.md §2.1, `common/util/math.h`; GELU's
+    backward writes its tanh argument as `0.79788456 * x * (1 + 0.044715 *
+    x * x)`, not as the forward does). The operands are upcast once
+    (`arith.extf`, exact), everything computes in f32, and the result is
+    rounded once (`arith.truncf`, round to nearest even) to its dtype: no
+    intermediate bf16 rounding (§2.3). The GPU lowering fuses the ops into
+    one elementwise kernel.
+
+    * sigmoid is `1 / (1 + exp(-x))`; relu is `maxnumf(x, 0)` (a NaN gives
+      0, as `fmaxf`); srelu is `relu(x)^2`; relu's derivative `x > 0 ? 1 :
+      0` is `minnumf(maxnumf(x * 2^127 * 2^127, 0), 1)`, exact for every
+      f32 (the smallest subnormal becomes 2^105; a NaN gives 0), since the
+      elementwise kernels carry floating-point tensors only.
+    * Gated kinds read the halves of `[..., 2n]` with `tensor.extract_slice`
+      (offsets 0 and n) and the backward joins `[da | db]` with
+      `tensor.concat` on the last dimension; the elementwise kernel loads
+      and stores the halves in place (no copies).
+
+    Before:
+    ```mlir
+    %y = teq.activation silu %x : tensor<64x256xbf16> -> tensor<64x256xbf16>
+    ```
+    After:
+    ```mlir
+    %xf = arith.extf %x : tensor<64x256xbf16> to tensor<64x256xf32>
+    %neg = arith.negf %xf : tensor<64x256xf32>
+    %e = math.exp %neg : tensor<64x256xf32>
+    %d = arith.addf %one, %e : tensor<64x256xf32>
+    %s = arith.divf %one, %d : tensor<64x256xf32>
+    %yf = arith.mulf %xf, %s : tensor<64x256xf32>
+    %y = arith.truncf %yf : tensor<64x256xf32> to tensor<64x256xbf16>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // TEQ_DIALECT_TEQ_TRANSFORMS_PASSES_TD
