@@ -239,6 +239,9 @@ typedef struct TeqRtGemmInfo {
   /// beta = 1: C is read.
   bool accumulate;
   bool fastAccum;
+  /// The id of the earlier GEMM whose cuBLASLt plan this one runs (the
+  /// same problem: the same Linear in every layer), or -1.
+  int64_t sharesPlanOf;
 } TeqRtGemmInfo;
 
 TEQ_RUNTIME_CAPI_EXPORTED TeqRtStatus

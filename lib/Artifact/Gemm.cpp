@@ -14,6 +14,7 @@
 
 #include <climits>
 #include <cstdint>
+#include <tuple>
 
 namespace mlir::teq::artifact {
 
@@ -133,7 +134,7 @@ const char *const kGemmKeys[] = {
     "transa",     "transb",       "a_type",      "b_type",     "d_type",
     "lda",        "ldb",          "ldd",         "a_scale_mode",
     "b_scale_mode", "epilogue",   "bias_type",   "accumulate", "fast_accum",
-    "alpha",      "compute_type", "algo"};
+    "alpha",      "compute_type", "algo",        "shares_plan_of"};
 const char *const kAlgoKeys[] = {"id",        "tile",    "stages",
                                  "splitk",    "reduction", "swizzle",
                                  "custom",    "inner_shape",
@@ -365,7 +366,48 @@ Status detail::parseGemm(const JsonValue &value, const std::string &path,
     g.hasAlgo = true;
     TEQ_RETURN_IF_ERROR(parseGemmAlgo(*algo, child(path, "algo"), g.algo));
   }
+  if (value.find("shares_plan_of")) {
+    auto shared = readIntegerMember(value, path, "shares_plan_of");
+    if (!shared.ok())
+      return shared.status();
+    // parseManifest checks that the GEMM named has the same plan.
+    if (*shared < 0 || *shared >= g.id)
+      return errorAt(child(path, "shares_plan_of"),
+                     "must be the id of an earlier GEMM (0 to " +
+                         std::to_string(g.id - 1) + "), got " +
+                         std::to_string(*shared));
+    g.sharesPlanOf = *shared;
+  }
   return checkGemm(g, path);
+}
+
+bool sameGemmPlan(const GemmSpec &a, const GemmSpec &b) {
+  auto problem = [](const GemmSpec &g) {
+    return std::tie(g.m, g.n, g.k, g.transa, g.transb, g.aType, g.bType,
+                    g.dType, g.lda, g.ldb, g.ldd, g.aScaleMode, g.bScaleMode,
+                    g.epilogue, g.biasType, g.accumulate, g.fastAccum,
+                    g.alphaOnDevice, g.fastTf32, g.hasAlgo);
+  };
+  auto algo = [](const GemmAlgoSpec &x) {
+    return std::tie(x.id, x.tile, x.stages, x.splitK, x.reduction, x.swizzle,
+                    x.custom, x.innerShape, x.clusterShape);
+  };
+  if (problem(a) != problem(b))
+    return false;
+  // The bias type means something only with a bias epilogue; compared
+  // above anyway, as the writer always sets it.
+  return !a.hasAlgo || algo(a.algo) == algo(b.algo);
+}
+
+void assignSharedPlans(std::vector<GemmSpec> &gemms) {
+  for (size_t i = 0; i < gemms.size(); ++i) {
+    gemms[i].sharesPlanOf = -1;
+    for (size_t j = 0; j < i; ++j)
+      if (gemms[j].sharesPlanOf < 0 && sameGemmPlan(gemms[j], gemms[i])) {
+        gemms[i].sharesPlanOf = static_cast<int64_t>(j);
+        break;
+      }
+  }
 }
 
 StatusOr<GemmAlgoSpec> parseGemmAlgo(const JsonValue &value) {

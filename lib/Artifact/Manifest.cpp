@@ -434,6 +434,21 @@ Status parseManifestValue(const JsonValue &root, Manifest &manifest) {
       if (!names.insert(gemm.name).second)
         return errorAt(child(gemmPath, "name"),
                        "duplicate GEMM name \"" + gemm.name + "\"");
+      if (gemm.sharesPlanOf >= 0) {
+        const GemmSpec &planOwner = manifest.gemms[gemm.sharesPlanOf];
+        if (planOwner.sharesPlanOf >= 0)
+          return errorAt(child(gemmPath, "shares_plan_of"),
+                         "GEMM " + std::to_string(gemm.sharesPlanOf) +
+                             " shares the plan of GEMM " +
+                             std::to_string(planOwner.sharesPlanOf) +
+                             " itself: name the GEMM that owns the plan");
+        if (!sameGemmPlan(planOwner, gemm))
+          return errorAt(child(gemmPath, "shares_plan_of"),
+                         "GEMM '" + gemm.name + "' is not the same problem "
+                         "and algorithm as GEMM '" + planOwner.name +
+                             "' (" + gemm.describeProblem() + " vs " +
+                             planOwner.describeProblem() + ")");
+      }
       manifest.gemms.push_back(std::move(gemm));
     }
   }

@@ -279,6 +279,8 @@ JsonValue toJson(const GemmSpec &g) {
     json.set("bias_type", stringifyGemmType(g.biasType));
   if (g.hasAlgo)
     json.set("algo", toJson(g.algo));
+  if (g.sharesPlanOf >= 0)
+    json.set("shares_plan_of", g.sharesPlanOf);
   return json;
 }
 

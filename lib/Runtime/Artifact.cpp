@@ -169,7 +169,11 @@ Artifact::open(const std::string &path, std::shared_ptr<Context> context) {
   const Manifest &loaded = artifact->manifest_;
   artifact->gemmPlans_.reserve(loaded.gemms.size());
   for (const GemmSpec &gemm : loaded.gemms) {
-    auto plan = GemmPlan::create(gemm, context);
+    // parseManifest: a GEMM shares the plan of an earlier one that owns it.
+    auto plan =
+        gemm.sharesPlanOf >= 0
+            ? GemmPlan::sharing(gemm, *artifact->gemmPlans_[gemm.sharesPlanOf])
+            : GemmPlan::create(gemm, context);
     if (!plan.ok())
       return plan.status().withPrefix(prefix);
     artifact->gemmPlans_.push_back(std::move(*plan));

@@ -259,6 +259,8 @@ JsonValue GemmPlanInfo::toJson() const {
   json.set("b_type", bType);
   json.set("d_type", dType);
   json.set("pinned", pinned);
+  if (sharesPlanOf >= 0)
+    json.set("shares_plan_of", sharesPlanOf);
   // The manifest's "algo" form, which te-compile --gemm-algos pins.
   GemmAlgoSpec algo;
   algo.id = algoId;
@@ -313,8 +315,25 @@ struct GemmPlan::Impl {
 GemmPlan::GemmPlan() : impl_(new Impl()) {}
 GemmPlan::~GemmPlan() = default;
 
-const GemmSpec &GemmPlan::spec() const { return impl_->spec; }
-const GemmPlanInfo &GemmPlan::info() const { return impl_->info; }
+const GemmSpec &GemmPlan::spec() const { return spec_; }
+const GemmPlanInfo &GemmPlan::info() const { return info_; }
+
+StatusOr<std::unique_ptr<GemmPlan>>
+GemmPlan::sharing(const GemmSpec &spec, const GemmPlan &owner) {
+  if (!artifact::sameGemmPlan(spec, owner.spec()))
+    return Status::error(spec.describe() + ": cannot share the plan of " +
+                         owner.spec().describe() + ": " +
+                         spec.describeProblem() + " vs " +
+                         owner.spec().describeProblem());
+  std::unique_ptr<GemmPlan> plan(new GemmPlan());
+  plan->impl_ = owner.impl_;
+  plan->spec_ = spec;
+  plan->info_ = owner.info_;
+  plan->info_.id = spec.id;
+  plan->info_.name = spec.name;
+  plan->info_.sharesPlanOf = owner.spec_.id;
+  return plan;
+}
 
 StatusOr<std::unique_ptr<GemmPlan>>
 GemmPlan::create(const GemmSpec &spec, std::shared_ptr<Context> context) {
@@ -601,6 +620,8 @@ GemmPlan::create(const GemmSpec &spec, std::shared_ptr<Context> context) {
   info.custom = static_cast<int>(custom);
   info.innerShape = inner;
   info.clusterShape = cluster;
+  plan->spec_ = spec;
+  plan->info_ = impl.info;
   return plan;
 }
 
@@ -613,22 +634,23 @@ void *GemmPlan::streamFor(void *stream) const {
 }
 
 Status GemmPlan::run(const GemmPointers &p, void *stream) const {
-  TEQ_RETURN_IF_ERROR(checkGemmPointers(impl_->spec, p));
+  TEQ_RETURN_IF_ERROR(checkGemmPointers(spec_, p));
   stream = streamFor(stream);
   auto lease = workspacePool().acquire(stream);
   if (!lease.ok())
-    return lease.status().withPrefix(impl_->spec.describe());
+    return lease.status().withPrefix(spec_.describe());
   Status status = runWithWorkspace(p, stream, lease->ptr());
   Status released = lease->release();
   if (!status.ok())
     return status;
-  return released.withPrefix(impl_->spec.describe());
+  return released.withPrefix(spec_.describe());
 }
 
 Status GemmPlan::runWithWorkspace(const GemmPointers &p, void *stream,
                                   uint64_t workspace) const {
   Impl &impl = *impl_;
-  const GemmSpec &spec = impl.spec;
+  // This GEMM's own spec: the same problem as the plan's, its own name.
+  const GemmSpec &spec = spec_;
   TEQ_RETURN_IF_ERROR(checkGemmPointers(spec, p));
   const GemmResources &resources = *impl.resources;
   const CublasLt &lt = *resources.lt;

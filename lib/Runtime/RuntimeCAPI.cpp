@@ -469,6 +469,7 @@ TeqRtStatus teqRtArtifactGetGemmInfo(TeqRtArtifact artifact, size_t index,
     result.epilogue = stringifyGemmEpilogue(gemm.epilogue);
     result.accumulate = gemm.accumulate;
     result.fastAccum = gemm.fastAccum;
+    result.sharesPlanOf = gemm.sharesPlanOf;
     *info = result;
     return succeed();
   });

@@ -133,6 +133,8 @@ LogicalResult pinGemmAlgorithms(ModuleOp module, StringRef path,
     target->hasAlgo = true;
     target->algo = *algo;
   }
+  // GEMMs pinned to different algorithms no longer share a plan.
+  artifact::assignSharedPlans(manifest.gemms);
   return success();
 }
 

@@ -472,6 +472,10 @@ public:
     d["epilogue"] = std::string(info.epilogue);
     d["accumulate"] = info.accumulate;
     d["fast_accum"] = info.fastAccum;
+    // None: the GEMM has a plan of its own.
+    d["shares_plan_of"] = info.sharesPlanOf < 0
+                              ? py::object(py::none())
+                              : py::object(py::int_(info.sharesPlanOf));
     return d;
   }
 

@@ -262,7 +262,9 @@ def _check_file(path):
 
 class Gemm:
     """One GEMM of the artifact (manifest ``gemms``), in cuBLAS's
-    column-major terms: D[m x n] = op(A) op(B)."""
+    column-major terms: D[m x n] = op(A) op(B). ``shares_plan_of``: the id
+    of the earlier GEMM of the same problem whose cuBLASLt plan it runs
+    (set up once), or None."""
 
     def __init__(self, info, manifest):
         self.__dict__.update(info)
@@ -277,7 +279,9 @@ class Gemm:
             f"Gemm({self.id} {self.name!r}: m={self.m} n={self.n} k={self.k} "
             f"{'T' if self.transa else 'N'}{'T' if self.transb else 'N'} "
             f"{self.a_type} x {self.b_type} -> {self.d_type}, "
-            f"scales {self.a_scale_mode}/{self.b_scale_mode}, epilogue {self.epilogue})"
+            f"scales {self.a_scale_mode}/{self.b_scale_mode}, epilogue {self.epilogue}"
+            + ("" if self.shares_plan_of is None else f", the plan of GEMM {self.shares_plan_of}")
+            + ")"
         )
 
 

@@ -183,8 +183,13 @@ def test_inspect_lists_entries_args_buffers_and_gemms():
     assert fwd.workspace_bytes > 0
     assert len(fwd.temporaries) == 2
     assert fwd.signature().startswith("fwd(arg0: bf16[64, 128], arg1: bf16[256, 128]) -> (")
-    # bwd_main_grad's dgrad is bwd's problem: the plan holds it once.
-    assert len(art.gemms) == 5
+    # bwd_main_grad's dgrad is bwd's problem: it keeps its own id and name
+    # and runs bwd's plan.
+    assert len(art.gemms) == 6
+    dgrads = [g for g in art.gemms if g.name.endswith(":dgrad0")]
+    assert [g.name for g in dgrads] == ["bwd:dgrad0", "bwd_main_grad:dgrad0"], art.gemms
+    assert dgrads[0].shares_plan_of is None and dgrads[1].shares_plan_of == dgrads[0].id
+    assert "the plan of GEMM" in repr(dgrads[1])
     g = art.gemms[0]
     assert (g.id, g.name, g.m, g.n, g.k, g.transa, g.transb) == (0, "fwd:fprop0", 256, 64, 128,
                                                                   True, False)

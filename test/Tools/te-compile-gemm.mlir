@@ -12,6 +12,10 @@
 // RUN: te-compile %t/hopper.mlir --gemm-algos=%t/pins.json --emit=manifest | FileCheck %s --check-prefix=PIN
 // RUN: not te-compile %t/hopper.mlir --gemm-algos=%t/pins-other.json --emit=manifest 2>&1 | FileCheck %s --check-prefix=PIN-OTHER
 // RUN: not te-compile %t/hopper.mlir --gemm-algos=%t/pins-unknown.json --emit=manifest 2>&1 | FileCheck %s --check-prefix=PIN-UNKNOWN
+// Two GEMMs of one problem (two Linears of one shape) keep their own ids and
+// names and share one plan; pinning one of them by name splits the plan:
+// RUN: te-compile %t/twins.mlir --emit=manifest | FileCheck %s --check-prefix=TWINS
+// RUN: te-compile %t/twins.mlir --gemm-algos=%t/pins-twin.json --emit=manifest | FileCheck %s --check-prefix=TWIN-PIN
 
 // PIN-LABEL: "gemms": [
 // PIN-NOT: "algo"
@@ -33,6 +37,38 @@
 {"gemms": [{"name": "linear:dgrad1", "m": 4096, "n": 64, "k": 256, "algo": {"id": 66}}]}
 //--- pins-unknown.json
 {"gemms": [{"name": "linear:fprop9", "algo": {"id": 66}}]}
+//--- pins-twin.json
+{"gemms": [{"name": "twins:fprop1", "algo": {"id": 66}}]}
+
+//--- twins.mlir
+// TWINS-LABEL: "gemms": [
+// TWINS: "id": 0,
+// TWINS: "name": "twins:fprop0",
+// TWINS-NOT: "shares_plan_of"
+// TWINS: "id": 1,
+// TWINS: "name": "twins:fprop1",
+// TWINS-NEXT: "shares_plan_of": 0,
+// TWIN-PIN-LABEL: "gemms": [
+// TWIN-PIN: "name": "twins:fprop0",
+// TWIN-PIN-NOT: "algo"
+// TWIN-PIN: "algo": {
+// TWIN-PIN: "name": "twins:fprop1",
+// TWIN-PIN-NOT: "shares_plan_of"
+// TWIN-PIN: ]
+module attributes {teq.target = #teq.target<sm_90>} {
+  func.func @twins(%x: tensor<64x128xbf16>, %w1: tensor<128x128xbf16>, %w2: tensor<128x128xbf16>)
+      -> (tensor<64x128xbf16>, tensor<64x128xbf16>) {
+    %y1, %y2 = teq.autocast recipe(#teq.float8_current_scaling<>) -> tensor<64x128xbf16>, tensor<64x128xbf16> {
+      %a = teq.linear_forward %x, %w1 config(#teq.linear<name = "fc1">)
+          : tensor<64x128xbf16>, tensor<128x128xbf16> -> tensor<64x128xbf16>
+      %b = teq.linear_forward %x, %w2 config(#teq.linear<name = "fc2">)
+          : tensor<64x128xbf16>, tensor<128x128xbf16> -> tensor<64x128xbf16>
+      teq.yield %a, %b : tensor<64x128xbf16>, tensor<64x128xbf16>
+    }
+    return %y1, %y2 : tensor<64x128xbf16>, tensor<64x128xbf16>
+  }
+}
+
 
 //--- hopper.mlir
 // Per-tensor FP8 on Hopper: every GEMM runs TN on the transposed copies;

@@ -52,6 +52,8 @@ std::string describeGemmSpec(const GemmSpec &g) {
             std::to_string(g.algo.tile) + " stages " +
             std::to_string(g.algo.stages) + " splitk " +
             std::to_string(g.algo.splitK);
+  if (g.sharesPlanOf >= 0)
+    text += ", the plan of GEMM " + std::to_string(g.sharesPlanOf);
   return text;
 }
 

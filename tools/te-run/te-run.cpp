@@ -241,7 +241,7 @@ void printText(const Options &options, const Artifact &artifact,
               device.name.c_str(), device.smName().c_str(), device.ordinal);
   for (const GemmPlanInfo &gemm : artifact.gemmPlanInfos())
     std::printf("gemm %lld %s: m=%lld n=%lld k=%lld %s %s x %s -> %s: %s, "
-                "workspace %llu bytes, %.2f waves (cuBLASLt %s)\n",
+                "workspace %llu bytes, %.2f waves (cuBLASLt %s)%s\n",
                 static_cast<long long>(gemm.id), gemm.name.c_str(),
                 static_cast<long long>(gemm.m), static_cast<long long>(gemm.n),
                 static_cast<long long>(gemm.k), gemm.layout.c_str(),
@@ -249,7 +249,12 @@ void printText(const Options &options, const Artifact &artifact,
                 gemm.describeAlgorithm().c_str(),
                 static_cast<unsigned long long>(gemm.workspaceBytes),
                 static_cast<double>(gemm.wavesCount),
-                gemm.cublasLtVersion.c_str());
+                gemm.cublasLtVersion.c_str(),
+                gemm.sharesPlanOf < 0
+                    ? ""
+                    : (", the plan of gemm " +
+                       std::to_string(gemm.sharesPlanOf))
+                          .c_str());
   for (const EntryReport &report : reports) {
     if (!report.ok) {
       std::printf("entry %s: FAILED\n", report.name.c_str());

@@ -568,6 +568,19 @@ TEST(ManifestValidationTest, SizesAndNames) {
             "symbol of entry 'fwd'");
   EXPECT_EQ(programError({{"\"name\": \"fc1:wgrad\"", "\"name\": \"fc1:fprop\""}}),
             "manifest: gemms[1].name: duplicate GEMM name \"fc1:fprop\"");
+  // A shared plan names an earlier GEMM of the same problem.
+  EXPECT_EQ(programError({{"\"name\": \"fc1:wgrad\"",
+                           "\"name\": \"fc1:wgrad\", \"shares_plan_of\": 1"}}),
+            "manifest: gemms[1].shares_plan_of: must be the id of an earlier "
+            "GEMM (0 to 0), got 1");
+  std::string different =
+      programError({{"\"name\": \"fc1:wgrad\"",
+                     "\"name\": \"fc1:wgrad\", \"shares_plan_of\": 0"}});
+  EXPECT_NE(different.find("manifest: gemms[1].shares_plan_of: GEMM "
+                           "'fc1:wgrad' is not the same problem and algorithm "
+                           "as GEMM 'fc1:fprop'"),
+            std::string::npos)
+      << different;
 }
 
 TEST(ManifestValidationTest, ComputedByNamesWhatExists) {

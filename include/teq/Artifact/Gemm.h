@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace mlir::teq::artifact {
 
@@ -88,6 +89,11 @@ struct GemmSpec {
   bool fastTf32 = false;      ///< "compute_type": "32f_fast_tf32".
   bool hasAlgo = false;       ///< "algo" given.
   GemmAlgoSpec algo;
+  /// "shares_plan_of": the id of an earlier GEMM of the same problem (and
+  /// algorithm) whose cuBLASLt plan this one runs, or -1. Each GEMM keeps
+  /// its own id and name (messages, --gemm-algos); the runtime sets each
+  /// plan up once (assignSharedPlans).
+  int64_t sharesPlanOf = -1;
 
   /// Rows of A and B as stored (column-major).
   int64_t aRows() const { return transa ? k : m; }
@@ -100,6 +106,16 @@ struct GemmSpec {
   /// D=bf16 (ldd 128)".
   std::string describeProblem() const;
 };
+
+/// Whether `a` and `b` are one cuBLASLt problem run with one algorithm:
+/// every field but id, name and sharesPlanOf equal.
+bool sameGemmPlan(const GemmSpec &a, const GemmSpec &b);
+
+/// Sets each GEMM's sharesPlanOf to the first earlier GEMM with the same
+/// plan (sameGemmPlan) that has a plan of its own, or -1: identical
+/// problems (the same Linear in every layer, a square Linear's fprop and
+/// dgrad) are set up once by the runtime.
+void assignSharedPlans(std::vector<GemmSpec> &gemms);
 
 /// The checks of a GEMM that need the device: FP8 in a non-TN layout where
 /// cuBLASLt has only TN (layout::TargetCaps::nonTNFP8GemmSupported). The

@@ -87,6 +87,9 @@ struct TEQ_RUNTIME_EXPORT GemmPlanInfo {
   std::string aType, bType, dType;
   /// The algorithm came from the manifest's "algo" (else the heuristic).
   bool pinned = false;
+  /// The GEMM whose plan (descriptor, algorithm) this one runs, or -1
+  /// (the manifest's "shares_plan_of").
+  int64_t sharesPlanOf = -1;
   // CUBLASLT_ALGO_CONFIG_* of the algorithm.
   int algoId = 0;
   int tile = 0;
@@ -123,6 +126,13 @@ public:
   static StatusOr<std::unique_ptr<GemmPlan>>
   create(const GemmSpec &spec, std::shared_ptr<Context> context);
 
+  /// A plan for `spec` that runs `owner`'s descriptor and algorithm (the
+  /// manifest's "shares_plan_of"): nothing is set up again, and messages
+  /// and info() name `spec`. An error if the two are not one problem and
+  /// algorithm (artifact::sameGemmPlan).
+  static StatusOr<std::unique_ptr<GemmPlan>> sharing(const GemmSpec &spec,
+                                                     const GemmPlan &owner);
+
   ~GemmPlan();
   GemmPlan(const GemmPlan &) = delete;
   GemmPlan &operator=(const GemmPlan &) = delete;
@@ -154,7 +164,11 @@ public:
 private:
   GemmPlan();
   struct Impl;
-  std::unique_ptr<Impl> impl_;
+  /// This GEMM's own spec and report (its id and name).
+  GemmSpec spec_;
+  GemmPlanInfo info_;
+  /// The cuBLASLt state, shared by the GEMMs of one plan.
+  std::shared_ptr<Impl> impl_;
 };
 
 /// The GEMM plans of one artifact, indexed by GEMM id.

@@ -338,32 +338,17 @@ std::string EntryNames::operator()(Value v) const {
 // ManifestWriter
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// Whether two GEMMs are one cuBLASLt problem (all but id and name).
-bool sameProblem(const artifact::GemmSpec &a, const artifact::GemmSpec &b) {
-  auto problem = [](const artifact::GemmSpec &g) {
-    return std::tie(g.m, g.n, g.k, g.transa, g.transb, g.aType, g.bType,
-                    g.dType, g.lda, g.ldb, g.ldd, g.aScaleMode, g.bScaleMode,
-                    g.epilogue, g.biasType, g.accumulate, g.fastAccum,
-                    g.alphaOnDevice, g.fastTf32, g.hasAlgo);
-  };
-  return problem(a) == problem(b);
-}
-} // namespace
-
 int64_t ManifestWriter::addGemm(const gemm::GemmDescriptor &desc,
                                 StringRef name) {
-  // Identical problems (the same Linear in every layer) share one entry of
-  // the manifest's plan: the runtime sets each up once. The entry keeps the
-  // first GEMM's name.
+  // Every GEMM keeps its own id and name; identical problems (the same
+  // Linear in every layer) share one cuBLASLt plan underneath
+  // ("shares_plan_of"), so the runtime sets each up once.
   assert(!desc.spec.hasAlgo && "algorithms are pinned after lowering");
-  for (const artifact::GemmSpec &planned : manifest.gemms)
-    if (sameProblem(planned, desc.spec))
-      return planned.id;
   artifact::GemmSpec gemm = desc.spec;
   gemm.id = static_cast<int64_t>(manifest.gemms.size());
   gemm.name = name.str();
   manifest.gemms.push_back(std::move(gemm));
+  artifact::assignSharedPlans(manifest.gemms);
   return manifest.gemms.back().id;
 }
 

@@ -4,7 +4,9 @@
 // device by one thread of one block into the op's scratch just before the
 // teqGemm call that reads it (its last argument). Two GEMMs of the same
 // problem share the one alpha kernel and the one GEMM plan, each with its
-// own operands' amaxes and its own alpha scalar.
+// own operands' amaxes and its own alpha scalar; each GEMM keeps its own id
+// and name in the manifest, the second naming the first's plan
+// ("shares_plan_of").
 // RUN: te-opt %s --convert-teq-to-gpu | FileCheck %s
 // RUN: te-compile %s --emit=manifest | FileCheck %s --check-prefix=MANIFEST
 
@@ -54,10 +56,10 @@ module attributes {teq.target = #teq.target<sm_100>} {
 // CHECK: %[[P0:.*]] = memref.extract_aligned_pointer_as_index %[[ALPHA0]]
 // CHECK-NEXT: %[[I0:.*]] = arith.index_cast %[[P0]] : index to i64
 // CHECK-NEXT: call @teqGemm(%c0_i64, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[I0]]) : (i64, i64, i64, i64, i64, i64, i64, i64, i64) -> ()
-// The second GEMM: the same kernel, x2's amax, its own alpha, the same plan.
+// The second GEMM: the same kernel, x2's amax, its own alpha, its own id.
 // CHECK-NOT: call
 // CHECK: gpu.launch_func async [%{{.*}}] @teq_kernels::@g0_alpha blocks in (%c1{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}}) threads in (%c256{{[_0-9]*}}, %c1{{[_0-9]*}}, %c1{{[_0-9]*}})  args(%[[WAMAX]] : memref<1xf32>, %[[X2AMAX]] : memref<1xf32>, %[[ALPHA1]] : memref<1xf32>)
-// CHECK-NEXT: %[[ID1:.*]] = arith.constant 0 : i64
+// CHECK-NEXT: %[[ID1:.*]] = arith.constant 1 : i64
 // CHECK: memref.extract_aligned_pointer_as_index %[[X2D]]
 // CHECK: memref.extract_aligned_pointer_as_index %[[Z]]
 // CHECK: %[[P1:.*]] = memref.extract_aligned_pointer_as_index %[[ALPHA1]]
@@ -74,5 +76,11 @@ module attributes {teq.target = #teq.target<sm_100>} {
 // MANIFEST-NEXT: "alpha": "device",
 // MANIFEST: "id": 0,
 // MANIFEST: "name": "two:fprop0",
+// MANIFEST-NOT: "shares_plan_of"
+// MANIFEST: }
+// MANIFEST-NEXT: {
+// MANIFEST: "id": 1,
+// MANIFEST: "name": "two:fprop1",
+// MANIFEST: "shares_plan_of": 0,
 // MANIFEST: }
 // MANIFEST-NEXT: ],
