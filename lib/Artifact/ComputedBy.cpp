@@ -33,7 +33,8 @@ static const std::pair<ComputeOp, const char *> kComputeOps[] = {
     {ComputeOp::AllGather, "all_gather"},
     {ComputeOp::ReduceScatter, "reduce_scatter"},
     {ComputeOp::AllReduce, "all_reduce"},
-    {ComputeOp::Dequantize, "dequantize"}};
+    {ComputeOp::Dequantize, "dequantize"},
+    {ComputeOp::Concat, "tensor.concat"}};
 
 std::string ComputedBy::opName() const {
   if (op == ComputeOp::Elementwise)
@@ -169,7 +170,8 @@ StatusOr<ComputedBy> detail::parseComputedBy(const JsonValue &by,
                        "\" (expected quantize, record_amax, "
                        "delayed_scaling_update, gemm, bias_grad, copy, "
                        "update_usage, swizzle_scales, tensor.extract_slice, "
-                       "tensor.insert_slice, constant, all_gather, "
+                       "tensor.insert_slice, tensor.concat, constant, "
+                       "all_gather, "
                        "reduce_scatter, all_reduce, dequantize or an "
                        "arith/math "
                        "elementwise op)");
@@ -286,6 +288,7 @@ StatusOr<ComputedBy> detail::parseComputedBy(const JsonValue &by,
     c.value = (*value)->asNumber();
     return c;
   }
+  case ComputeOp::Concat:
   case ComputeOp::Elementwise: {
     auto inputs = member(by, path, "inputs");
     if (!inputs.ok())

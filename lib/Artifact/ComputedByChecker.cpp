@@ -177,9 +177,10 @@ private:
   Status check(const ArgSpec &value, const std::string &valuePath) {
     const std::string path = child(valuePath, "computed_by");
     const ComputedBy &by = *value.computedBy;
-    // A value in registers exists only inside a fused elementwise kernel.
+    // A value in registers exists only inside a fused elementwise kernel
+    // (which also loads a gated activation's halves in place).
     if (value.inRegisters && by.op != ComputeOp::Elementwise &&
-        by.op != ComputeOp::Constant)
+        by.op != ComputeOp::Constant && by.op != ComputeOp::ExtractSlice)
       return errorAt(child(valuePath, "in_registers"),
                      "a value in registers is computed inside a fused "
                      "elementwise kernel, but " + by.opName() +
@@ -205,6 +206,8 @@ private:
       return checkSlice(value, by, path, by.op == ComputeOp::InsertSlice);
     case ComputeOp::Elementwise:
       return checkElementwise(value, by, path);
+    case ComputeOp::Concat:
+      return checkConcat(value, by, path);
     case ComputeOp::Constant:
       TEQ_RETURN_IF_ERROR(needTensor(value, path));
       if (!exactIn(value.tensor.dtype, by.value))
@@ -652,6 +655,34 @@ private:
       TEQ_RETURN_IF_ERROR(needElements(**input, elements, element(at, i),
                                        "'" + value.name + "'"));
     }
+    return Status::success();
+  }
+
+  /// tensor.concat: tensors of the value's shape but the last dimension,
+  /// whose last dimensions sum to the value's.
+  Status checkConcat(const ArgSpec &value, const ComputedBy &by,
+                     const std::string &path) {
+    TEQ_RETURN_IF_ERROR(needTensor(value, path));
+    const std::string at = child(path, "inputs");
+    const std::vector<int64_t> &shape = shapeOf(value);
+    int64_t lastDims = 0;
+    for (size_t i = 0; i < by.inputs.size(); ++i) {
+      auto input = resolve(value, by.inputs[i], element(at, i));
+      if (!input.ok())
+        return input.status();
+      TEQ_RETURN_IF_ERROR(needTensor(**input, element(at, i)));
+      const std::vector<int64_t> &part = shapeOf(**input);
+      if (shape.empty() || part.size() != shape.size() ||
+          !std::equal(part.begin(), part.end() - 1, shape.begin()))
+        return errorAt(element(at, i),
+                       describeValue(**input) + " must have the shape of '" +
+                           value.name + "' but the last dimension");
+      lastDims += part.back();
+    }
+    if (lastDims != shape.back())
+      return errorAt(at, "the inputs' last dimensions sum to " +
+                             std::to_string(lastDims) + ", not to '" +
+                             value.name + "''s " + std::to_string(shape.back()));
     return Status::success();
   }
 

@@ -230,6 +230,7 @@ JsonValue toJson(const ComputedBy &by) {
   case ComputeOp::Constant:
     json.set("value", by.value);
     break;
+  case ComputeOp::Concat:
   case ComputeOp::Elementwise: {
     JsonValue inputs = JsonValue::array();
     for (const std::string &input : by.inputs)

@@ -275,6 +275,35 @@ StatusOr<CpuValue> evaluateSlice(ProgramEvaluator &program,
   return v;
 }
 
+StatusOr<CpuValue> evaluateConcat(ProgramEvaluator &program,
+                                  const ArgSpec &spec) {
+  // parseManifest: the inputs have the value's shape but the last dimension.
+  const ComputedBy &by = *spec.computedBy;
+  std::vector<const CpuValue *> parts;
+  for (const std::string &input : by.inputs) {
+    auto part = program.value(input);
+    if (!part.ok())
+      return part.status();
+    parts.push_back(*part);
+  }
+  CpuValue v;
+  v.spec = &spec;
+  v.exact = true;
+  const int64_t rows = parts.front()->spec->tensor.shape.empty()
+                           ? 0
+                           : static_cast<int64_t>(parts.front()->values.size()) /
+                                 parts.front()->spec->tensor.shape.back();
+  for (int64_t row = 0; row < rows; ++row)
+    for (const CpuValue *part : parts) {
+      const int64_t n = part->spec->tensor.shape.back();
+      v.values.insert(v.values.end(), part->values.begin() + row * n,
+                      part->values.begin() + (row + 1) * n);
+    }
+  for (const CpuValue *part : parts)
+    v.exact = v.exact && part->exact;
+  return v;
+}
+
 StatusOr<CpuValue> evaluateRecordAmax(ProgramEvaluator &program,
                                       const ArgSpec &spec) {
   // history[0] = fmaxf(history[0], max|x|); the rest unchanged (§5.2).
@@ -420,6 +449,7 @@ constexpr OpEvaluator kOpEvaluators[] = {
     {ComputeOp::ReduceScatter, evaluateCollective, checkRecomputed},
     {ComputeOp::AllReduce, evaluateCollective, checkRecomputed},
     {ComputeOp::Dequantize, evaluateDequantize, checkRecomputed},
+    {ComputeOp::Concat, evaluateConcat, checkRecomputed},
 };
 
 constexpr size_t kNumOps = sizeof(kOpEvaluators) / sizeof(kOpEvaluators[0]);
@@ -432,8 +462,8 @@ constexpr bool rowsInEnumOrder() {
 }
 static_assert(rowsInEnumOrder(), "kOpEvaluators: one row per ComputeOp, in "
                                  "the enum's order");
-// AllReduce is ComputedBy.h's last op: a new op needs a row here.
-static_assert(kNumOps == static_cast<size_t>(ComputeOp::Dequantize) + 1,
+// Concat is ComputedBy.h's last op: a new op needs a row here.
+static_assert(kNumOps == static_cast<size_t>(ComputeOp::Concat) + 1,
               "kOpEvaluators: a row for every ComputeOp");
 } // namespace
 

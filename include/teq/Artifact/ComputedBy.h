@@ -41,6 +41,8 @@ enum class ComputeOp {
   AllReduce,            ///< "all_reduce" (sum) over `group`.
   Dequantize,           ///< "dequantize": a quantized input's rowwise
                         ///< values in the result's dtype.
+  Concat,               ///< "tensor.concat": inputs joined along the
+                        ///< last dimension.
 };
 
 /// The elementwise ops a computed_by defines ("arith.addf", "math.tanh",
@@ -71,6 +73,8 @@ int elementwiseArity(const std::string &op);
 ///   tensor.extract_slice    input, offsets, sizes, strides
 ///   tensor.insert_slice     input, dest, offsets, sizes, strides
 ///   arith.* / math.*        inputs
+///   tensor.concat           inputs (tensors of one shape but the last
+///                           dimension, joined along it in order)
 ///   constant                value (a splat: every element, exactly, in the
 ///                           value's dtype)
 ///   all_gather, reduce_scatter, all_reduce
@@ -89,7 +93,7 @@ struct ComputedBy {
   ComputeOp op = ComputeOp::Copy;
   std::string elementwiseOp; ///< Elementwise: "arith.addf", "math.tanh", ...
   std::string input;
-  std::vector<std::string> inputs; ///< Elementwise.
+  std::vector<std::string> inputs; ///< Elementwise, concat.
   std::string dest;                ///< insert_slice.
   std::string scale, amaxHistory;
   std::string rngState;

@@ -45,8 +45,11 @@ public:
   }
 
 private:
+  /// Ops a kernel computes per element: arith/math ops and the views it
+  /// reads or writes in place (a gated activation's halves).
   bool isElementwise(Operation *op) const {
-    return op && isElementwiseOnTensors(*op);
+    return op && (isElementwiseOnTensors(*op) || isFusedColumnSlice(*op) ||
+                  isFusedLastDimConcat(*op));
   }
   bool isConstant(Value v) const {
     Operation *def = v.getDefiningOp();
@@ -56,6 +59,9 @@ private:
   /// Whether `v` must be stored whatever the clusters do: it is returned or
   /// read by an op that is not elementwise.
   bool isForced(Value v) const {
+    // A concat's [..., 2n] result is not a value of its kernel's elements.
+    if (Operation *def = v.getDefiningOp(); def && isFusedLastDimConcat(*def))
+      return true;
     return llvm::any_of(v.getUsers(),
                         [&](Operation *user) { return !isElementwise(user); });
   }
@@ -92,6 +98,11 @@ private:
       for (Value operand : op.getOperands()) {
         if (isConstant(operand))
           continue; // read as a scalar, stored or not
+        // A sliced tensor is loaded in place ([..., 2n], not the slice's
+        // elements); so is a concat's result.
+        Operation *def = operand.getDefiningOp();
+        if (isFusedColumnSlice(op) || (def && isFusedLastDimConcat(*def)))
+          continue;
         auto it = ownerOf.find(operand.getDefiningOp());
         if (it == ownerOf.end() || llvm::is_contained(joined, it->second))
           continue;
@@ -160,7 +171,10 @@ private:
           auto owner = ownerOf.find(operand.getDefiningOp());
           if (owner != ownerOf.end() && owner->second == id)
             continue;
-          if (owner == ownerOf.end() || isForced(operand)) {
+          // A sliced tensor is loaded in place, never recomputed (its ops
+          // compute on [..., 2n], not on the slice's elements).
+          if (owner == ownerOf.end() || isForced(operand) ||
+              isFusedColumnSlice(*op)) {
             loads.insert(operand);
             continue;
           }

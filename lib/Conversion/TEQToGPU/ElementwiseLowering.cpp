@@ -43,7 +43,8 @@ LogicalResult checkTensorConstant(arith::ConstantOp op) {
 }
 
 bool isElementwiseOrTensorConstant(Operation &op) {
-  if (isElementwiseOnTensors(op))
+  if (isElementwiseOnTensors(op) || isFusedColumnSlice(op) ||
+      isFusedLastDimConcat(op))
     return true;
   auto constant = dyn_cast<arith::ConstantOp>(op);
   return constant && isa<RankedTensorType>(constant.getType());
@@ -81,8 +82,9 @@ LogicalResult lowerElementwise(LoweringContext &ctx, Operation &op) {
 } // namespace
 
 const OpLowering lowering::elementwiseLowering = {
-    "elementwise arith/math ops on bf16/f16/f32 tensors of one shape and "
-    "splat constants",
+    "elementwise arith/math ops on bf16/f16/f32 tensors of one shape, "
+    "last-dimension column slices read by them and two-way last-dimension "
+    "tensor.concat, and splat constants",
     isElementwiseOrTensorConstant,
     checkElementwise,
     lowerElementwise,

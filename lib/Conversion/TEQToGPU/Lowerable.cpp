@@ -37,6 +37,45 @@ bool lowering::isElementwiseOnTensors(Operation &op) {
   return true;
 }
 
+static bool isHighPrecisionTensor(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape() || tensor.getRank() == 0)
+    return false;
+  Type element = tensor.getElementType();
+  return element.isBF16() || element.isF16() || element.isF32();
+}
+
+bool lowering::isFusedColumnSlice(Operation &op) {
+  auto slice = dyn_cast<tensor::ExtractSliceOp>(op);
+  if (!slice || !isHighPrecisionTensor(slice.getSourceType()) ||
+      !slice.getOffsets().empty() || !slice.getSizes().empty() ||
+      !slice.getStrides().empty())
+    return false;
+  ArrayRef<int64_t> full = slice.getSourceType().getShape();
+  // The result keeps every dimension (no rank reduction).
+  if (slice.getResultType().getRank() != static_cast<int64_t>(full.size()))
+    return false;
+  for (auto [d, size] : llvm::enumerate(slice.getStaticSizes())) {
+    bool last = d + 1 == full.size();
+    if (slice.getStaticStrides()[d] != 1 ||
+        (!last && (slice.getStaticOffsets()[d] != 0 || size != full[d])))
+      return false;
+  }
+  return !op.use_empty() && llvm::all_of(op.getUsers(), [](Operation *user) {
+    return isElementwiseOnTensors(*user);
+  });
+}
+
+bool lowering::isFusedLastDimConcat(Operation &op) {
+  auto concat = dyn_cast<tensor::ConcatOp>(op);
+  if (!concat || concat.getNumOperands() != 2 ||
+      concat.getDim() + 1 != concat.getResultType().getRank())
+    return false;
+  Type first = concat.getOperand(0).getType();
+  return isHighPrecisionTensor(first) &&
+         concat.getOperand(1).getType() == first;
+}
+
 bool lowering::isSplatTensorConstant(Operation &op) {
   auto constant = dyn_cast<arith::ConstantOp>(op);
   if (!constant)

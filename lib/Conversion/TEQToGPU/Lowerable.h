@@ -25,6 +25,18 @@ LogicalResult checkBufferShape(Type type, Location loc);
 /// tensors (a Linear's neighbours: activations, gradient sums).
 bool isElementwiseOnTensors(Operation &op);
 
+/// A static tensor.extract_slice of columns [offset, offset + n) of the
+/// last dimension of a bf16/f16/f32 tensor, every other dimension whole,
+/// read only by elementwise ops (a gated activation's half): the
+/// elementwise kernel reading it loads it in place, row stride the full
+/// last dimension.
+bool isFusedColumnSlice(Operation &op);
+
+/// tensor.concat along the last dimension of two bf16/f16/f32 tensors of
+/// one shape (a gated activation's gradient [da | db]): the elementwise
+/// kernel computing the operands stores them into the result's halves.
+bool isFusedLastDimConcat(Operation &op);
+
 /// An `arith.constant` splat of a bf16/f16/f32 tensor (GELU's 0.5, 1): it
 /// has no buffer and no kernel, each elementwise kernel reading it holds the
 /// value as a scalar.

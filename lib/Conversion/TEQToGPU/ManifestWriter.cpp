@@ -171,6 +171,12 @@ describeComputation(Value v, const EntryNames &nameOf,
                    .convertToDouble();
     return by;
   }
+  if (auto concat = v.getDefiningOp<tensor::ConcatOp>()) {
+    by.op = ComputeOp::Concat;
+    for (Value operand : concat.getOperands())
+      by.inputs.push_back(nameOf(operand));
+    return by;
+  }
   if (Operation *op = v.getDefiningOp(); op && isElementwiseOnTensors(*op)) {
     by.op = ComputeOp::Elementwise;
     by.elementwiseOp = op->getName().getStringRef().str();

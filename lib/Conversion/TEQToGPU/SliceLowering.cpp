@@ -11,6 +11,8 @@
 
 #include "OpLowering.h"
 
+#include "Lowerable.h"
+
 #include "Kernels/Auxiliary.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -58,7 +60,9 @@ LogicalResult lowerSlice(LoweringContext &ctx, Operation &op) {
 const OpLowering lowering::sliceLowering = {
     "static tensor.extract_slice and tensor.insert_slice",
     [](Operation &op) {
-      return isa<tensor::ExtractSliceOp, tensor::InsertSliceOp>(op);
+      // A column slice read by elementwise ops loads in their kernel.
+      return isa<tensor::ExtractSliceOp, tensor::InsertSliceOp>(op) &&
+             !isFusedColumnSlice(op);
     },
     checkSlice,
     lowerSlice,

@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/StringExtras.h"
@@ -32,6 +33,28 @@ float splatValue(Value v) {
   return value.convertToFloat();
 }
 
+/// The tensor whose elements a kernel of `op` indexes: its result, or a
+/// concat's operand (each element stores into both halves).
+RankedTensorType domainOf(Operation *op) {
+  if (auto concat = dyn_cast<tensor::ConcatOp>(op))
+    return cast<RankedTensorType>(concat.getOperand(0).getType());
+  return cast<RankedTensorType>(op->getResult(0).getType());
+}
+
+/// Element `i` of a [..., n] view as an index into [..., full] at column
+/// `offset`: row * full + offset + i % n, row = i / n.
+Value columnIndex(ImplicitLocOpBuilder &b, Value i, int64_t n, int64_t full,
+                  int64_t offset) {
+  Value cols = arith::ConstantIndexOp::create(b, n);
+  Value row = arith::DivUIOp::create(b, i, cols);
+  Value col = arith::RemUIOp::create(b, i, cols);
+  Value start = arith::MulIOp::create(
+      b, row, arith::ConstantIndexOp::create(b, full));
+  return arith::AddIOp::create(
+      b, arith::AddIOp::create(b, start, col),
+      arith::ConstantIndexOp::create(b, offset));
+}
+
 /// `element`, or a vector of it shaped like `like` (a vector).
 Type shapedLike(Type like, Type element) {
   if (auto vector = dyn_cast<VectorType>(like))
@@ -52,6 +75,10 @@ public:
   /// Computes `ops` in order.
   void compute(ArrayRef<Operation *> ops) {
     for (Operation *op : ops) {
+      // Views: a slice is loaded in place (setInput), a concat's operands
+      // stored into its halves.
+      if (isa<tensor::ExtractSliceOp, tensor::ConcatOp>(op))
+        continue;
       SmallVector<Value> operands;
       for (Value operand : op->getOperands())
         operands.push_back(read(operand));
@@ -144,10 +171,16 @@ mlir::teq::kernels::emitElementwise(const EmitContext &ctx,
                                     const ElementwiseSpec &spec,
                                     const ElementwiseBuffers &buffers) {
   ImplicitLocOpBuilder &b = ctx.b;
-  const int64_t elements =
-      cast<ShapedType>(spec.ops.front()->getResult(0).getType())
-          .getNumElements();
-  const int64_t vectorElements = elements / kVectorWidth * kVectorWidth;
+  RankedTensorType domain = domainOf(spec.ops.front());
+  const int64_t elements = domain.getNumElements();
+  // A vector stays within a row of every view: its last dimension is a
+  // multiple of the width.
+  bool rowsAlign = true;
+  for (Operation *op : spec.ops)
+    if (isa<tensor::ExtractSliceOp, tensor::ConcatOp>(op))
+      rowsAlign &= domain.getShape().back() % kVectorWidth == 0;
+  const int64_t vectorElements =
+      rowsAlign ? elements / kVectorWidth * kVectorWidth : 0;
   KernelLaunch launch;
   launch.kernel = ctx.symbol(elementwiseKernelSuffix(spec.ops));
   launch.stage = "_elementwise";
@@ -174,21 +207,43 @@ mlir::teq::kernels::emitElementwise(const EmitContext &ctx,
   auto computeAt = [&](Value i, int64_t width) {
     Type computeType = width == 1 ? f32 : Type(VectorType::get({width}, f32));
     ElementComputation computation(b, computeType, created);
-    for (auto [tensor, buffer] : llvm::zip_equal(spec.inputs, inputArgs)) {
+    auto load = [&](Value buffer, Value at) -> Value {
       Type element = cast<MemRefType>(buffer.getType()).getElementType();
-      Value loaded =
-          width == 1
-              ? Value(memref::LoadOp::create(b, buffer, ValueRange{i}))
-              : loadVector(b, VectorType::get({width}, element), buffer, i);
-      computation.setInput(tensor, loaded);
+      if (width == 1)
+        return memref::LoadOp::create(b, buffer, ValueRange{at});
+      return loadVector(b, VectorType::get({width}, element), buffer, at);
+    };
+    auto store = [&](Value value, Value buffer, Value at) {
+      if (width == 1)
+        memref::StoreOp::create(b, value, buffer, ValueRange{at});
+      else
+        storeVector(b, value, buffer, at);
+    };
+    const int64_t n = domain.getShape().back();
+    DenseMap<Value, Value> bufferOf;
+    for (auto [tensor, buffer] : llvm::zip_equal(spec.inputs, inputArgs)) {
+      bufferOf[tensor] = buffer;
+      // A sliced [..., 2n] tensor is loaded by its slices below.
+      if (cast<RankedTensorType>(tensor.getType()).getShape() ==
+          domain.getShape())
+        computation.setInput(tensor, load(buffer, i));
     }
+    for (Operation *op : spec.ops)
+      if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op))
+        computation.setInput(
+            slice.getResult(),
+            load(bufferOf.lookup(slice.getSource()),
+                 columnIndex(b, i, n, slice.getSourceType().getShape().back(),
+                             slice.getStaticOffsets().back())));
     computation.compute(spec.ops);
     for (auto [tensor, buffer] : llvm::zip_equal(spec.outputs, outputArgs)) {
-      Value value = computation.storedValue(tensor);
-      if (width == 1)
-        memref::StoreOp::create(b, value, buffer, ValueRange{i});
-      else
-        storeVector(b, value, buffer, i);
+      if (auto concat = tensor.getDefiningOp<tensor::ConcatOp>()) {
+        for (auto [half, operand] : llvm::enumerate(concat.getOperands()))
+          store(computation.storedValue(operand), buffer,
+                columnIndex(b, i, n, 2 * n, half * n));
+        continue;
+      }
+      store(computation.storedValue(tensor), buffer, i);
     }
   };
 
@@ -226,6 +281,9 @@ mlir::teq::kernels::emitElementwise(const EmitContext &ctx,
   RewritePatternSet patterns(b.getContext());
   populatePolynomialApproximateTanhPattern(patterns);
   populatePolynomialApproximateErfPattern(patterns);
+  // exp (sigmoid) by MLIR's range reduction and polynomial, no libdevice.
+  populateMathPolynomialApproximationPatterns(
+      patterns, [](StringRef name) { return name == "math.exp"; });
   (void)applyOpPatternsGreedily(created, std::move(patterns));
   return {launch};
 }

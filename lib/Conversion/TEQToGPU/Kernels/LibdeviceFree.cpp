@@ -81,12 +81,54 @@ struct FmaAsIntrinsic : OpRewritePattern<math::FmaOp> {
   }
 };
 
+/// math.floor (the exp polynomial's range reduction) -> through i32:
+/// t = float(int(y)) (truncation), t - 1 where that passed y; y itself past
+/// 2^23 in magnitude (already an integer, inf or NaN); y * 0 where t is 0,
+/// so -0 stays -0. Exact, like libdevice's __nv_floorf (the NVVM lowering
+/// refuses llvm.intr.floor).
+struct FloorThroughInteger : OpRewritePattern<math::FloorOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::FloorOp op,
+                                PatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (!isF32OrVector(type))
+      return failure();
+    Location loc = op.getLoc();
+    Value y = op.getOperand();
+    auto constant = [&](float value) -> Value {
+      TypedAttr attr = rewriter.getF32FloatAttr(value);
+      if (auto vector = dyn_cast<VectorType>(type))
+        attr = DenseElementsAttr::get(vector, attr);
+      return arith::ConstantOp::create(rewriter, loc, attr);
+    };
+    auto compare = [&](arith::CmpFPredicate predicate, Value a, Value b) {
+      return arith::CmpFOp::create(rewriter, loc, predicate, a, b);
+    };
+    Type i32 = withElement(type, rewriter.getI32Type());
+    Value truncated = arith::SIToFPOp::create(
+        rewriter, loc, type, arith::FPToSIOp::create(rewriter, loc, i32, y));
+    Value zero = constant(0);
+    Value floor = arith::SelectOp::create(
+        rewriter, loc, compare(arith::CmpFPredicate::OGT, truncated, y),
+        arith::SubFOp::create(rewriter, loc, truncated, constant(1)),
+        arith::SelectOp::create(
+            rewriter, loc,
+            compare(arith::CmpFPredicate::OEQ, truncated, zero),
+            arith::MulFOp::create(rewriter, loc, y, zero), truncated));
+    Value small = arith::AndIOp::create(
+        rewriter, loc, compare(arith::CmpFPredicate::OLT, y, constant(0x1p23f)),
+        compare(arith::CmpFPredicate::OGT, y, constant(-0x1p23f)));
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, small, floor, y);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::teq::kernels::populateLibdeviceFreePatterns(
     RewritePatternSet &patterns) {
   patterns.add<AbsFAsSignClear, MaxNumFAsSelect, MinNumFAsSelect,
-               FmaAsIntrinsic>(patterns.getContext());
+               FmaAsIntrinsic, FloorThroughInteger>(patterns.getContext());
 }
 
 void mlir::teq::kernels::makeLibdeviceFree(Operation *root) {

@@ -18,8 +18,8 @@ namespace mlir::teq::kernels {
 
 /// f32 (and vector-of-f32) `math.absf` -> clear the sign bit;
 /// `arith.maxnumf a, b` -> `a > b || b is NaN ? a : b` (the NaN-ignoring
-/// maximum), `arith.minnumf` likewise; `math.fma` -> `llvm.intr.fma`. All
-/// are exact.
+/// maximum), `arith.minnumf` likewise; `math.fma` -> `llvm.intr.fma`;
+/// `math.floor` -> through an i32 truncation. All are exact.
 void populateLibdeviceFreePatterns(RewritePatternSet &patterns);
 
 /// Applies them to every op nested in `root` (a gpu.module), without
