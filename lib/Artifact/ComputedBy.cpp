@@ -34,6 +34,10 @@ static const std::pair<ComputeOp, const char *> kComputeOps[] = {
     {ComputeOp::ReduceScatter, "reduce_scatter"},
     {ComputeOp::AllReduce, "all_reduce"},
     {ComputeOp::Dequantize, "dequantize"},
+    {ComputeOp::LayerNorm, "layer_norm"},
+    {ComputeOp::LayerNormBackward, "layer_norm_backward"},
+    {ComputeOp::RMSNorm, "rms_norm"},
+    {ComputeOp::RMSNormBackward, "rms_norm_backward"},
     {ComputeOp::Concat, "tensor.concat"}};
 
 std::string ComputedBy::opName() const {
@@ -67,6 +71,12 @@ ComputedBy::namedValues() const {
   add("b", b);
   add("bias", bias);
   add("accumulate", accumulate);
+  add("dy", dy);
+  add("x", x);
+  add("mean", mean);
+  add("rstd", rstd);
+  add("gamma", gamma);
+  add("beta", beta);
   return named;
 }
 
@@ -142,6 +152,56 @@ Status readSliceLists(const JsonValue &by, const std::string &path,
   return Status::success();
 }
 
+/// A norm's keys (ComputedBy.h): which result, the operands its op takes,
+/// eps (forwards: finite, > 0) and zero_centered_gamma (default false).
+Status readNorm(const JsonValue &by, const std::string &path, ComputedBy &c) {
+  const bool rms =
+      c.op == ComputeOp::RMSNorm || c.op == ComputeOp::RMSNormBackward;
+  const bool backward = c.op == ComputeOp::LayerNormBackward ||
+                        c.op == ComputeOp::RMSNormBackward;
+  static const Choice<const char *> kLayerNorm[] = {
+      {"y", "y"}, {"mean", "mean"}, {"rstd", "rstd"}};
+  static const Choice<const char *> kRMSNorm[] = {{"y", "y"}, {"rstd", "rstd"}};
+  static const Choice<const char *> kLayerNormBackward[] = {
+      {"dx", "dx"}, {"dgamma", "dgamma"}, {"dbeta", "dbeta"}};
+  static const Choice<const char *> kRMSNormBackward[] = {
+      {"dx", "dx"}, {"dgamma", "dgamma"}};
+  const char *what = "norm output";
+  auto output =
+      backward ? (rms ? readChoice(by, path, "output", what, kRMSNormBackward)
+                      : readChoice(by, path, "output", what,
+                                   kLayerNormBackward))
+               : (rms ? readChoice(by, path, "output", what, kRMSNorm)
+                      : readChoice(by, path, "output", what, kLayerNorm));
+  if (!output.ok())
+    return output.status();
+  c.normOutput = *output;
+  TEQ_RETURN_IF_ERROR(readValueName(by, path, "x", true, c.x));
+  TEQ_RETURN_IF_ERROR(readValueName(by, path, "gamma", true, c.gamma));
+  if (backward) {
+    TEQ_RETURN_IF_ERROR(readValueName(by, path, "dy", true, c.dy));
+    if (!rms)
+      TEQ_RETURN_IF_ERROR(readValueName(by, path, "mean", true, c.mean));
+    TEQ_RETURN_IF_ERROR(readValueName(by, path, "rstd", true, c.rstd));
+  } else {
+    if (!rms)
+      TEQ_RETURN_IF_ERROR(readValueName(by, path, "beta", false, c.beta));
+    auto eps = member(by, path, "eps");
+    if (!eps.ok())
+      return eps.status();
+    if (!(*eps)->isNumber())
+      return typeError(child(path, "eps"), "a number", **eps);
+    if (!std::isfinite((*eps)->asNumber()) || (*eps)->asNumber() <= 0)
+      return errorAt(child(path, "eps"), "must be a finite number > 0");
+    c.eps = (*eps)->asNumber();
+  }
+  auto centred = readOptionalBool(by, path, "zero_centered_gamma", false);
+  if (!centred.ok())
+    return centred.status();
+  c.zeroCenteredGamma = *centred;
+  return Status::success();
+}
+
 } // namespace
 
 StatusOr<ComputedBy> detail::parseComputedBy(const JsonValue &by,
@@ -172,7 +232,9 @@ StatusOr<ComputedBy> detail::parseComputedBy(const JsonValue &by,
                        "update_usage, swizzle_scales, tensor.extract_slice, "
                        "tensor.insert_slice, tensor.concat, constant, "
                        "all_gather, "
-                       "reduce_scatter, all_reduce, dequantize or an "
+                       "reduce_scatter, all_reduce, dequantize, "
+                       "layer_norm, layer_norm_backward, rms_norm, "
+                       "rms_norm_backward or an "
                        "arith/math "
                        "elementwise op)");
 
@@ -269,6 +331,12 @@ StatusOr<ComputedBy> detail::parseComputedBy(const JsonValue &by,
   case ComputeOp::SwizzleScales:
   case ComputeOp::Dequantize:
     TEQ_RETURN_IF_ERROR(readValueName(by, path, "input", true, c.input));
+    return c;
+  case ComputeOp::LayerNorm:
+  case ComputeOp::LayerNormBackward:
+  case ComputeOp::RMSNorm:
+  case ComputeOp::RMSNormBackward:
+    TEQ_RETURN_IF_ERROR(readNorm(by, path, c));
     return c;
   case ComputeOp::ExtractSlice:
   case ComputeOp::InsertSlice:

@@ -197,6 +197,11 @@ private:
       return checkBiasGrad(value, by, path);
     case ComputeOp::Dequantize:
       return checkDequantize(value, by, path);
+    case ComputeOp::LayerNorm:
+    case ComputeOp::LayerNormBackward:
+    case ComputeOp::RMSNorm:
+    case ComputeOp::RMSNormBackward:
+      return checkNorm(value, by, path);
     case ComputeOp::Copy:
     case ComputeOp::UpdateUsage:
     case ComputeOp::SwizzleScales:
@@ -518,6 +523,81 @@ private:
     // The column sums of the input flattened to [M, K].
     return needElements(value, layout::flatten2D(shapeOf(**input)).k, path,
                         "the column sums of " + describeValue(**input));
+  }
+
+  /// A norm's result: x a tensor of rank >= 2 ([M, n] flattened), dy of
+  /// x's shape and dtype, gamma and beta [n] of one dtype (x's or f32),
+  /// mean and rstd f32 [M]; y and dx of x's shape and dtype, mean and rstd
+  /// f32 [M], dgamma and dbeta [n] of gamma's dtype.
+  Status checkNorm(const ArgSpec &value, const ComputedBy &by,
+                   const std::string &path) {
+    auto named = [&](const std::string &name,
+                     const char *key) -> StatusOr<const ArgSpec *> {
+      auto found = reference(value, name, path, key);
+      if (!found.ok() || !*found)
+        return found;
+      TEQ_RETURN_IF_ERROR(needTensor(**found, child(path, key)));
+      return found;
+    };
+    auto x = named(by.x, "x");
+    if (!x.ok())
+      return x.status();
+    const std::vector<int64_t> &xShape = shapeOf(**x);
+    if (xShape.size() < 2 || xShape.back() < 1)
+      return errorAt(child(path, "x"),
+                     describeValue(**x) + " is not a norm's x (rank >= 2, "
+                                          "normalised over a last dimension "
+                                          ">= 1)");
+    const int64_t n = xShape.back();
+    const int64_t m = numElements(xShape) / n;
+    const std::string &xType = dtypeOf(**x);
+    auto gamma = named(by.gamma, "gamma");
+    if (!gamma.ok())
+      return gamma.status();
+    const std::string &gammaType = dtypeOf(**gamma);
+    if (shapeOf(**gamma) != std::vector<int64_t>{n} ||
+        (gammaType != xType && gammaType != "f32"))
+      return errorAt(child(path, "gamma"),
+                     describeValue(**gamma) + " is not a norm's gamma: [" +
+                         std::to_string(n) + "] of " + xType + " or f32");
+    std::pair<const std::string *, const char *> operands[] = {
+        {&by.beta, "beta"}, {&by.dy, "dy"}, {&by.mean, "mean"},
+        {&by.rstd, "rstd"}};
+    for (auto [name, key] : operands) {
+      auto operand = named(*name, key);
+      if (!operand.ok())
+        return operand.status();
+      if (!*operand)
+        continue;
+      const std::string k = key;
+      std::vector<int64_t> shape =
+          k == "beta" ? std::vector<int64_t>{n}
+          : k == "dy" ? xShape
+                      : std::vector<int64_t>{m};
+      const std::string &dtype =
+          k == "beta" ? gammaType : k == "dy" ? xType : "f32";
+      if (dtypeOf(**operand) != dtype ||
+          (k == "dy" ? shapeOf(**operand) != shape
+                     : numElements(shapeOf(**operand)) != shape[0]))
+        return errorAt(child(path, key),
+                       describeValue(**operand) + " is not the norm's " + k +
+                           " (" + dtype + formatShape(shape) + ")");
+    }
+    TEQ_RETURN_IF_ERROR(needTensor(value, path));
+    const std::string &out = by.normOutput;
+    const bool rows = out == "y" || out == "dx";
+    const bool stats = out == "mean" || out == "rstd";
+    const std::string &dtype = rows ? xType : stats ? "f32" : gammaType;
+    std::vector<int64_t> shape =
+        rows ? xShape : std::vector<int64_t>{stats ? m : n};
+    if (dtypeOf(value) != dtype ||
+        (rows ? shapeOf(value) != shape
+              : numElements(shapeOf(value)) != shape[0]))
+      return errorAt(path, describeValue(value) + " cannot be the " + out +
+                               " of " + by.opName() + " of " +
+                               describeValue(**x) + " (" + dtype +
+                               formatShape(shape) + ")");
+    return Status::success();
   }
 
   /// dequantize: a tensor of the quantized input's logical shape, from its

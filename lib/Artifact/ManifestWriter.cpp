@@ -219,6 +219,21 @@ JsonValue toJson(const ComputedBy &by) {
   case ComputeOp::Dequantize:
     name("input", by.input);
     break;
+  case ComputeOp::LayerNorm:
+  case ComputeOp::LayerNormBackward:
+  case ComputeOp::RMSNorm:
+  case ComputeOp::RMSNormBackward:
+    json.set("output", by.normOutput);
+    name("dy", by.dy);
+    name("x", by.x);
+    name("mean", by.mean);
+    name("rstd", by.rstd);
+    name("gamma", by.gamma);
+    name("beta", by.beta);
+    if (by.op == ComputeOp::LayerNorm || by.op == ComputeOp::RMSNorm)
+      json.set("eps", by.eps);
+    json.set("zero_centered_gamma", by.zeroCenteredGamma);
+    break;
   case ComputeOp::ExtractSlice:
   case ComputeOp::InsertSlice:
     list("offsets", by.offsets);

@@ -450,6 +450,10 @@ constexpr OpEvaluator kOpEvaluators[] = {
     {ComputeOp::AllReduce, evaluateCollective, checkRecomputed},
     {ComputeOp::Dequantize, evaluateDequantize, checkRecomputed},
     {ComputeOp::Concat, evaluateConcat, checkRecomputed},
+    {ComputeOp::LayerNorm, evaluateNorm, checkNorm},
+    {ComputeOp::LayerNormBackward, evaluateNorm, checkNorm},
+    {ComputeOp::RMSNorm, evaluateNorm, checkNorm},
+    {ComputeOp::RMSNormBackward, evaluateNorm, checkNorm},
 };
 
 constexpr size_t kNumOps = sizeof(kOpEvaluators) / sizeof(kOpEvaluators[0]);
@@ -462,8 +466,8 @@ constexpr bool rowsInEnumOrder() {
 }
 static_assert(rowsInEnumOrder(), "kOpEvaluators: one row per ComputeOp, in "
                                  "the enum's order");
-// Concat is ComputedBy.h's last op: a new op needs a row here.
-static_assert(kNumOps == static_cast<size_t>(ComputeOp::Concat) + 1,
+// RMSNormBackward is ComputedBy.h's last op: a new op needs a row here.
+static_assert(kNumOps == static_cast<size_t>(ComputeOp::RMSNormBackward) + 1,
               "kOpEvaluators: a row for every ComputeOp");
 } // namespace
 

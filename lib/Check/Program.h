@@ -153,6 +153,8 @@ StatusOr<CpuValue> evaluateSlice(ProgramEvaluator &, const ArgSpec &);
 StatusOr<CpuValue> evaluateElementwise(ProgramEvaluator &, const ArgSpec &);
 StatusOr<CpuValue> evaluateConstant(ProgramEvaluator &, const ArgSpec &);
 StatusOr<CpuValue> evaluateCollective(ProgramEvaluator &, const ArgSpec &);
+/// The norms' results (NormChecks.cpp).
+StatusOr<CpuValue> evaluateNorm(ProgramEvaluator &, const ArgSpec &);
 
 //===----------------------------------------------------------------------===//
 // The output checks (OutputChecks.cpp)
@@ -167,6 +169,9 @@ Status checkGemm(ProgramEvaluator &, const ArgSpec &, size_t, CheckReport &);
 /// The column sums of teq.bias_grad.
 Status checkBiasGrad(ProgramEvaluator &, const ArgSpec &, size_t,
                      CheckReport &);
+/// A norm's result: bit for bit where exact (y from the GPU's own
+/// statistics), else within TE's norm tolerances (NormChecks.cpp).
+Status checkNorm(ProgramEvaluator &, const ArgSpec &, size_t, CheckReport &);
 /// A copy of its input (bit for bit when quantized and exact).
 Status checkCopy(ProgramEvaluator &, const ArgSpec &, size_t, CheckReport &);
 /// An elementwise op the contract defines, in float64 of its inputs.

@@ -76,7 +76,7 @@ module attributes {teq.target = #teq.target<sm_90>} {
 
 //--- dequantize.mlir
 // An op with no GPU lowering: the error lists what lowers.
-// DEQUANT: dequantize.mlir:{{[0-9]+}}:10: error: 'teq.create_tensor' op has no GPU lowering yet; convert-teq-to-gpu lowers teq.quantize, teq.update_usage, teq.swizzle_scales, teq.dequantize (per-tensor FP8), teq.gemm, teq.all_gather, teq.reduce_scatter, teq.all_reduce, teq.bias_grad, teq.delayed_scaling_update, static tensor.extract_slice and tensor.insert_slice, elementwise arith/math ops on bf16/f16/f32 tensors of one shape and splat constants in this version
+// DEQUANT: dequantize.mlir:{{[0-9]+}}:10: error: 'teq.create_tensor' op has no GPU lowering yet; convert-teq-to-gpu lowers teq.quantize, teq.update_usage, teq.swizzle_scales, teq.dequantize (per-tensor FP8), teq.gemm, teq.all_gather, teq.reduce_scatter, teq.all_reduce, teq.bias_grad, teq.delayed_scaling_update, teq.layer_norm, teq.rms_norm and their backwards, static tensor.extract_slice and tensor.insert_slice, elementwise arith/math ops on bf16/f16/f32 tensors of one shape, last-dimension column slices read by them and two-way last-dimension tensor.concat, and splat constants in this version
 module attributes {teq.target = #teq.target<sm_90>} {
   func.func @f() -> !teq.proto<64x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise> {
     %e = teq.create_tensor : !teq.proto<64x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise>

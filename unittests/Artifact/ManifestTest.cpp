@@ -605,9 +605,9 @@ TEST(ManifestValidationTest, ComputedByNamesWhatExists) {
             "\"softmax\" (expected quantize, record_amax, "
             "delayed_scaling_update, gemm, bias_grad, copy, update_usage, "
             "swizzle_scales, tensor.extract_slice, tensor.insert_slice, "
-            "constant, all_gather, reduce_scatter, all_reduce, dequantize or an "
-            "arith/math "
-            "elementwise op)");
+            "tensor.concat, constant, all_gather, reduce_scatter, all_reduce, "
+            "dequantize, layer_norm, layer_norm_backward, rms_norm, "
+            "rms_norm_backward or an arith/math elementwise op)");
   EXPECT_EQ(programError({{"\"gemm\": 0", "\"gemm\": \"0\""}}),
             "manifest: entries[0].args[3].computed_by.gemm: expected an "
             "integer, got a string");

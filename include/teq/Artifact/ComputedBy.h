@@ -43,6 +43,10 @@ enum class ComputeOp {
                         ///< values in the result's dtype.
   Concat,               ///< "tensor.concat": inputs joined along the
                         ///< last dimension.
+  LayerNorm,            ///< "layer_norm": y, mean or rstd (output).
+  LayerNormBackward,    ///< "layer_norm_backward": dx, dgamma or dbeta.
+  RMSNorm,              ///< "rms_norm": y or rstd.
+  RMSNormBackward,      ///< "rms_norm_backward": dx or dgamma.
 };
 
 /// The elementwise ops a computed_by defines ("arith.addf", "math.tanh",
@@ -84,6 +88,13 @@ int elementwiseArity(const std::string &op);
 ///                           its data; the other buffers are the rank's
 ///                           own), or summed (reduce_scatter: rank r keeps
 ///                           block r of dim 0)
+///   layer_norm, rms_norm    output (y | mean | rstd; rms_norm: y | rstd),
+///                           x, gamma, beta (layer_norm, optional), eps,
+///                           zero_centered_gamma (te-layer-semantics.md §1)
+///   layer_norm_backward, rms_norm_backward
+///                           output (dx | dgamma | dbeta; rms: dx | dgamma),
+///                           dy, x, mean (layer_norm only), rstd, gamma,
+///                           zero_centered_gamma
 ///   quantize also takes amax_group: the amax is the max over that group's
 ///   ranks of each rank's amax (with_amax_reduction); so does
 ///   delayed_scaling_update: row 0 of the history is the max over the
@@ -114,6 +125,13 @@ struct ComputedBy {
   /// delayed_scaling_update: the group the amax is reduced over
   /// ("amax_group"). -1: none.
   int64_t group = -1;
+  /// Norms: the op's result this value is ("y", "mean", "rstd", "dx",
+  /// "dgamma", "dbeta"), its operands, eps (forwards) and
+  /// zero_centered_gamma.
+  std::string normOutput;
+  std::string x, gamma, beta, dy, mean, rstd;
+  double eps = 0.0;
+  bool zeroCenteredGamma = false;
 
   /// "quantize", "gemm", "tensor.extract_slice", "arith.addf", ...
   std::string opName() const;

@@ -89,6 +89,29 @@ kernels::BiasGradSpec lowering::biasGradSpec(BiasGradOp op) {
   return spec;
 }
 
+kernels::NormSpec lowering::normSpec(Operation *op) {
+  kernels::NormSpec spec;
+  spec.rms = isa<RMSNormOp, RMSNormBackwardOp>(op);
+  spec.backward = isa<LayerNormBackwardOp, RMSNormBackwardOp>(op);
+  // x is operand 0 of a forward, 1 of a backward (after dy); gamma is the
+  // forward's operand 1 and the backward's last.
+  auto x = cast<RankedTensorType>(op->getOperand(spec.backward ? 1 : 0).getType());
+  Value gamma = spec.backward ? op->getOperands().back() : op->getOperand(1);
+  spec.cols = x.getShape().back();
+  spec.rows = x.getNumElements() / spec.cols;
+  spec.x = kernels::inputTypeOf(x.getElementType());
+  spec.gamma = kernels::inputTypeOf(
+      cast<RankedTensorType>(gamma.getType()).getElementType());
+  spec.zeroCenteredGamma = op->hasAttr("zero_centered_gamma");
+  if (auto ln = dyn_cast<LayerNormOp>(op)) {
+    spec.hasBeta = static_cast<bool>(ln.getBeta());
+    spec.eps = ln.getEps().convertToFloat();
+  } else if (auto rms = dyn_cast<RMSNormOp>(op)) {
+    spec.eps = rms.getEps().convertToFloat();
+  }
+  return spec;
+}
+
 FailureOr<EntryPlan> lowering::planEntry(func::FuncOp func,
                                          TargetAttr target) {
   // checkEntryLowerable (OpLowering.h) has checked the entry: one block,
@@ -271,6 +294,13 @@ FailureOr<EntryPlan> lowering::planEntry(func::FuncOp func,
     plan.scratch.push_back(
         {biasGrad.getOperation(),
          MemRefType::get({biasGradScratchElements(biasGrad)}, f32), -1});
+  // A norm backward's dgamma/dbeta partials (Kernels/Norm.h).
+  for (Operation &op : entryBlock)
+    if (isa<LayerNormBackwardOp, RMSNormBackwardOp>(op))
+      plan.scratch.push_back(
+          {&op,
+           MemRefType::get({kernels::normScratchElements(normSpec(&op))}, f32),
+           -1});
   for (const EntryPlan::Scratch &s : plan.scratch) {
     int64_t at = opIndex.lookup(s.op);
     intervals.push_back({s.type.getNumElements() * 4, at, at});

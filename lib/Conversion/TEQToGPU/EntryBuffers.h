@@ -14,6 +14,7 @@
 #include "ElementwiseFusion.h"
 #include "GemmDescriptor.h"
 #include "Kernels/BiasGrad.h"
+#include "Kernels/Norm.h"
 #include "teq/Dialect/TEQ/IR/TEQOps.h"
 #include "teq/Layout/BufferLayout.h"
 
@@ -115,6 +116,11 @@ struct EntryPlan {
 /// The bias-gradient kernel's problem for `op`: what the plan sizes its
 /// scratch by and what the kernel is emitted for.
 kernels::BiasGradSpec biasGradSpec(BiasGradOp op);
+
+/// The norm kernels' problem for `op` (teq.layer_norm, teq.rms_norm or a
+/// backward): what the plan sizes a backward's scratch by and what the
+/// kernels are emitted for.
+kernels::NormSpec normSpec(Operation *op);
 
 /// Plans `func`'s buffers on `target`, or emits the error that stops it (a
 /// GEMM cuBLASLt cannot run). `func` has passed checkEntryLowerable

@@ -32,6 +32,8 @@ StringRef lowering::kernelKindLetter(KernelKind kind) {
     return "g";
   case KernelKind::Dequantize:
     return "d";
+  case KernelKind::Norm:
+    return "n";
   }
   llvm_unreachable("every kernel kind has a letter");
 }

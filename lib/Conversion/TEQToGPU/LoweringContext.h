@@ -43,6 +43,7 @@ enum class KernelKind {
   Copy,          ///< c: a buffer copied
   GemmAlpha,     ///< g: an NVFP4 GEMM's device alpha
   Dequantize,    ///< d: teq.dequantize
+  Norm,          ///< n: teq.layer_norm, teq.rms_norm, their backwards
 };
 llvm::StringRef kernelKindLetter(KernelKind kind);
 

@@ -65,6 +65,52 @@ artifact::ArgSpec describeArgument(std::string name, artifact::ArgKind kind,
   return arg;
 }
 
+/// A norm's result `v` (TEQNormOps.td): which result it is, the operands
+/// by name, eps and zero_centered_gamma.
+void describeNorm(Operation *op, Value v, const EntryNames &nameOf,
+                  artifact::ComputedBy &by) {
+  using artifact::ComputeOp;
+  auto name = [&](Value operand) {
+    return operand ? nameOf(operand) : std::string();
+  };
+  // The result names of TEQNormOps.td, in result order.
+  static const char *const kForward[] = {"y", "mean", "rstd"};
+  static const char *const kRMSForward[] = {"y", "rstd"};
+  static const char *const kBackward[] = {"dx", "dgamma", "dbeta"};
+  unsigned result = cast<OpResult>(v).getResultNumber();
+  by.zeroCenteredGamma = op->hasAttr("zero_centered_gamma");
+  if (auto ln = dyn_cast<LayerNormOp>(op)) {
+    by.op = ComputeOp::LayerNorm;
+    by.normOutput = kForward[result];
+    by.x = name(ln.getX());
+    by.gamma = name(ln.getGamma());
+    by.beta = name(ln.getBeta());
+    by.eps = ln.getEps().convertToDouble();
+  } else if (auto rms = dyn_cast<RMSNormOp>(op)) {
+    by.op = ComputeOp::RMSNorm;
+    by.normOutput = kRMSForward[result];
+    by.x = name(rms.getX());
+    by.gamma = name(rms.getGamma());
+    by.eps = rms.getEps().convertToDouble();
+  } else if (auto lnb = dyn_cast<LayerNormBackwardOp>(op)) {
+    by.op = ComputeOp::LayerNormBackward;
+    by.normOutput = kBackward[result];
+    by.dy = name(lnb.getDy());
+    by.x = name(lnb.getX());
+    by.mean = name(lnb.getMean());
+    by.rstd = name(lnb.getRstd());
+    by.gamma = name(lnb.getGamma());
+  } else {
+    auto rmsb = cast<RMSNormBackwardOp>(op);
+    by.op = ComputeOp::RMSNormBackward;
+    by.normOutput = kBackward[result];
+    by.dy = name(rmsb.getDy());
+    by.x = name(rmsb.getX());
+    by.rstd = name(rmsb.getRstd());
+    by.gamma = name(rmsb.getGamma());
+  }
+}
+
 /// How `v` is computed, naming values as `nameOf` does (te-run's --check
 /// recomputes it on the CPU); nothing for a value no op of the manifest
 /// computes.
@@ -116,6 +162,12 @@ describeComputation(Value v, const EntryNames &nameOf,
   if (auto biasGrad = v.getDefiningOp<BiasGradOp>()) {
     by.op = ComputeOp::BiasGrad;
     by.input = nameOf(biasGrad.getInput());
+    return by;
+  }
+  if (Operation *op = v.getDefiningOp();
+      isa_and_nonnull<LayerNormOp, LayerNormBackwardOp, RMSNormOp,
+                      RMSNormBackwardOp>(op)) {
+    describeNorm(op, v, nameOf, by);
     return by;
   }
   if (auto usage = v.getDefiningOp<UpdateUsageOp>()) {

@@ -16,6 +16,7 @@ ArrayRef<const OpLowering *> lowering::opLowerings() {
       &dequantizeLowering, &gemmLowering,
       &collectiveLowering, &biasGradLowering,
       &delayedScalingUpdateLowering,
+      &normLowering,
       &sliceLowering,      &elementwiseLowering,
   };
   return families;

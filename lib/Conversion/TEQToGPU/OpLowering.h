@@ -5,7 +5,7 @@
 // every op family — quantize, the delayed-scaling update, quantized layouts
 // (usage views, scale swizzles), dequantization, slices, GEMMs, bias
 // gradients,
-// collectives, elementwise ops — is one OpLowering, defined in its own
+// collectives, elementwise ops, norms — is one OpLowering, defined in its own
 // <Family>Lowering.cpp: which ops it takes, the checks made before any IR
 // is built, and the lowering of one op on the shared LoweringContext.
 //
@@ -46,6 +46,7 @@ extern const OpLowering biasGradLowering;
 extern const OpLowering dequantizeLowering;
 extern const OpLowering collectiveLowering;
 extern const OpLowering elementwiseLowering;
+extern const OpLowering normLowering;
 
 /// Every family, in the order the error message lists them.
 llvm::ArrayRef<const OpLowering *> opLowerings();
