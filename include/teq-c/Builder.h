@@ -43,8 +43,9 @@ MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderSetArgumentName(
 /// Gives argument `index` its role in the artifact's manifest (the
 /// teq.role and teq.role_of argument attributes; "role" and "of" in
 /// docs/Artifact.md): `role` is input, parameter, output, saved, state,
-/// state_update, grad_output, grad or main_grad; `of` (empty: none) names
-/// the value a saved, state_update, grad_output, grad or main_grad refers
+/// state_update, grad_output, grad, main_grad or quantized_weight; `of`
+/// (empty: none) names the value a saved, state_update, grad_output, grad,
+/// main_grad or quantized_weight refers
 /// to. Errors: an index out of range, an unknown role, an `of` for a role
 /// that refers to nothing.
 MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderSetArgumentRole(
@@ -57,6 +58,12 @@ MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderSetArgumentRole(
 MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderSetResultRole(
     TeqFunctionBuilder builder, intptr_t index, MlirStringRef role,
     MlirStringRef of);
+
+/// Marks the function teq.weight_cache: compiling it also yields
+/// @<name>_weights (its parameters' quantizations) and @<name>_cached (the
+/// function taking their results; teq-cache-weight-quantization).
+MLIR_CAPI_EXPORTED TeqStatus
+teqFunctionBuilderCacheWeights(TeqFunctionBuilder builder);
 
 /// Opens a teq.autocast region: `recipe` (a teq recipe attribute, or null:
 /// the target's default recipe) and `enabled`. Ops built until the matching
@@ -123,6 +130,21 @@ MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderDelayedScalingUpdate(
 MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderElementwise(
     TeqFunctionBuilder builder, MlirStringRef opName, intptr_t numOperands,
     const MlirValue *operands, MlirValue *result);
+
+/// teq.activation of `input` (bf16/f16/f32): `kind` by TE's name ("gelu",
+/// the tanh form; "gelu_erf", PyTorch's exact GELU; "qgelu", "silu",
+/// "relu", "srelu", "tanh", "sigmoid"; gated [..., 2n] -> [..., n]:
+/// "geglu", "qgeglu", "reglu", "sreglu", "swiglu", "glu"). The result has
+/// the input's dtype. Its derivative is teq-decompose-activations'.
+MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderActivation(
+    TeqFunctionBuilder builder, MlirStringRef kind, MlirValue input,
+    MlirValue *result);
+
+/// teq.activation_backward: dx (of `input`'s type) from the incoming
+/// gradient `grad` (the forward result's shape) and the forward's `input`.
+MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderActivationBackward(
+    TeqFunctionBuilder builder, MlirStringRef kind, MlirValue grad,
+    MlirValue input, MlirValue *result);
 
 /// A splat constant tensor of `type` (a float tensor type), e.g. the 1.0
 /// of a derivative.

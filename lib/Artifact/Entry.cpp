@@ -12,7 +12,7 @@ namespace mlir::teq::artifact {
 namespace {
 constexpr std::string_view kArgRoles[] = {
     "input", "parameter",   "output", "saved",    "state",
-    "state_update", "grad_output", "grad",   "main_grad"};
+    "state_update", "grad_output", "grad",   "main_grad", "quantized_weight"};
 } // namespace
 
 bool isArgRole(std::string_view role) {
@@ -24,12 +24,12 @@ bool isArgRole(std::string_view role) {
 
 bool argRoleTakesOf(std::string_view role) {
   return role == "saved" || role == "state_update" || role == "grad_output" ||
-         role == "grad" || role == "main_grad";
+         role == "grad" || role == "main_grad" || role == "quantized_weight";
 }
 
 const char *argRoleList() {
   return "input, parameter, output, saved, state, state_update, "
-         "grad_output, grad, main_grad";
+         "grad_output, grad, main_grad, quantized_weight";
 }
 
 const char *stringifyArgKind(ArgKind kind) {

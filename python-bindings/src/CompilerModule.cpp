@@ -358,6 +358,8 @@ public:
                                             toRef(role), toRef(of)));
   }
 
+  void cacheWeights() { check(teqFunctionBuilderCacheWeights(builder_)); }
+
   void setResultRole(size_t index, const std::string &role, const std::string &of) {
     check(teqFunctionBuilderSetResultRole(builder_, static_cast<intptr_t>(index),
                                           toRef(role), toRef(of)));
@@ -624,6 +626,7 @@ PYBIND11_MODULE(_teq_compiler, m) {
            py::arg("role"), py::arg("of") = "")
       .def("set_result_role", &FunctionBuilder::setResultRole, py::arg("index"),
            py::arg("role"), py::arg("of") = "")
+      .def("cache_weights", &FunctionBuilder::cacheWeights)
       .def("ret", &FunctionBuilder::ret, py::arg("values"),
            py::arg("names") = py::none());
 }

@@ -471,20 +471,28 @@ class Program:
                 saved.append((f"{op.result.name}.rhs", (i, "rhs")))
         return saved
 
-    def module(self, training=None, inference=False):
+    def module(self, training=None, inference=False, weight_cache=False):
         """The program as a teq Module: one entry @<name>, or with
         training (default: any parameter or input requires grad) the
         @<name>_forward / @<name>_backward pair, and with inference=True
-        also the inference forward @<name> next to them."""
+        also the inference forward @<name> next to them.
+
+        weight_cache=True (TE's is_first_microbatch): compiling also yields,
+        for each forward F, @F_weights (the parameters in, their quantized
+        copies out) and @F_cached (F taking those copies instead of
+        quantizing): with gradient accumulation run @F_weights once per
+        optimizer step and @F_cached for every microbatch. Delayed scaling
+        and stochastic rounding are refused (their quantizations change
+        with every call)."""
         if training is None:
             training = any(t.requires_grad for t in self._inputs + self._params)
         plan = self._plan(training, inference)  # checks outputs
         module = Module(_c.Module.empty(self.target.chip if self.target else None,
                                         self.target.cuda if self.target else ""))
         forward = f"{self.name}_forward" if training else self.name
-        saved = self._build_forward(module, training, plan[forward])
+        saved = self._build_forward(module, training, plan[forward], weight_cache)
         if training and inference:
-            self._build_forward(module, False, plan[self.name])
+            self._build_forward(module, False, plan[self.name], weight_cache)
         if training:
             self._build_backward(module, saved, plan[f"{self.name}_backward"])
         if f"{self.name}_update" in plan:
@@ -540,7 +548,7 @@ class Program:
         for i, role in enumerate(result_roles):
             builder.set_result_role(i, *role)
 
-    def _build_forward(self, module, training, plan):
+    def _build_forward(self, module, training, plan, weight_cache=False):
         name = f"{self.name}_forward" if training else self.name
         state = self._state_args(True)
         arg_types = ([tensor_type(t.shape, t.dtype) for t in self._inputs + self._params]
@@ -548,6 +556,8 @@ class Program:
                      + [tensor_type(shape, "f32") for _, _, shape in state])
         b = _c.FunctionBuilder(module._handle, name, arg_types)
         self._name_arguments(b, plan)
+        if weight_cache:
+            b.cache_weights()
         values = {}
         for i, t in enumerate(self._inputs + self._params + self._groups):
             values[id(t)] = b.argument(i)

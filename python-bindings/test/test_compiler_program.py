@@ -161,6 +161,51 @@ def test_inference_entry_next_to_the_training_pair(tmp_path, recipe):
     assert by_name["mlp"]["workspace_bytes"] < by_name["mlp_forward"]["workspace_bytes"]
 
 
+@pytest.mark.parametrize("recipe", [Float8CurrentScaling(), Float8BlockScaling()],
+                         ids=["current", "block"])
+def test_weight_cache_entries(tmp_path, recipe):
+    """module(weight_cache=True): every forward gets @F_weights (the
+    parameters in, their quantized copies out, role quantized_weight) and
+    @F_cached (F taking the copies, quantizing no parameter); F stays."""
+    p = mlp(recipe=recipe, bias=True)
+    manifest = tmp_path / "mlp.json"
+    teq.compile(p.module(training=True, inference=True, weight_cache=True),
+                output=manifest, emit="manifest")
+    by_name = {e["name"]: e for e in json.loads(manifest.read_text())["entries"]}
+    assert set(by_name) == {"mlp", "mlp_forward", "mlp_backward", "mlp_weights",
+                            "mlp_cached", "mlp_forward_weights", "mlp_forward_cached"}
+    weights = by_name["mlp_forward_weights"]
+    assert [(a["name"], a["role"]) for a in weights["args"] if a["kind"] == "input"] == [
+        ("fc1.weight", "parameter"), ("fc2.weight", "parameter")]
+    copies = [a for a in weights["args"] if a["kind"] == "output"]
+    assert [(a["name"], a["role"], a["of"]) for a in copies] == [
+        ("fc1.weight.quantized", "quantized_weight", "fc1.weight"),
+        ("fc2.weight.quantized", "quantized_weight", "fc2.weight")]
+    assert all(a["computed_by"]["op"] == "quantize" for a in copies)
+    cached = by_name["mlp_forward_cached"]
+    names = [a["name"] for a in cached["args"] if a["kind"] == "input"]
+    # The bias is still read; the weights are not.
+    assert names == ["x", "fc1.weight.quantized", "fc1.bias", "fc2.weight.quantized",
+                     "fc2.bias"]
+    forward = by_name["mlp_forward"]
+    assert [a["name"] for a in cached["args"] if a["kind"] == "output"] == [
+        a["name"] for a in forward["args"] if a["kind"] == "output"]
+    quantized = [t["computed_by"]["input"] for t in cached.get("temporaries", []) + cached["args"]
+                 if (t.get("computed_by") or {}).get("op") == "quantize"]
+    assert "fc1.weight" not in quantized and "fc2.weight" not in quantized
+    inference_cached = by_name["mlp_cached"]
+    assert {a["proto"]["usage"] for a in inference_cached["args"]
+            if a["kind"] == "input" and "proto" in a} == {"rowwise"}
+
+
+def test_weight_cache_refuses_delayed_scaling(tmp_path):
+    p = mlp(recipe=DelayedScaling())
+    with pytest.raises(teq.CompilerError, match="teq.weight_cache: the quantization of parameter "
+                                               "'fc1.weight' reads delayed-scaling state"):
+        teq.compile(p.module(training=True, weight_cache=True), output=tmp_path / "m.json",
+                    emit="manifest")
+
+
 def test_autocast_nesting_innermost_wins():
     p = teq.Program("nest", target="sm_90")
     x = p.input("x", (64, 128))

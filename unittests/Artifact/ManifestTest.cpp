@@ -170,7 +170,7 @@ TEST(ManifestTest, ArgumentRoles) {
   EXPECT_NE(errorOf(withRole(R"("role": "weight")"))
                 .find("entries[0].args[0].role: unknown role \"weight\" "
                       "(expected input, parameter, output, saved, state, "
-                      "state_update, grad_output, grad, main_grad)"),
+                      "state_update, grad_output, grad, main_grad, quantized_weight)"),
             std::string::npos)
       << errorOf(withRole(R"("role": "weight")"));
   EXPECT_NE(errorOf(withRole(R"("role": "")")).find("unknown role \"\""),

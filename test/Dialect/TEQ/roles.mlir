@@ -14,7 +14,7 @@ func.func private @roles(tensor<4xf32> {teq.role = "parameter"},
 
 // -----
 
-// expected-error @+1 {{'teq.role' of argument 0 must be one of input, parameter, output, saved, state, state_update, grad_output, grad, main_grad, got "weight"}}
+// expected-error @+1 {{'teq.role' of argument 0 must be one of input, parameter, output, saved, state, state_update, grad_output, grad, main_grad, quantized_weight, got "weight"}}
 func.func private @unknown_role(tensor<4xf32> {teq.role = "weight"})
 
 // -----

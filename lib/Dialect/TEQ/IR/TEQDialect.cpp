@@ -44,6 +44,12 @@ LogicalResult TEQDialect::verifyOperationAttribute(Operation *op,
                              << "' is a unit attribute of functions";
     return success();
   }
+  if (attr.getName() == getWeightCacheAttrName()) {
+    if (!isa<UnitAttr>(attr.getValue()) || !isa<FunctionOpInterface>(op))
+      return op->emitError() << "'" << getWeightCacheAttrName()
+                             << "' is a unit attribute of functions";
+    return success();
+  }
   if (attr.getName() == getManifestAttrName()) {
     if (!isa<StringAttr>(attr.getValue()) || !isa<ModuleOp>(op))
       return op->emitError() << "'" << getManifestAttrName()

@@ -32,6 +32,8 @@ void mlir::teq::buildLowerToGemmPipeline(
   pm.addPass(createLegalizeGemmOperands());
   pm.addPass(createQuantizeCSE());
   pm.addPass(createCanonicalizerPass());
+  // After canonicalization: the quantizations as the GEMMs read them.
+  pm.addPass(createCacheWeightQuantization());
 }
 
 void mlir::teq::registerTEQPipelines() {
@@ -44,6 +46,6 @@ void mlir::teq::registerTEQPipelines() {
       "teq-lower-to-gemm",
       "Autocast IR to quantize + GEMM + collectives: teq-frontend, then "
       "decompose activations and Linears, legalize GEMM operands, CSE quantizations, "
-      "canonicalize",
+      "canonicalize, cut weight-cache entries (teq.weight_cache)",
       buildLowerToGemmPipeline);
 }

@@ -65,6 +65,11 @@ def TEQ_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getNameAttrName() {
       return ::llvm::StringLiteral("teq.name");
     }
+    /// Unit attribute on a forward function: teq-cache-weight-quantization
+    /// adds @<name>_weights and @<name>_cached (TE's is_first_microbatch).
+    static constexpr ::llvm::StringLiteral getWeightCacheAttrName() {
+      return ::llvm::StringLiteral("teq.weight_cache");
+    }
     /// Module attribute: the artifact manifest (JSON, docs/Artifact.md).
     static constexpr ::llvm::StringLiteral getManifestAttrName() {
       return ::llvm::StringLiteral("teq.manifest");

@@ -368,4 +368,57 @@ def DecomposeActivations : Pass<"teq-decompose-activations"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def CacheWeightQuantization : Pass<"teq-cache-weight-quantization", "ModuleOp"> {
+  let summary = "split a forward marked teq.weight_cache into a weight-quantizing entry and a forward taking its copies";
+  let description = [{
+    TE's `is_first_microbatch`: with gradient accumulation the weights do
+    not change between the microbatches of one optimizer step, so each
+    weight needs quantizing (both usages) once per step, not once per
+    microbatch. For every function `@f` with the unit attribute
+    `teq.weight_cache`, after the Linears are decomposed, this pass adds
+
+    * `@f_weights`: the parameters (`teq.role = "parameter"`) that `@f`
+      quantizes, in, and their quantized copies, out (role
+      `quantized_weight` of the parameter, named `<parameter>.quantized`,
+      with a suffix where one parameter has several quantizations): the
+      very `teq.quantize` ops of `@f`;
+    * `@f_cached`: `@f` taking those copies as arguments (each after its
+      parameter) instead of quantizing; a parameter nothing else reads is
+      dropped from its arguments.
+
+    `@f` stays as it was (minus the attribute). Numerics are unchanged: the
+    same ops run, once. Quantizations that read more than the weight cannot
+    be cached and are refused at the op: delayed scaling (its scale moves
+    every step), stochastic rounding (fresh random bits each call) and an
+    amax reduced over a process group.
+
+    Before:
+    ```mlir
+    func.func @fwd(%x: tensor<64x128xbf16>,
+                   %w: tensor<256x128xbf16> {teq.name = "fc1.weight", teq.role = "parameter"})
+        -> tensor<64x256xbf16> attributes {teq.weight_cache} {
+      %xq = teq.quantize %x : ... -> !teq.proto<64x128xbf16, #cs, rowwise>
+      %wq = teq.quantize %w : ... -> !teq.proto<256x128xbf16, #cs, rowwise>
+      %y = teq.gemm TN %wq, %xq {...} : ...
+      return %y : tensor<64x256xbf16>
+    }
+    ```
+    After (and `@fwd` without the attribute):
+    ```mlir
+    func.func @fwd_weights(%w: tensor<256x128xbf16> {teq.name = "fc1.weight", teq.role = "parameter"})
+        -> (!teq.proto<256x128xbf16, #cs, rowwise> {teq.name = "fc1.weight.quantized",
+            teq.role = "quantized_weight", teq.role_of = "fc1.weight"}) {
+      %wq = teq.quantize %w : ... -> !teq.proto<256x128xbf16, #cs, rowwise>
+      return %wq : ...
+    }
+    func.func @fwd_cached(%x: tensor<64x128xbf16>,
+                          %wq: !teq.proto<256x128xbf16, #cs, rowwise> {...}) -> tensor<64x256xbf16> {
+      %xq = teq.quantize %x : ... -> !teq.proto<64x128xbf16, #cs, rowwise>
+      %y = teq.gemm TN %wq, %xq {...} : ...
+      return %y : tensor<64x256xbf16>
+    }
+    ```
+  }];
+}
+
 #endif // TEQ_DIALECT_TEQ_TRANSFORMS_PASSES_TD
