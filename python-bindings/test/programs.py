@@ -66,9 +66,11 @@ def compile_all(outdir, target=TARGET):
     paths = {}
     for name, program in programs(target).items():
         # The training pair and the inference forward teq.torch runs under
-        # torch.no_grad().
-        paths[name] = teq.compile(program.module(training=True, inference=True),
-                                  output=os.path.join(outdir, name + ".so"))
+        # torch.no_grad(); current scaling also with the weight-cache entries
+        # (<forward>_weights, <forward>_cached; delayed scaling has none).
+        module = program.module(training=True, inference=True,
+                                weight_cache=PROGRAMS[name] == "current")
+        paths[name] = teq.compile(module, output=os.path.join(outdir, name + ".so"))
     return paths
 
 
