@@ -146,6 +146,21 @@ MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderActivationBackward(
     TeqFunctionBuilder builder, MlirStringRef kind, MlirValue grad,
     MlirValue input, MlirValue *result);
 
+/// teq.activation of `input` (bf16/f16/f32): `kind` by TE's name ("gelu",
+/// the tanh form; "gelu_erf", PyTorch's exact GELU; "qgelu", "silu",
+/// "relu", "srelu", "tanh", "sigmoid"; gated [..., 2n] -> [..., n]:
+/// "geglu", "qgeglu", "reglu", "sreglu", "swiglu", "glu"). The result has
+/// the input's dtype. Its derivative is teq-decompose-activations'.
+MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderActivation(
+    TeqFunctionBuilder builder, MlirStringRef kind, MlirValue input,
+    MlirValue *result);
+
+/// teq.activation_backward: dx (of `input`'s type) from the incoming
+/// gradient `grad` (the forward result's shape) and the forward's `input`.
+MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderActivationBackward(
+    TeqFunctionBuilder builder, MlirStringRef kind, MlirValue grad,
+    MlirValue input, MlirValue *result);
+
 /// A splat constant tensor of `type` (a float tensor type), e.g. the 1.0
 /// of a derivative.
 MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderConstant(

@@ -613,6 +613,87 @@ TeqStatus teqFunctionBuilderActivationBackward(TeqFunctionBuilder builder,
   return makeSuccess();
 }
 
+/// The activation kind named `name`, or an error naming the kinds.
+static std::optional<ActivationKind> activationKind(const char *fn,
+                                                    StringRef name,
+                                                    TeqStatus &error) {
+  std::optional<ActivationKind> kind = symbolizeActivationKind(name);
+  if (!kind) {
+    std::string kinds;
+    for (uint32_t i = 0; i <= getMaxEnumValForActivationKind(); ++i)
+      kinds += (i ? ", " : "") +
+               stringifyActivationKind(static_cast<ActivationKind>(i)).str();
+    error = makeError(std::string(fn) + ": unknown activation '" + name.str() +
+                      "' (expected one of " + kinds + ")");
+  }
+  return kind;
+}
+
+TeqStatus teqFunctionBuilderActivation(TeqFunctionBuilder builder,
+                                       MlirStringRef kindName, MlirValue input,
+                                       MlirValue *result) {
+  constexpr const char *fn = "teqFunctionBuilderActivation";
+  TeqStatus error = makeSuccess();
+  FunctionBuilderImpl *b = usable(builder, fn, error);
+  if (!b)
+    return error;
+  if (!result)
+    return makeError(std::string(fn) + ": null result pointer");
+  *result = MlirValue{nullptr};
+  std::optional<ActivationKind> kind =
+      activationKind(fn, unwrap(kindName), error);
+  if (!kind)
+    return error;
+  if (mlirValueIsNull(input))
+    return makeError(std::string(fn) + ": null input");
+  auto type = dyn_cast<RankedTensorType>(unwrap(input).getType());
+  if (!type)
+    return makeError(std::string(fn) + ": the input must be a ranked tensor");
+  SmallVector<int64_t> shape(type.getShape());
+  // A gated kind halves the last dimension (an odd one: the verifier says).
+  if (ActivationOp::isGated(*kind) && !shape.empty() &&
+      !ShapedType::isDynamic(shape.back()))
+    shape.back() /= 2;
+  auto op = ActivationOp::create(b->builder, b->loc(), type.clone(shape),
+                                 *kind, unwrap(input));
+  if (TeqStatus status = verifyBuilt(op, "teq.activation"); status.ptr)
+    return status;
+  *result = wrap(op.getResult());
+  return makeSuccess();
+}
+
+TeqStatus teqFunctionBuilderActivationBackward(TeqFunctionBuilder builder,
+                                               MlirStringRef kindName,
+                                               MlirValue grad, MlirValue input,
+                                               MlirValue *result) {
+  constexpr const char *fn = "teqFunctionBuilderActivationBackward";
+  TeqStatus error = makeSuccess();
+  FunctionBuilderImpl *b = usable(builder, fn, error);
+  if (!b)
+    return error;
+  if (!result)
+    return makeError(std::string(fn) + ": null result pointer");
+  *result = MlirValue{nullptr};
+  std::optional<ActivationKind> kind =
+      activationKind(fn, unwrap(kindName), error);
+  if (!kind)
+    return error;
+  if (mlirValueIsNull(grad) || mlirValueIsNull(input))
+    return makeError(std::string(fn) + ": null grad or input");
+  if (!isa<RankedTensorType>(unwrap(input).getType()) ||
+      !isa<RankedTensorType>(unwrap(grad).getType()))
+    return makeError(std::string(fn) + ": grad and input must be ranked "
+                                       "tensors");
+  auto op = ActivationBackwardOp::create(b->builder, b->loc(),
+                                         unwrap(input).getType(), *kind,
+                                         unwrap(grad), unwrap(input));
+  if (TeqStatus status = verifyBuilt(op, "teq.activation_backward");
+      status.ptr)
+    return status;
+  *result = wrap(op.getResult());
+  return makeSuccess();
+}
+
 TeqStatus teqFunctionBuilderConstant(TeqFunctionBuilder builder, MlirType type,
                                      double value, MlirValue *result) {
   constexpr const char *fn = "teqFunctionBuilderConstant";

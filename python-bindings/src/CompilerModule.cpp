@@ -329,6 +329,24 @@ public:
     return own(result);
   }
 
+  /// teq.activation {kind}: TE's activation names (teqFunctionBuilderActivation).
+  Value activation(const std::string &kind, const Value &input) {
+    MlirValue result;
+    check(teqFunctionBuilderActivation(builder_, toRef(kind), input.value,
+                                       &result));
+    return own(result);
+  }
+
+  /// teq.activation_backward {kind}: dx from the incoming gradient and the
+  /// forward's input; the derivative is the compiler's.
+  Value activationBackward(const std::string &kind, const Value &grad,
+                           const Value &input) {
+    MlirValue result;
+    check(teqFunctionBuilderActivationBackward(builder_, toRef(kind), grad.value,
+                                               input.value, &result));
+    return own(result);
+  }
+
   py::tuple delayedScalingUpdate(const Value &scale, const Value &history,
                                  const std::string &fp8Dtype, int64_t margin,
                                  const std::string &algo,
@@ -616,6 +634,10 @@ PYBIND11_MODULE(_teq_compiler, m) {
            py::arg("main_grad"), py::arg("scale"), py::arg("amax_history"),
            py::arg("config"), py::arg("tp_group") = py::none())
       .def("elementwise", &FunctionBuilder::elementwise)
+      .def("activation", &FunctionBuilder::activation, py::arg("kind"),
+           py::arg("input"))
+      .def("activation_backward", &FunctionBuilder::activationBackward,
+           py::arg("kind"), py::arg("grad"), py::arg("input"))
       .def("delayed_scaling_update", &FunctionBuilder::delayedScalingUpdate,
            py::arg("scale"), py::arg("history"), py::arg("fp8_dtype"),
            py::arg("margin"), py::arg("algo"),

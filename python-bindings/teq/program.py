@@ -270,6 +270,70 @@ class Program:
     def tanh(self, x):
         return self._elementwise("math.tanh", x)
 
+    # Activations with TE's names and formulas (teq.activation); their
+    # derivatives are the compiler's (teq-decompose-activations), and
+    # backward saves the activation's input.
+    _GATED = ("geglu", "qgeglu", "reglu", "sreglu", "swiglu", "glu")
+
+    def _activation(self, kind, x):
+        self._check(x)
+        shape = tuple(x.shape)
+        if kind in self._GATED:
+            if not shape or shape[-1] % 2:
+                raise ValueError(f"{kind}: a gated activation takes [..., 2n] "
+                                 "(the activated half, then the linear half); "
+                                 f"got {list(shape)}")
+            shape = shape[:-1] + (shape[-1] // 2,)
+        return self._record("activation", [x], shape, x.dtype, dict(kind=kind))
+
+    def gelu(self, x, approximate="tanh"):
+        """GELU: approximate="tanh" is TE's (and F.gelu(approximate='tanh')'s)
+        tanh form, "none" PyTorch's exact erf form (TE has no kernel for it)."""
+        if approximate not in ("tanh", "none"):
+            raise ValueError(f"gelu: approximate must be 'tanh' or 'none', got "
+                             f"{approximate!r}")
+        return self._activation("gelu" if approximate == "tanh" else "gelu_erf", x)
+
+    def qgelu(self, x):
+        """QuickGELU: x * sigmoid(1.702 x)."""
+        return self._activation("qgelu", x)
+
+    def silu(self, x):
+        """SiLU: x * sigmoid(x)."""
+        return self._activation("silu", x)
+
+    def relu(self, x):
+        return self._activation("relu", x)
+
+    def srelu(self, x):
+        """Squared ReLU: relu(x)^2."""
+        return self._activation("srelu", x)
+
+    def swiglu(self, x):
+        """silu(a) * b of x = [a | b] ([..., 2n] -> [..., n]; TE's half
+        order: the first half is activated)."""
+        return self._activation("swiglu", x)
+
+    def geglu(self, x):
+        """gelu(a) * b of x = [a | b] (TE's tanh GELU)."""
+        return self._activation("geglu", x)
+
+    def qgeglu(self, x):
+        """qgelu(a) * b of x = [a | b]."""
+        return self._activation("qgeglu", x)
+
+    def reglu(self, x):
+        """relu(a) * b of x = [a | b]."""
+        return self._activation("reglu", x)
+
+    def sreglu(self, x):
+        """srelu(a) * b of x = [a | b]."""
+        return self._activation("sreglu", x)
+
+    def glu(self, x):
+        """sigmoid(a) * b of x = [a | b]."""
+        return self._activation("glu", x)
+
     def add(self, a, b):
         return self._elementwise("arith.addf", a, b)
 
@@ -466,6 +530,8 @@ class Program:
                 saved.append((f"{name}.saved_weight", (i, "weight")))
             elif op.kind == "math.tanh":
                 saved.append((f"{op.result.name}.result", (i, "result")))
+            elif op.kind == "activation":
+                saved.append((f"{op.result.name}.input", (i, "input")))
             elif op.kind == "arith.mulf":
                 saved.append((f"{op.result.name}.lhs", (i, "lhs")))
                 saved.append((f"{op.result.name}.rhs", (i, "rhs")))
@@ -588,6 +654,10 @@ class Program:
                 saved[(id(op), "weight")] = sw
                 if hist is not None:
                     histories.append(hist)
+            elif op.kind == "activation":
+                x = values[id(op.operands[0])]
+                values[id(op.result)] = b.activation(op.config["kind"], x)
+                saved[(id(op), "input")] = x
             else:
                 result = b.elementwise(op.kind, [values[id(o)] for o in op.operands])
                 values[id(op.result)] = result
@@ -696,6 +766,9 @@ class Program:
                 dyy = b.elementwise("arith.mulf", [b.elementwise(
                     "arith.mulf", [dy, y]), y])
                 accumulate(op.operands[0], b.elementwise("arith.subf", [dy, dyy]))
+            elif op.kind == "activation":
+                accumulate(op.operands[0], b.activation_backward(
+                    op.config["kind"], dy, saved[(id(op), "input")]))
             elif op.kind == "arith.addf":
                 accumulate(op.operands[0], dy)
                 accumulate(op.operands[1], dy)

@@ -1,6 +1,6 @@
-// Activation kernels at [8192, 16384] bf16 for bandwidth (te-run --bench;
-// compare with the copy ceiling): GELU and SwiGLU (input [8192, 16384],
-// output [8192, 8192]), forward and backward.
+// Activation kernels at [8192, 16384] bf16, for their bandwidth against the
+// copy ceiling (te-run .artifacts/activation_kernels.so --bench): GELU and
+// SwiGLU (input [8192, 16384], output [8192, 8192]), forward and backward.
 module attributes {teq.target = #teq.target<sm_90>} {
   func.func @gelu_forward(%x: tensor<8192x16384xbf16>) -> (tensor<8192x16384xbf16>) {
     %y = teq.activation gelu %x : tensor<8192x16384xbf16> -> tensor<8192x16384xbf16>
