@@ -146,20 +146,37 @@ MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderActivationBackward(
     TeqFunctionBuilder builder, MlirStringRef kind, MlirValue grad,
     MlirValue input, MlirValue *result);
 
-/// teq.activation of `input` (bf16/f16/f32): `kind` by TE's name ("gelu",
-/// the tanh form; "gelu_erf", PyTorch's exact GELU; "qgelu", "silu",
-/// "relu", "srelu", "tanh", "sigmoid"; gated [..., 2n] -> [..., n]:
-/// "geglu", "qgeglu", "reglu", "sreglu", "swiglu", "glu"). The result has
-/// the input's dtype. Its derivative is teq-decompose-activations'.
-MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderActivation(
-    TeqFunctionBuilder builder, MlirStringRef kind, MlirValue input,
-    MlirValue *result);
+/// teq.layer_norm (TE's LayerNorm, docs/Norms.md): `x` [..., n]
+/// (bf16/f16/f32, rank >= 2) normalised over its last dimension with
+/// `gamma` [n] and `beta` [n] (null: none), of x's dtype or f32. Results:
+/// `y` (x's type) and the f32 statistics `mean` and `rstd` [M] (M the
+/// product of x's leading dimensions) that the backward reads. `eps` > 0;
+/// `zeroCenteredGamma` scales by gamma + 1.
+MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderLayerNorm(
+    TeqFunctionBuilder builder, MlirValue x, MlirValue gamma, MlirValue beta,
+    float eps, bool zeroCenteredGamma, MlirValue *y, MlirValue *mean,
+    MlirValue *rstd);
 
-/// teq.activation_backward: dx (of `input`'s type) from the incoming
-/// gradient `grad` (the forward result's shape) and the forward's `input`.
-MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderActivationBackward(
-    TeqFunctionBuilder builder, MlirStringRef kind, MlirValue grad,
-    MlirValue input, MlirValue *result);
+/// teq.layer_norm_backward: `dx` (x's type), `dgamma` and `dbeta`
+/// (gamma's type) from the incoming gradient `dy` and the forward's `x`,
+/// `mean`, `rstd` and `gamma`.
+MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderLayerNormBackward(
+    TeqFunctionBuilder builder, MlirValue dy, MlirValue x, MlirValue mean,
+    MlirValue rstd, MlirValue gamma, bool zeroCenteredGamma, MlirValue *dx,
+    MlirValue *dgamma, MlirValue *dbeta);
+
+/// teq.rms_norm (TE's RMSNorm): as teqFunctionBuilderLayerNorm without
+/// beta and mean; results `y` and `rstd`.
+MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderRMSNorm(
+    TeqFunctionBuilder builder, MlirValue x, MlirValue gamma, float eps,
+    bool zeroCenteredGamma, MlirValue *y, MlirValue *rstd);
+
+/// teq.rms_norm_backward: `dx` and `dgamma` from `dy` and the forward's
+/// `x`, `rstd` and `gamma`.
+MLIR_CAPI_EXPORTED TeqStatus teqFunctionBuilderRMSNormBackward(
+    TeqFunctionBuilder builder, MlirValue dy, MlirValue x, MlirValue rstd,
+    MlirValue gamma, bool zeroCenteredGamma, MlirValue *dx,
+    MlirValue *dgamma);
 
 /// A splat constant tensor of `type` (a float tensor type), e.g. the 1.0
 /// of a derivative.

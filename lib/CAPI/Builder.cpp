@@ -613,84 +613,152 @@ TeqStatus teqFunctionBuilderActivationBackward(TeqFunctionBuilder builder,
   return makeSuccess();
 }
 
-/// The activation kind named `name`, or an error naming the kinds.
-static std::optional<ActivationKind> activationKind(const char *fn,
-                                                    StringRef name,
-                                                    TeqStatus &error) {
-  std::optional<ActivationKind> kind = symbolizeActivationKind(name);
-  if (!kind) {
-    std::string kinds;
-    for (uint32_t i = 0; i <= getMaxEnumValForActivationKind(); ++i)
-      kinds += (i ? ", " : "") +
-               stringifyActivationKind(static_cast<ActivationKind>(i)).str();
-    error = makeError(std::string(fn) + ": unknown activation '" + name.str() +
-                      "' (expected one of " + kinds + ")");
+/// Checks the norm builders share: every `operands` entry (name, value,
+/// optional) a ranked tensor or null where optional, every result pointer
+/// non-null (each then set to null).
+static TeqStatus
+checkNormCall(StringRef fn,
+              std::initializer_list<std::tuple<StringRef, MlirValue, bool>>
+                  operands,
+              std::initializer_list<MlirValue *> results) {
+  for (MlirValue *result : results) {
+    if (!result)
+      return makeError((fn + ": null result pointer").str());
+    *result = MlirValue{nullptr};
   }
-  return kind;
-}
-
-TeqStatus teqFunctionBuilderActivation(TeqFunctionBuilder builder,
-                                       MlirStringRef kindName, MlirValue input,
-                                       MlirValue *result) {
-  constexpr const char *fn = "teqFunctionBuilderActivation";
-  TeqStatus error = makeSuccess();
-  FunctionBuilderImpl *b = usable(builder, fn, error);
-  if (!b)
-    return error;
-  if (!result)
-    return makeError(std::string(fn) + ": null result pointer");
-  *result = MlirValue{nullptr};
-  std::optional<ActivationKind> kind =
-      activationKind(fn, unwrap(kindName), error);
-  if (!kind)
-    return error;
-  if (mlirValueIsNull(input))
-    return makeError(std::string(fn) + ": null input");
-  auto type = dyn_cast<RankedTensorType>(unwrap(input).getType());
-  if (!type)
-    return makeError(std::string(fn) + ": the input must be a ranked tensor");
-  SmallVector<int64_t> shape(type.getShape());
-  // A gated kind halves the last dimension (an odd one: the verifier says).
-  if (ActivationOp::isGated(*kind) && !shape.empty() &&
-      !ShapedType::isDynamic(shape.back()))
-    shape.back() /= 2;
-  auto op = ActivationOp::create(b->builder, b->loc(), type.clone(shape),
-                                 *kind, unwrap(input));
-  if (TeqStatus status = verifyBuilt(op, "teq.activation"); status.ptr)
-    return status;
-  *result = wrap(op.getResult());
+  for (auto [name, value, optional] : operands) {
+    if (mlirValueIsNull(value)) {
+      if (optional)
+        continue;
+      return makeError((fn + ": null " + name).str());
+    }
+    if (!isa<RankedTensorType>(unwrap(value).getType()))
+      return makeError((fn + ": " + name + " must be a ranked tensor").str());
+  }
   return makeSuccess();
 }
 
-TeqStatus teqFunctionBuilderActivationBackward(TeqFunctionBuilder builder,
-                                               MlirStringRef kindName,
-                                               MlirValue grad, MlirValue input,
-                                               MlirValue *result) {
-  constexpr const char *fn = "teqFunctionBuilderActivationBackward";
+/// The f32 [M] statistics type of `x` (M the product of its leading
+/// dimensions, dynamic if one is); a wrong rank is the verifier's to say.
+static RankedTensorType normStatsType(Value x) {
+  ArrayRef<int64_t> shape = cast<RankedTensorType>(x.getType()).getShape();
+  int64_t m = 1;
+  for (int64_t d : shape.empty() ? shape : shape.drop_back())
+    m = ShapedType::isDynamic(d) || ShapedType::isDynamic(m)
+            ? ShapedType::kDynamic
+            : m * d;
+  return RankedTensorType::get({m}, Float32Type::get(x.getContext()));
+}
+
+TeqStatus teqFunctionBuilderLayerNorm(TeqFunctionBuilder builder, MlirValue x,
+                                      MlirValue gamma, MlirValue beta,
+                                      float eps, bool zeroCenteredGamma,
+                                      MlirValue *y, MlirValue *mean,
+                                      MlirValue *rstd) {
+  constexpr const char *fn = "teqFunctionBuilderLayerNorm";
   TeqStatus error = makeSuccess();
   FunctionBuilderImpl *b = usable(builder, fn, error);
   if (!b)
     return error;
-  if (!result)
-    return makeError(std::string(fn) + ": null result pointer");
-  *result = MlirValue{nullptr};
-  std::optional<ActivationKind> kind =
-      activationKind(fn, unwrap(kindName), error);
-  if (!kind)
-    return error;
-  if (mlirValueIsNull(grad) || mlirValueIsNull(input))
-    return makeError(std::string(fn) + ": null grad or input");
-  if (!isa<RankedTensorType>(unwrap(input).getType()) ||
-      !isa<RankedTensorType>(unwrap(grad).getType()))
-    return makeError(std::string(fn) + ": grad and input must be ranked "
-                                       "tensors");
-  auto op = ActivationBackwardOp::create(b->builder, b->loc(),
-                                         unwrap(input).getType(), *kind,
-                                         unwrap(grad), unwrap(input));
-  if (TeqStatus status = verifyBuilt(op, "teq.activation_backward");
+  if (TeqStatus status = checkNormCall(
+          fn, {{"x", x, false}, {"gamma", gamma, false}, {"beta", beta, true}},
+          {y, mean, rstd});
       status.ptr)
     return status;
-  *result = wrap(op.getResult());
+  Value input = unwrap(x);
+  RankedTensorType stats = normStatsType(input);
+  auto op = LayerNormOp::create(b->builder, b->loc(), input.getType(), stats,
+                                stats, input, unwrap(gamma), optional(beta),
+                                APFloat(eps), zeroCenteredGamma);
+  if (TeqStatus status = verifyBuilt(op, "teq.layer_norm"); status.ptr)
+    return status;
+  *y = wrap(op.getY());
+  *mean = wrap(op.getMean());
+  *rstd = wrap(op.getRstd());
+  return makeSuccess();
+}
+
+TeqStatus teqFunctionBuilderLayerNormBackward(
+    TeqFunctionBuilder builder, MlirValue dy, MlirValue x, MlirValue mean,
+    MlirValue rstd, MlirValue gamma, bool zeroCenteredGamma, MlirValue *dx,
+    MlirValue *dgamma, MlirValue *dbeta) {
+  constexpr const char *fn = "teqFunctionBuilderLayerNormBackward";
+  TeqStatus error = makeSuccess();
+  FunctionBuilderImpl *b = usable(builder, fn, error);
+  if (!b)
+    return error;
+  if (TeqStatus status = checkNormCall(fn,
+                                       {{"dy", dy, false},
+                                        {"x", x, false},
+                                        {"mean", mean, false},
+                                        {"rstd", rstd, false},
+                                        {"gamma", gamma, false}},
+                                       {dx, dgamma, dbeta});
+      status.ptr)
+    return status;
+  Type gammaType = unwrap(gamma).getType();
+  auto op = LayerNormBackwardOp::create(
+      b->builder, b->loc(), unwrap(x).getType(), gammaType, gammaType,
+      unwrap(dy), unwrap(x), unwrap(mean), unwrap(rstd), unwrap(gamma),
+      zeroCenteredGamma);
+  if (TeqStatus status = verifyBuilt(op, "teq.layer_norm_backward");
+      status.ptr)
+    return status;
+  *dx = wrap(op.getDx());
+  *dgamma = wrap(op.getDgamma());
+  *dbeta = wrap(op.getDbeta());
+  return makeSuccess();
+}
+
+TeqStatus teqFunctionBuilderRMSNorm(TeqFunctionBuilder builder, MlirValue x,
+                                    MlirValue gamma, float eps,
+                                    bool zeroCenteredGamma, MlirValue *y,
+                                    MlirValue *rstd) {
+  constexpr const char *fn = "teqFunctionBuilderRMSNorm";
+  TeqStatus error = makeSuccess();
+  FunctionBuilderImpl *b = usable(builder, fn, error);
+  if (!b)
+    return error;
+  if (TeqStatus status = checkNormCall(
+          fn, {{"x", x, false}, {"gamma", gamma, false}}, {y, rstd});
+      status.ptr)
+    return status;
+  Value input = unwrap(x);
+  auto op = RMSNormOp::create(b->builder, b->loc(), input.getType(),
+                              normStatsType(input), input, unwrap(gamma),
+                              APFloat(eps), zeroCenteredGamma);
+  if (TeqStatus status = verifyBuilt(op, "teq.rms_norm"); status.ptr)
+    return status;
+  *y = wrap(op.getY());
+  *rstd = wrap(op.getRstd());
+  return makeSuccess();
+}
+
+TeqStatus teqFunctionBuilderRMSNormBackward(TeqFunctionBuilder builder,
+                                            MlirValue dy, MlirValue x,
+                                            MlirValue rstd, MlirValue gamma,
+                                            bool zeroCenteredGamma,
+                                            MlirValue *dx, MlirValue *dgamma) {
+  constexpr const char *fn = "teqFunctionBuilderRMSNormBackward";
+  TeqStatus error = makeSuccess();
+  FunctionBuilderImpl *b = usable(builder, fn, error);
+  if (!b)
+    return error;
+  if (TeqStatus status = checkNormCall(fn,
+                                       {{"dy", dy, false},
+                                        {"x", x, false},
+                                        {"rstd", rstd, false},
+                                        {"gamma", gamma, false}},
+                                       {dx, dgamma});
+      status.ptr)
+    return status;
+  auto op = RMSNormBackwardOp::create(
+      b->builder, b->loc(), unwrap(x).getType(), unwrap(gamma).getType(),
+      unwrap(dy), unwrap(x), unwrap(rstd), unwrap(gamma), zeroCenteredGamma);
+  if (TeqStatus status = verifyBuilt(op, "teq.rms_norm_backward"); status.ptr)
+    return status;
+  *dx = wrap(op.getDx());
+  *dgamma = wrap(op.getDgamma());
   return makeSuccess();
 }
 

@@ -347,6 +347,47 @@ public:
     return own(result);
   }
 
+  /// teq.layer_norm: (y, mean, rstd); bias None: no beta.
+  py::tuple layerNorm(const Value &x, const Value &weight,
+                      const std::optional<Value> &bias, float eps,
+                      bool zeroCenteredGamma) {
+    MlirValue y, mean, rstd;
+    check(teqFunctionBuilderLayerNorm(builder_, x.value, weight.value,
+                                      unwrapOptional(bias), eps,
+                                      zeroCenteredGamma, &y, &mean, &rstd));
+    return py::make_tuple(own(y), own(mean), own(rstd));
+  }
+
+  /// teq.layer_norm_backward: (dx, dweight, dbias).
+  py::tuple layerNormBackward(const Value &dy, const Value &x,
+                              const Value &mean, const Value &rstd,
+                              const Value &weight, bool zeroCenteredGamma) {
+    MlirValue dx, dweight, dbias;
+    check(teqFunctionBuilderLayerNormBackward(
+        builder_, dy.value, x.value, mean.value, rstd.value, weight.value,
+        zeroCenteredGamma, &dx, &dweight, &dbias));
+    return py::make_tuple(own(dx), own(dweight), own(dbias));
+  }
+
+  /// teq.rms_norm: (y, rstd).
+  py::tuple rmsNorm(const Value &x, const Value &weight, float eps,
+                    bool zeroCenteredGamma) {
+    MlirValue y, rstd;
+    check(teqFunctionBuilderRMSNorm(builder_, x.value, weight.value, eps,
+                                    zeroCenteredGamma, &y, &rstd));
+    return py::make_tuple(own(y), own(rstd));
+  }
+
+  /// teq.rms_norm_backward: (dx, dweight).
+  py::tuple rmsNormBackward(const Value &dy, const Value &x, const Value &rstd,
+                            const Value &weight, bool zeroCenteredGamma) {
+    MlirValue dx, dweight;
+    check(teqFunctionBuilderRMSNormBackward(builder_, dy.value, x.value,
+                                            rstd.value, weight.value,
+                                            zeroCenteredGamma, &dx, &dweight));
+    return py::make_tuple(own(dx), own(dweight));
+  }
+
   py::tuple delayedScalingUpdate(const Value &scale, const Value &history,
                                  const std::string &fp8Dtype, int64_t margin,
                                  const std::string &algo,
@@ -638,6 +679,17 @@ PYBIND11_MODULE(_teq_compiler, m) {
            py::arg("input"))
       .def("activation_backward", &FunctionBuilder::activationBackward,
            py::arg("kind"), py::arg("grad"), py::arg("input"))
+      .def("layer_norm", &FunctionBuilder::layerNorm, py::arg("x"),
+           py::arg("weight"), py::arg("bias"), py::arg("eps"),
+           py::arg("zero_centered_gamma"))
+      .def("layer_norm_backward", &FunctionBuilder::layerNormBackward,
+           py::arg("dy"), py::arg("x"), py::arg("mean"), py::arg("rstd"),
+           py::arg("weight"), py::arg("zero_centered_gamma"))
+      .def("rms_norm", &FunctionBuilder::rmsNorm, py::arg("x"),
+           py::arg("weight"), py::arg("eps"), py::arg("zero_centered_gamma"))
+      .def("rms_norm_backward", &FunctionBuilder::rmsNormBackward,
+           py::arg("dy"), py::arg("x"), py::arg("rstd"), py::arg("weight"),
+           py::arg("zero_centered_gamma"))
       .def("delayed_scaling_update", &FunctionBuilder::delayedScalingUpdate,
            py::arg("scale"), py::arg("history"), py::arg("fp8_dtype"),
            py::arg("margin"), py::arg("algo"),

@@ -52,6 +52,7 @@ from typing import List, Optional, Tuple
 
 from teq import _teq_compiler as _c
 from teq.compiler import Module, Target, dtype_name, tensor_type
+from teq.norm_modules import LayerNormModule, RMSNormModule
 from teq.recipe import (CustomRecipe, DelayedScaling, Float8CurrentScaling,
                         MXFP8BlockScaling, Recipe)
 
@@ -157,6 +158,7 @@ class Program:
         self._ops: List[_Op] = []
         self._outputs: List[Tensor] = []
         self._linears: List[LinearModule] = []
+        self._norm_modules: list = []  # LayerNormModule / RMSNormModule
         self._names = set()
 
     # -- values ---------------------------------------------------------
@@ -192,6 +194,16 @@ class Program:
 
     def Linear(self, in_features, out_features, bias=True, **options):
         return LinearModule(self, in_features, out_features, bias, **options)
+
+    def LayerNorm(self, normalized_shape, eps=1e-5, zero_centered_gamma=False,
+                  **options):
+        return LayerNormModule(self, normalized_shape, eps, zero_centered_gamma,
+                               **options)
+
+    def RMSNorm(self, normalized_shape, eps=1e-5, zero_centered_gamma=False,
+                **options):
+        return RMSNormModule(self, normalized_shape, eps, zero_centered_gamma,
+                             **options)
 
     def _check(self, *tensors):
         for t in tensors:
@@ -333,6 +345,56 @@ class Program:
     def glu(self, x):
         """sigmoid(a) * b of x = [a | b]."""
         return self._activation("glu", x)
+
+    # TE's norms (teq.layer_norm / teq.rms_norm, docs/Norms.md). Forward
+    # saves x, the f32 statistics and the weight (TE's ctx tensors);
+    # backward emits the *_backward op on them.
+    def _norm(self, kind, x, weight, bias, eps, zero_centered_gamma, name):
+        self._check(x, weight, *([bias] if bias is not None else []))
+        what = f"{kind} '{name}'" if name else kind
+        if len(x.shape) < 2:
+            raise ValueError(f"{what}: x must have rank >= 2 (rows, then the "
+                             f"normalised dimension), got {list(x.shape)}")
+        if x.dtype not in ("bf16", "f16", "f32"):
+            raise ValueError(f"{what}: x must be bf16, f16 or f32, got {x.dtype}")
+        n = x.shape[-1]
+        for role, t in (("weight", weight), ("bias", bias)):
+            if t is None:
+                continue
+            if t.shape != (n,):
+                raise ValueError(f"{what}: {role} '{t.name}' must be [{n}] (x's "
+                                 f"last dimension), got {list(t.shape)}")
+            if t.dtype not in (x.dtype, "f32") or t.dtype != weight.dtype:
+                raise ValueError(f"{what}: {role} '{t.name}' must be of x's dtype "
+                                 f"({x.dtype}) or f32, as the weight, got {t.dtype}")
+        if (isinstance(eps, bool) or not isinstance(eps, (int, float))
+                or not 0 < eps < float("inf")):
+            raise ValueError(f"{what}: eps must be a finite number > 0, got {eps!r}")
+        if not isinstance(zero_centered_gamma, bool):
+            raise TypeError(f"{what}: zero_centered_gamma must be a bool, got "
+                            f"{zero_centered_gamma!r}")
+        if name is not None and any(o.config and o.config.get("name") == name
+                                    for o in self._ops):
+            raise ValueError(f"{what}: the program already has an op named '{name}'")
+        result = self._record(kind, [x, weight] + ([bias] if bias is not None else []),
+                              x.shape, x.dtype,
+                              dict(eps=float(eps), bias=bias,
+                                   zero_centered_gamma=zero_centered_gamma))
+        self._ops[-1].config["name"] = name or result.name
+        return result
+
+    def layer_norm(self, x, weight, bias=None, eps=1e-5, zero_centered_gamma=False,
+                   *, name=None):
+        """TE's LayerNorm over x's last dimension: weight (and bias) [n], of
+        x's dtype or f32; zero_centered_gamma scales by weight + 1."""
+        return self._norm("layer_norm", x, weight, bias, eps, zero_centered_gamma,
+                          name)
+
+    def rms_norm(self, x, weight, eps=1e-5, zero_centered_gamma=False, *,
+                 name=None):
+        """TE's RMSNorm over x's last dimension: weight [n]."""
+        return self._norm("rms_norm", x, weight, None, eps, zero_centered_gamma,
+                          name)
 
     def add(self, a, b):
         return self._elementwise("arith.addf", a, b)
@@ -532,6 +594,12 @@ class Program:
                 saved.append((f"{op.result.name}.result", (i, "result")))
             elif op.kind == "activation":
                 saved.append((f"{op.result.name}.input", (i, "input")))
+            elif op.kind in ("layer_norm", "rms_norm"):
+                name = op.config["name"]
+                stats = ("mean", "rstd") if op.kind == "layer_norm" else ("rstd",)
+                saved.append((f"{name}.saved_input", (i, "input")))
+                saved += [(f"{name}.{s}", (i, s)) for s in stats]
+                saved.append((f"{name}.saved_weight", (i, "weight")))
             elif op.kind == "arith.mulf":
                 saved.append((f"{op.result.name}.lhs", (i, "lhs")))
                 saved.append((f"{op.result.name}.rhs", (i, "rhs")))
@@ -658,6 +726,20 @@ class Program:
                 x = values[id(op.operands[0])]
                 values[id(op.result)] = b.activation(op.config["kind"], x)
                 saved[(id(op), "input")] = x
+            elif op.kind in ("layer_norm", "rms_norm"):
+                c = op.config
+                x, w = values[id(op.operands[0])], values[id(op.operands[1])]
+                if op.kind == "layer_norm":
+                    bias = values[id(c["bias"])] if c["bias"] is not None else None
+                    y, mean, rstd = b.layer_norm(x, w, bias, c["eps"],
+                                                 c["zero_centered_gamma"])
+                    saved[(id(op), "mean")] = mean
+                else:
+                    y, rstd = b.rms_norm(x, w, c["eps"], c["zero_centered_gamma"])
+                values[id(op.result)] = y
+                saved[(id(op), "input")] = x
+                saved[(id(op), "rstd")] = rstd
+                saved[(id(op), "weight")] = w
             else:
                 result = b.elementwise(op.kind, [values[id(o)] for o in op.operands])
                 values[id(op.result)] = result
@@ -769,6 +851,22 @@ class Program:
             elif op.kind == "activation":
                 accumulate(op.operands[0], b.activation_backward(
                     op.config["kind"], dy, saved[(id(op), "input")]))
+            elif op.kind == "layer_norm":
+                c = op.config
+                dx, dw, db = b.layer_norm_backward(
+                    dy, saved[(id(op), "input")], saved[(id(op), "mean")],
+                    saved[(id(op), "rstd")], saved[(id(op), "weight")],
+                    c["zero_centered_gamma"])
+                accumulate(op.operands[0], dx)
+                accumulate(op.operands[1], dw)
+                if c["bias"] is not None:
+                    accumulate(c["bias"], db)
+            elif op.kind == "rms_norm":
+                dx, dw = b.rms_norm_backward(
+                    dy, saved[(id(op), "input")], saved[(id(op), "rstd")],
+                    saved[(id(op), "weight")], op.config["zero_centered_gamma"])
+                accumulate(op.operands[0], dx)
+                accumulate(op.operands[1], dw)
             elif op.kind == "arith.addf":
                 accumulate(op.operands[0], dy)
                 accumulate(op.operands[1], dy)
