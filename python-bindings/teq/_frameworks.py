@@ -64,6 +64,7 @@ def _torch_if_loaded():
 def _torch_current_stream(device):
     """The CUstream PyTorch is working on for device ``device`` (int; 0 is
     the legacy default stream)."""
+    _torch_if_loaded()  # fills _torch_state on the first call
     raw_stream = _torch_state.get("raw_stream")
     if raw_stream is not None:
         return raw_stream(device or 0)
