@@ -792,11 +792,17 @@ TEST(ManifestValidationTest, ConstantsAndValuesInRegisters) {
   EXPECT_EQ(programError({{act, R"x("computed_by": {"op": "constant", "value": 1.00390625})x"}}),
             "manifest: entries[0].args[4].computed_by.value: 1.00390625 is "
             "not exactly a bf16 value (a constant is every element, exactly)");
-  EXPECT_EQ(programError({{R"x({"name": "s0", "kind": "temporary",)x",
-                           R"x({"name": "s0", "kind": "temporary", "in_registers": true,)x"}}),
-            "manifest: entries[2].temporaries[0].in_registers: a value in "
+  EXPECT_EQ(programError({{R"x({"name": "h1", "kind": "temporary",)x",
+                           R"x({"name": "h1", "kind": "temporary", "in_registers": true,)x"}}),
+            "manifest: entries[2].temporaries[2].in_registers: a value in "
             "registers is computed inside a fused elementwise kernel, but "
-            "tensor.extract_slice writes its result to memory");
+            "record_amax writes its result to memory");
+  // A slice in registers: the elementwise kernel reading it loads it in
+  // place (a gated activation's half).
+  EXPECT_EQ(parseManifest(program(R"x({"name": "s0", "kind": "temporary",)x",
+                                  R"x({"name": "s0", "kind": "temporary", "in_registers": true,)x"))
+                .message(),
+            "");
 }
 
 /// Every error of the computed_by reader (parseComputedBy): the key and

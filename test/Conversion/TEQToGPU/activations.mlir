@@ -28,12 +28,12 @@ module attributes {teq.target = #teq.target<sm_90>} {
 
 // The gated forward: x [64, 512] in, y [64, 256] out; the halves are
 // loaded at row * 512 + column (+ 256).
-// CHECK: gpu.func @[[SWIGLU:e[0-9]+_fused[0-9]+]](%{{.*}}: memref<32768xbf16>, %{{.*}}: memref<16384xbf16>) kernel
+// CHECK: gpu.func @[[$SWIGLU:e[0-9]+_fused[0-9]+]](%{{.*}}: memref<32768xbf16>, %{{.*}}: memref<16384xbf16>) kernel
 // CHECK: arith.divui %{{.*}}, %c256
 // CHECK: arith.remui %{{.*}}, %c256
 // CHECK: arith.muli %{{.*}}, %c512
 // The backward: dy [64, 256] and x [64, 512] in, dx [64, 512] out.
-// CHECK: gpu.func @[[SWIGLU_BWD:e[0-9]+_fused[0-9]+]](%{{.*}}: memref<16384xbf16>, %{{.*}}: memref<32768xbf16>, %{{.*}}: memref<32768xbf16>) kernel
+// CHECK: gpu.func @[[$SWIGLU_BWD:e[0-9]+_fused[0-9]+]](%{{.*}}: memref<16384xbf16>, %{{.*}}: memref<32768xbf16>, %{{.*}}: memref<32768xbf16>) kernel
 // CHECK-NOT: gpu.func
 
 // One launch per entry.
@@ -44,10 +44,10 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // CHECK-COUNT-1: gpu.launch_func
 // CHECK-NOT: gpu.launch_func
 // CHECK-LABEL: func.func @swiglu(
-// CHECK: gpu.launch_func {{.*}} @teq_kernels::@[[SWIGLU]]
+// CHECK: gpu.launch_func {{.*}} @teq_kernels::@[[$SWIGLU]]
 // CHECK-NOT: gpu.launch_func
 // CHECK-LABEL: func.func @swiglu_backward(
-// CHECK: gpu.launch_func {{.*}} @teq_kernels::@[[SWIGLU_BWD]]
+// CHECK: gpu.launch_func {{.*}} @teq_kernels::@[[$SWIGLU_BWD]]
 // CHECK-NOT: gpu.launch_func
 
 // PTX-NOT: call
