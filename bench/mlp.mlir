@@ -50,38 +50,12 @@ module attributes {teq.target = #teq.target<sm_90>} {
     %r0, %r1, %r2, %r3 = teq.autocast recipe(#teq.float8_current_scaling<>) -> tensor<8192x4096xbf16>, tensor<8192x4096xbf16>, tensor<16384x4096xbf16>, tensor<4096x16384xbf16> {
       %h0, %s1x0, %s1w0 = teq.linear_forward %x, %w1_0 config(#teq.linear<name = "fc1_0">)
           : tensor<8192x4096xbf16>, tensor<16384x4096xbf16> -> tensor<8192x16384xbf16> saved_input(tensor<8192x4096xbf16>) saved_weight(tensor<16384x4096xbf16>)
-      %g0_half = arith.constant dense<0.5> : tensor<8192x16384xf32>
-      %g0_one = arith.constant dense<1.0> : tensor<8192x16384xf32>
-      %g0_k0 = arith.constant dense<0.7978845608028654> : tensor<8192x16384xf32>
-      %g0_k1 = arith.constant dense<0.044715> : tensor<8192x16384xf32>
-      %g0_h = arith.extf %h0 : tensor<8192x16384xbf16> to tensor<8192x16384xf32>
-      %g0_h2 = arith.mulf %g0_h, %g0_h : tensor<8192x16384xf32>
-      %g0_h3 = arith.mulf %g0_h2, %g0_h : tensor<8192x16384xf32>
-      %g0_c = arith.mulf %g0_k1, %g0_h3 : tensor<8192x16384xf32>
-      %g0_s = arith.addf %g0_h, %g0_c : tensor<8192x16384xf32>
-      %g0_u = arith.mulf %g0_k0, %g0_s : tensor<8192x16384xf32>
-      %g0_t = math.tanh %g0_u : tensor<8192x16384xf32>
-      %g0_t1 = arith.addf %g0_one, %g0_t : tensor<8192x16384xf32>
-      %g0_ht = arith.mulf %g0_h, %g0_t1 : tensor<8192x16384xf32>
-      %g0_a = arith.mulf %g0_half, %g0_ht : tensor<8192x16384xf32>
-      %a0 = arith.truncf %g0_a : tensor<8192x16384xf32> to tensor<8192x16384xbf16>
+      %a0 = teq.activation gelu %h0 : tensor<8192x16384xbf16> -> tensor<8192x16384xbf16>
       %o0, %s2x0, %s2w0 = teq.linear_forward %a0, %w2_0 config(#teq.linear<name = "fc2_0">)
           : tensor<8192x16384xbf16>, tensor<4096x16384xbf16> -> tensor<8192x4096xbf16> saved_input(tensor<8192x16384xbf16>) saved_weight(tensor<4096x16384xbf16>)
       %da0, %gw2_0 = teq.linear_backward %dy, %s2x0, %s2w0 config(#teq.linear<name = "fc2_0">)
           : tensor<8192x4096xbf16>, tensor<8192x16384xbf16>, tensor<4096x16384xbf16> dgrad(tensor<8192x16384xbf16>) wgrad(tensor<4096x16384xbf16>)
-      %b0_k13 = arith.constant dense<0.134145> : tensor<8192x16384xf32>
-      %b0_da = arith.extf %da0 : tensor<8192x16384xbf16> to tensor<8192x16384xf32>
-      %b0_tt = arith.mulf %g0_t, %g0_t : tensor<8192x16384xf32>
-      %b0_omt = arith.subf %g0_one, %b0_tt : tensor<8192x16384xf32>
-      %b0_q = arith.mulf %b0_k13, %g0_h2 : tensor<8192x16384xf32>
-      %b0_q1 = arith.addf %g0_one, %b0_q : tensor<8192x16384xf32>
-      %b0_r = arith.mulf %g0_k0, %b0_q1 : tensor<8192x16384xf32>
-      %b0_w = arith.mulf %b0_omt, %b0_r : tensor<8192x16384xf32>
-      %b0_hw = arith.mulf %g0_h, %b0_w : tensor<8192x16384xf32>
-      %b0_g = arith.addf %g0_t1, %b0_hw : tensor<8192x16384xf32>
-      %b0_g2 = arith.mulf %g0_half, %b0_g : tensor<8192x16384xf32>
-      %b0_dh = arith.mulf %b0_da, %b0_g2 : tensor<8192x16384xf32>
-      %dh0 = arith.truncf %b0_dh : tensor<8192x16384xf32> to tensor<8192x16384xbf16>
+      %dh0 = teq.activation_backward gelu %da0, %h0 : tensor<8192x16384xbf16>, tensor<8192x16384xbf16>
       %gx0, %gw1_0 = teq.linear_backward %dh0, %s1x0, %s1w0 config(#teq.linear<name = "fc1_0">)
           : tensor<8192x16384xbf16>, tensor<8192x4096xbf16>, tensor<16384x4096xbf16> dgrad(tensor<8192x4096xbf16>) wgrad(tensor<16384x4096xbf16>)
       teq.yield %o0, %gx0, %gw1_0, %gw2_0 : tensor<8192x4096xbf16>, tensor<8192x4096xbf16>, tensor<16384x4096xbf16>, tensor<4096x16384xbf16>
@@ -94,38 +68,12 @@ module attributes {teq.target = #teq.target<sm_90>} {
     %r0, %r1, %r2, %r3 = teq.autocast recipe(#teq.float8_current_scaling<>) -> tensor<16384x4096xbf16>, tensor<16384x4096xbf16>, tensor<16384x4096xbf16>, tensor<4096x16384xbf16> {
       %h0, %s1x0, %s1w0 = teq.linear_forward %x, %w1_0 config(#teq.linear<name = "fc1_0">)
           : tensor<16384x4096xbf16>, tensor<16384x4096xbf16> -> tensor<16384x16384xbf16> saved_input(tensor<16384x4096xbf16>) saved_weight(tensor<16384x4096xbf16>)
-      %g0_half = arith.constant dense<0.5> : tensor<16384x16384xf32>
-      %g0_one = arith.constant dense<1.0> : tensor<16384x16384xf32>
-      %g0_k0 = arith.constant dense<0.7978845608028654> : tensor<16384x16384xf32>
-      %g0_k1 = arith.constant dense<0.044715> : tensor<16384x16384xf32>
-      %g0_h = arith.extf %h0 : tensor<16384x16384xbf16> to tensor<16384x16384xf32>
-      %g0_h2 = arith.mulf %g0_h, %g0_h : tensor<16384x16384xf32>
-      %g0_h3 = arith.mulf %g0_h2, %g0_h : tensor<16384x16384xf32>
-      %g0_c = arith.mulf %g0_k1, %g0_h3 : tensor<16384x16384xf32>
-      %g0_s = arith.addf %g0_h, %g0_c : tensor<16384x16384xf32>
-      %g0_u = arith.mulf %g0_k0, %g0_s : tensor<16384x16384xf32>
-      %g0_t = math.tanh %g0_u : tensor<16384x16384xf32>
-      %g0_t1 = arith.addf %g0_one, %g0_t : tensor<16384x16384xf32>
-      %g0_ht = arith.mulf %g0_h, %g0_t1 : tensor<16384x16384xf32>
-      %g0_a = arith.mulf %g0_half, %g0_ht : tensor<16384x16384xf32>
-      %a0 = arith.truncf %g0_a : tensor<16384x16384xf32> to tensor<16384x16384xbf16>
+      %a0 = teq.activation gelu %h0 : tensor<16384x16384xbf16> -> tensor<16384x16384xbf16>
       %o0, %s2x0, %s2w0 = teq.linear_forward %a0, %w2_0 config(#teq.linear<name = "fc2_0">)
           : tensor<16384x16384xbf16>, tensor<4096x16384xbf16> -> tensor<16384x4096xbf16> saved_input(tensor<16384x16384xbf16>) saved_weight(tensor<4096x16384xbf16>)
       %da0, %gw2_0 = teq.linear_backward %dy, %s2x0, %s2w0 config(#teq.linear<name = "fc2_0">)
           : tensor<16384x4096xbf16>, tensor<16384x16384xbf16>, tensor<4096x16384xbf16> dgrad(tensor<16384x16384xbf16>) wgrad(tensor<4096x16384xbf16>)
-      %b0_k13 = arith.constant dense<0.134145> : tensor<16384x16384xf32>
-      %b0_da = arith.extf %da0 : tensor<16384x16384xbf16> to tensor<16384x16384xf32>
-      %b0_tt = arith.mulf %g0_t, %g0_t : tensor<16384x16384xf32>
-      %b0_omt = arith.subf %g0_one, %b0_tt : tensor<16384x16384xf32>
-      %b0_q = arith.mulf %b0_k13, %g0_h2 : tensor<16384x16384xf32>
-      %b0_q1 = arith.addf %g0_one, %b0_q : tensor<16384x16384xf32>
-      %b0_r = arith.mulf %g0_k0, %b0_q1 : tensor<16384x16384xf32>
-      %b0_w = arith.mulf %b0_omt, %b0_r : tensor<16384x16384xf32>
-      %b0_hw = arith.mulf %g0_h, %b0_w : tensor<16384x16384xf32>
-      %b0_g = arith.addf %g0_t1, %b0_hw : tensor<16384x16384xf32>
-      %b0_g2 = arith.mulf %g0_half, %b0_g : tensor<16384x16384xf32>
-      %b0_dh = arith.mulf %b0_da, %b0_g2 : tensor<16384x16384xf32>
-      %dh0 = arith.truncf %b0_dh : tensor<16384x16384xf32> to tensor<16384x16384xbf16>
+      %dh0 = teq.activation_backward gelu %da0, %h0 : tensor<16384x16384xbf16>, tensor<16384x16384xbf16>
       %gx0, %gw1_0 = teq.linear_backward %dh0, %s1x0, %s1w0 config(#teq.linear<name = "fc1_0">)
           : tensor<16384x16384xbf16>, tensor<16384x4096xbf16>, tensor<16384x4096xbf16> dgrad(tensor<16384x4096xbf16>) wgrad(tensor<16384x4096xbf16>)
       teq.yield %o0, %gx0, %gw1_0, %gw2_0 : tensor<16384x4096xbf16>, tensor<16384x4096xbf16>, tensor<16384x4096xbf16>, tensor<4096x16384xbf16>

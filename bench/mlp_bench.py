@@ -10,7 +10,8 @@ fc1 w1:[16384,4096], activation, fc2 w2:[4096,16384], forward + backward (dx,
 dw1, dw2 from dy), bf16, N(0,1) inputs shared by every contender. The
 activation is the same for all of them: tanh (the default; the runs of
 bench/RESULTS.md) or, with --activation gelu, GELU's tanh approximation (TE's
-default activation; TEQ computes it in f32, bench/programs.py).
+default activation; TEQ's teq.activation gelu, its derivative the compiler's,
+in f32 and rounded once, bench/programs.py).
 
 * TEQ: the entry mlp_current_T_4096_16384 (tanh) or
   mlp_gelu_current_T_4096_16384 (GELU) of bench/mlp.mlir

@@ -27,8 +27,8 @@
   in one entry, hidden 4096, ffn 16384, 8192 and 16384 tokens,
   Float8CurrentScaling: with tanh (backward dh = da - (da * a) * a),
     mlp_<recipe>_T_H_F(x, w1, w2, dy) -> y, dx, dw1, dw2
-  the benchmark's block, and with GELU (tanh approximation, TE's default
-  activation, computed in f32),
+  the benchmark's block, and with GELU (teq.activation gelu: TE's tanh
+  form, its default activation, its derivative the compiler's),
     mlp_gelu_<recipe>_T_H_F(x, w1, w2, dy) -> y, dx, dw1, dw2.
 * host_cost: the host-cost benchmark's entries (bench/host_cost), small
   enough that the GPU never falls behind the host: the linear entries above
@@ -170,51 +170,16 @@ def linear_module():
         + body + "\n}\n")
 
 
-# GELU's tanh approximation (TE's default activation):
-#   gelu(h) = 0.5 h (1 + tanh(k0 (h + k1 h^3))),  k0 = sqrt(2/pi), k1 = 0.044715
-#   gelu'(h) = 0.5 (1 + t) + 0.5 h (1 - t^2) k0 (1 + 3 k1 h^2),  t = tanh(...)
-# computed in f32 (the bf16 input widened, the result narrowed), as PyTorch's
-# kernels do: the lowering fuses each direction into one kernel, so the f32
-# intermediates never reach memory. The backward recomputes t from h (after
-# CSE it reads the forward's values; the fused kernel recomputes them).
-GELU_K0 = "0.7978845608028654"
-GELU_K1 = "0.044715"
+# GELU (TE's tanh form, its default activation) is teq.activation gelu: the
+# compiler derives the backward (teq-decompose-activations, TE's formulas in
+# f32, rounded once) and fuses each direction into one kernel; the backward
+# reads the pre-activation h.
+def gelu_forward(i, h):
+    return f"      %a{i} = teq.activation gelu %h{i} : {h} -> {h}"
 
 
-def gelu_forward(i, h, hf):
-    c = lambda v: f"arith.constant dense<{v}> : {hf}"
-    return f"""      %g{i}_half = {c("0.5")}
-      %g{i}_one = {c("1.0")}
-      %g{i}_k0 = {c(GELU_K0)}
-      %g{i}_k1 = {c(GELU_K1)}
-      %g{i}_h = arith.extf %h{i} : {h} to {hf}
-      %g{i}_h2 = arith.mulf %g{i}_h, %g{i}_h : {hf}
-      %g{i}_h3 = arith.mulf %g{i}_h2, %g{i}_h : {hf}
-      %g{i}_c = arith.mulf %g{i}_k1, %g{i}_h3 : {hf}
-      %g{i}_s = arith.addf %g{i}_h, %g{i}_c : {hf}
-      %g{i}_u = arith.mulf %g{i}_k0, %g{i}_s : {hf}
-      %g{i}_t = math.tanh %g{i}_u : {hf}
-      %g{i}_t1 = arith.addf %g{i}_one, %g{i}_t : {hf}
-      %g{i}_ht = arith.mulf %g{i}_h, %g{i}_t1 : {hf}
-      %g{i}_a = arith.mulf %g{i}_half, %g{i}_ht : {hf}
-      %a{i} = arith.truncf %g{i}_a : {hf} to {h}"""
-
-
-def gelu_backward(i, h, hf):
-    c = lambda v: f"arith.constant dense<{v}> : {hf}"
-    return f"""      %b{i}_k13 = {c(f"{3 * float(GELU_K1)!r}")}
-      %b{i}_da = arith.extf %da{i} : {h} to {hf}
-      %b{i}_tt = arith.mulf %g{i}_t, %g{i}_t : {hf}
-      %b{i}_omt = arith.subf %g{i}_one, %b{i}_tt : {hf}
-      %b{i}_q = arith.mulf %b{i}_k13, %g{i}_h2 : {hf}
-      %b{i}_q1 = arith.addf %g{i}_one, %b{i}_q : {hf}
-      %b{i}_r = arith.mulf %g{i}_k0, %b{i}_q1 : {hf}
-      %b{i}_w = arith.mulf %b{i}_omt, %b{i}_r : {hf}
-      %b{i}_hw = arith.mulf %g{i}_h, %b{i}_w : {hf}
-      %b{i}_g = arith.addf %g{i}_t1, %b{i}_hw : {hf}
-      %b{i}_g2 = arith.mulf %g{i}_half, %b{i}_g : {hf}
-      %b{i}_dh = arith.mulf %b{i}_da, %b{i}_g2 : {hf}
-      %dh{i} = arith.truncf %b{i}_dh : {hf} to {h}"""
+def gelu_backward(i, h):
+    return f"      %dh{i} = teq.activation_backward gelu %da{i}, %h{i} : {h}, {h}"
 
 
 def tanh_backward(i, h):
@@ -229,7 +194,6 @@ def mlp_body(name, layers, tokens, hidden, ffn, recipe="current",
     forward then backward. Arguments x, w1_0, w2_0, ..., dy; results y, dx,
     dw1_0, dw2_0, ..."""
     x, h, w1, w2 = t(tokens, hidden), t(tokens, ffn), t(ffn, hidden), t(hidden, ffn)
-    hf = t(tokens, ffn, dtype="f32")
     args = [f"%x: {x}"]
     for i in range(layers):
         args += [f"%w1_{i}: {w1}", f"%w2_{i}: {w2}"]
@@ -240,7 +204,7 @@ def mlp_body(name, layers, tokens, hidden, ffn, recipe="current",
     for i in range(layers):
         lines.append(f"""      %h{i}, %s1x{i}, %s1w{i} = teq.linear_forward {cur}, %w1_{i} config(#teq.linear<name = "fc1_{i}">)
           : {x}, {w1} -> {h} saved_input({x}) saved_weight({w1})
-{gelu_forward(i, h, hf) if activation == "gelu" else f"      %a{i} = math.tanh %h{i} : {h}"}
+{gelu_forward(i, h) if activation == "gelu" else f"      %a{i} = math.tanh %h{i} : {h}"}
       %o{i}, %s2x{i}, %s2w{i} = teq.linear_forward %a{i}, %w2_{i} config(#teq.linear<name = "fc2_{i}">)
           : {h}, {w2} -> {x} saved_input({h}) saved_weight({w2})""")
         cur = f"%o{i}"
@@ -248,7 +212,7 @@ def mlp_body(name, layers, tokens, hidden, ffn, recipe="current",
     for i in reversed(range(layers)):
         lines.append(f"""      %da{i}, %gw2_{i} = teq.linear_backward {grad}, %s2x{i}, %s2w{i} config(#teq.linear<name = "fc2_{i}">)
           : {x}, {h}, {w2} dgrad({h}) wgrad({w2})
-{gelu_backward(i, h, hf) if activation == "gelu" else tanh_backward(i, h)}
+{gelu_backward(i, h) if activation == "gelu" else tanh_backward(i, h)}
       %gx{i}, %gw1_{i} = teq.linear_backward %dh{i}, %s1x{i}, %s1w{i} config(#teq.linear<name = "fc1_{i}">)
           : {h}, {x}, {w1} dgrad({x}) wgrad({w1})""")
         grad = f"%gx{i}"
