@@ -173,6 +173,57 @@ FailureOr<EntryPlan> lowering::planEntry(func::FuncOp func,
       plan.resultIndexOf[v] = static_cast<unsigned>(i);
   }
 
+  // A returned view of a quantization computed here writes in place: the
+  // quantization's buffers of the view's names are the result's buffers
+  // (same name, same layout), its other buffers stay temporaries.
+  // Quantization -> (result index, the result's buffer index by name).
+  DenseMap<Value, std::pair<unsigned, llvm::StringMap<unsigned>>> aliasOf;
+  for (auto *it = plan.copiedResults.begin();
+       it != plan.copiedResults.end();) {
+    auto [i, v] = *it;
+    auto view = v.getDefiningOp<UpdateUsageOp>();
+    auto quantize = view ? view.getInput().getDefiningOp<QuantizeOp>()
+                         : QuantizeOp();
+    if (!quantize || plan.resultIndexOf.count(quantize.getResult()) ||
+        aliasOf.count(quantize.getResult())) {
+      ++it;
+      continue;
+    }
+    FailureOr<SmallVector<Buffer>> viewBuffers =
+        buffersOf(v.getType(), target, view.getLoc());
+    FailureOr<SmallVector<Buffer>> ownBuffers =
+        buffersOf(quantize.getResult().getType(), target, quantize.getLoc());
+    if (failed(viewBuffers) || failed(ownBuffers))
+      return failure();
+    llvm::StringMap<unsigned> byName;
+    bool same = true;
+    for (auto [j, b] : llvm::enumerate(*viewBuffers)) {
+      auto own = llvm::find_if(
+          *ownBuffers, [&](const Buffer &o) { return o.name == b.name; });
+      same &= own != ownBuffers->end() && own->type == b.type;
+      byName[b.name] = static_cast<unsigned>(j);
+    }
+    if (!same) {
+      ++it;
+      continue;
+    }
+    aliasOf[quantize.getResult()] = {i, std::move(byName)};
+    plan.aliasedResults.push_back({i, quantize.getResult()});
+    it = plan.copiedResults.erase(it);
+  }
+  // The result buffer a temporary's buffer `name` is, if any.
+  auto aliasedBuffer =
+      [&](Value v,
+          StringRef name) -> std::optional<std::pair<unsigned, unsigned>> {
+    auto it = aliasOf.find(v);
+    if (it == aliasOf.end())
+      return std::nullopt;
+    auto j = it->second.second.find(name);
+    if (j == it->second.second.end())
+      return std::nullopt;
+    return std::make_pair(it->second.first, j->second);
+  };
+
   // GEMMs get their cuBLASLt descriptions first, so every error surfaces
   // before any IR is built.
   for (auto gemmOp : entryBlock.getOps<GemmOp>()) {
@@ -261,8 +312,9 @@ FailureOr<EntryPlan> lowering::planEntry(func::FuncOp func,
         return failure();
       for (const Buffer &b : *buffers)
         // A swizzle's temporary result owns only its scales (see lastUse);
-        // a value in registers owns nothing.
-        if (ownsBuffer(result, b))
+        // a value in registers owns nothing; a buffer written into a
+        // result lives there.
+        if (ownsBuffer(result, b) && !aliasedBuffer(result, b.name))
           intervals.push_back(
               {b.bytes, opIndex.lookup(&op), lastUse(result, b.name), -1});
       plan.temporaries.push_back(result);
@@ -334,8 +386,11 @@ FailureOr<EntryPlan> lowering::planEntry(func::FuncOp func,
     bool inPlace = it != plan.resultIndexOf.end() && it->second == i;
     int64_t firstWrite = inPlace ? opIndex.lookup(returned.getDefiningOp())
                                  : opIndex.lookup(ret.getOperation());
+    bool aliased = llvm::any_of(plan.aliasedResults, [&](auto &a) {
+      return a.first == static_cast<unsigned>(i);
+    });
     for (auto [j, b] : llvm::enumerate(buffers)) {
-      if (b.bytes < kWorkspaceAlignment ||
+      if (aliased || b.bytes < kWorkspaceAlignment ||
           (b.desc && (b.desc->role != layout::BufferRole::Data ||
                       b.desc->padded())))
         continue;
@@ -356,6 +411,15 @@ FailureOr<EntryPlan> lowering::planEntry(func::FuncOp func,
       plan.hosts.push_back(candidates[k]);
     }
 
+  // The result buffers quantizations write into: hosts of one buffer each,
+  // at offset 0.
+  DenseMap<std::pair<unsigned, unsigned>, int64_t> aliasHost;
+  for (auto &[i, q] : plan.aliasedResults)
+    for (auto &entry : aliasOf.find(q)->second.second) {
+      aliasHost[{i, entry.second}] = static_cast<int64_t>(plan.hosts.size());
+      plan.hosts.push_back({i, entry.second});
+    }
+
   // Hand the places back in the order the intervals were made.
   size_t next = 0;
   auto placement = [&] {
@@ -367,10 +431,12 @@ FailureOr<EntryPlan> lowering::planEntry(func::FuncOp func,
        llvm::zip(plan.temporaries, plan.temporaryBuffers)) {
     SmallVector<std::optional<EntryPlan::Placement>> places;
     for (const Buffer &b : buffers)
-      if (ownsBuffer(v, b))
-        places.push_back(placement());
-      else
+      if (!ownsBuffer(v, b))
         places.push_back(std::nullopt);
+      else if (auto alias = aliasedBuffer(v, b.name))
+        places.push_back(EntryPlan::Placement{0, aliasHost.lookup(*alias)});
+      else
+        places.push_back(placement());
     plan.temporaryPlacements.push_back(std::move(places));
   }
   for (EntryPlan::Scratch &s : plan.scratch)

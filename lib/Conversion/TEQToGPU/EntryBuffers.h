@@ -65,6 +65,11 @@ struct EntryPlan {
   /// Results that are an argument, a usage view or a value returned before:
   /// copied into their output buffers at the end.
   llvm::SmallVector<std::pair<unsigned, Value>> copiedResults;
+  /// Results that are a usage view of a quantization computed in the entry
+  /// (a Linear's saved columnwise copy): the quantization writes the view's
+  /// buffers straight into the result's (placed there, offset 0), so there
+  /// is no copy; by result index, the quantization's value.
+  llvm::SmallVector<std::pair<unsigned, Value>> aliasedResults;
   /// The entry's GEMMs in program order, canonicalized for the target.
   std::vector<std::pair<GemmOp, gemm::GemmDescriptor>> gemms;
   llvm::SmallVector<llvm::SmallVector<Buffer>> argumentBuffers, resultBuffers;

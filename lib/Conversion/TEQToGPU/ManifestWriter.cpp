@@ -461,8 +461,14 @@ void ManifestWriter::addEntry(func::FuncOp func, const EntryPlan &plan,
       arg.computedBy->op = artifact::ComputeOp::Copy;
       arg.computedBy->input = names(returned);
     } else {
+      // A view written in place is what its quantization computes, in the
+      // view's usages.
+      Value computed = returned;
+      for (auto &[index, quantization] : plan.aliasedResults)
+        if (index == static_cast<unsigned>(i))
+          computed = quantization;
       arg.computedBy =
-          describeComputation(returned, names, gemmIds, groupIndex);
+          describeComputation(computed, names, gemmIds, groupIndex);
     }
     if (explicitRoles) {
       setRole(arg, func.getResultAttrOfType<StringAttr>(i, getRoleAttrName()),
