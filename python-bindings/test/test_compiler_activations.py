@@ -70,3 +70,26 @@ def test_mlp_with_an_activation_compiles(tmp_path, act):
     teq.compile(p, output=tmp_path / "mlp.json", emit="manifest")
     entries = {e["name"] for e in json.loads((tmp_path / "mlp.json").read_text())["entries"]}
     assert entries == {"mlp_forward", "mlp_backward"}
+
+
+def test_function_builder_activation_errors(compiler):
+    # The C API names the problem: an unknown kind (listing the kinds), and
+    # the verifier's message for a bad shape.
+    module = compiler.Module.empty("sm_90")
+    b = compiler.FunctionBuilder(module, "f", ["tensor<4x7xbf16>", "tensor<4x8xbf16>"])
+    with pytest.raises(teq.CompilerError,
+                       match=r"teqFunctionBuilderActivation: unknown activation 'mish' "
+                             r"\(expected one of gelu, gelu_erf, qgelu, silu, relu, srelu, "
+                             r"tanh, sigmoid, geglu, qgeglu, reglu, sreglu, swiglu, glu\)"):
+        b.activation("mish", b.argument(0))
+    with pytest.raises(teq.CompilerError, match="gated activation swiglu needs an input "
+                                                "whose last dimension is static and even"):
+        b.activation("swiglu", b.argument(0))
+    with pytest.raises(teq.CompilerError, match="the incoming gradient must have the "
+                                                r"forward result's shape \[4, 4\]"):
+        b.activation_backward("geglu", b.argument(1), b.argument(1))
+    y = b.activation("swiglu", b.argument(1))
+    b.ret([y, b.activation_backward("swiglu", y, b.argument(1))])
+    text = str(module)
+    assert "teq.activation swiglu %arg1 : tensor<4x8xbf16> -> tensor<4x4xbf16>" in text
+    assert "teq.activation_backward swiglu" in text
