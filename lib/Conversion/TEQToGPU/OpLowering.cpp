@@ -37,6 +37,11 @@ LogicalResult lowering::checkLowerable(Operation &op) {
     return success();
   if (const OpLowering *family = findLowering(op))
     return family->check(op);
+  if (isa<ActivationOp, ActivationBackwardOp>(op))
+    return op.emitOpError("is lowered as arith/math ops: run "
+                          "teq-decompose-activations before "
+                          "convert-teq-to-gpu (teq-lower-to-gemm and "
+                          "te-compile do)");
   std::string lowered;
   for (const OpLowering *family : opLowerings())
     lowered += (lowered.empty() ? "" : ", ") + family->ops.str();

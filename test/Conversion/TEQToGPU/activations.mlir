@@ -9,6 +9,9 @@
 // floors through i32, no __nv_floorf).
 // RUN: te-compile %s --emit=mlir -o - | FileCheck %s
 // RUN: te-compile %s --emit=ptx -o - | FileCheck %s --check-prefix=PTX
+// Without the decomposition, convert-teq-to-gpu says which pass to run.
+// RUN: not te-opt %s --convert-teq-to-gpu 2>&1 | FileCheck %s --check-prefix=UNDECOMPOSED
+// UNDECOMPOSED: error: 'teq.activation' op is lowered as arith/math ops: run teq-decompose-activations before convert-teq-to-gpu (teq-lower-to-gemm and te-compile do)
 
 module attributes {teq.target = #teq.target<sm_90>} {
   func.func @gelu(%x: tensor<64x256xbf16>) -> tensor<64x256xbf16> {
