@@ -214,7 +214,8 @@ def run(args):
     lines = timing.header(" ".join(sys.argv), warmup, iters)
     lines.append(f"commit {timing.git_commit()}")
     rows, errors = [], []
-    for layer, cfg in LAYERS.items():
+    for layer in args.layers.split(","):
+        cfg = LAYERS[layer]
         for batch in batches:
             tokens, hidden = batch * SEQ, cfg["hidden"]
             g = torch.Generator(device="cuda").manual_seed(5)
@@ -335,7 +336,10 @@ def main():
     parser.add_argument("--artifacts", metavar="DIR")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--json")
+    parser.add_argument("--layers", default="gpt,llama", help="comma-separated: gpt, llama")
     args = parser.parse_args()
+    if any(layer not in LAYERS for layer in args.layers.split(",")):
+        parser.error(f"--layers: choose from {', '.join(LAYERS)}")
     if args.compile:
         compile_all(args.compile)
         return 0
