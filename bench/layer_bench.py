@@ -211,6 +211,10 @@ def run(args):
     warmup, iters = (2, 5) if args.quick else (5, 20)
     batches = (2,) if args.quick else BATCHES
     recipes = ("current",) if args.quick else RECIPES
+    if args.batches:
+        batches = tuple(int(b) for b in args.batches.split(","))
+    if args.recipes:
+        recipes = tuple(args.recipes.split(","))
     lines = timing.header(" ".join(sys.argv), warmup, iters)
     lines.append(f"commit {timing.git_commit()}")
     rows, errors = [], []
@@ -337,7 +341,13 @@ def main():
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--json")
     parser.add_argument("--layers", default="gpt,llama", help="comma-separated: gpt, llama")
+    parser.add_argument("--batches", help="comma-separated, of 2 and 8 (compiled ones)")
+    parser.add_argument("--recipes", help="comma-separated: current, delayed, block")
     args = parser.parse_args()
+    if args.batches and any(int(b) not in BATCHES for b in args.batches.split(",")):
+        parser.error(f"--batches: the artifacts are compiled for {BATCHES}")
+    if args.recipes and any(r not in RECIPES for r in args.recipes.split(",")):
+        parser.error(f"--recipes: choose from {', '.join(RECIPES)}")
     if any(layer not in LAYERS for layer in args.layers.split(",")):
         parser.error(f"--layers: choose from {', '.join(LAYERS)}")
     if args.compile:
