@@ -328,6 +328,25 @@ def run(args):
                      f"{f(r['memory_mib'], '.0f')} |")
     lines += [f"error: {e}" for e in errors]
     print("\n".join(lines))
+    if args.plot_dir:
+        import plots
+
+        # One group per layer and batch, one bar per TEQ recipe: the
+        # speed-up over bf16's best, the targets dashed (1.75x; TE's 1.65x).
+        labels = sorted({(r["layer"], r["batch"]) for r in rows})
+        series = {}
+        for recipe in recipes:
+            series[f"TEQ {recipe}"] = [
+                max([r["vs_bf16"] for r in rows if (r["layer"], r["batch"]) == lb
+                     and r["contender"].startswith(f"teq {recipe}") and r["vs_bf16"]],
+                    default=None) for lb in labels]
+        series["FP8 torch.compile"] = [
+            next((r["vs_bf16"] for r in rows if (r["layer"], r["batch"]) == lb
+                  and r["contender"] == "fp8 compiled"), None) for lb in labels]
+        plots.speedup_bars(os.path.join(args.plot_dir, "layer_speedup.png"),
+                           "Layer forward + backward over bf16 (best of eager, compiled, "
+                           "CUDA graph)", [f"{layer} b{batch}" for layer, batch in labels],
+                           series, target=1.75, ylabel="speed-up over bf16 (x)")
     if args.json:
         with open(args.json, "w") as fh:
             json.dump({"rows": rows, "errors": errors, "header": lines[:3]}, fh, indent=1)
@@ -340,6 +359,7 @@ def main():
     parser.add_argument("--artifacts", metavar="DIR")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--json")
+    parser.add_argument("--plot-dir", help="write layer_speedup.png there (matplotlib)")
     parser.add_argument("--layers", default="gpt,llama", help="comma-separated: gpt, llama")
     parser.add_argument("--batches", help="comma-separated, of 2 and 8 (compiled ones)")
     parser.add_argument("--recipes", help="comma-separated: current, delayed, block")
