@@ -2,6 +2,7 @@
 the Program builder and teq.compile (the same artifact as te-compile)."""
 
 import json
+import math
 import subprocess
 
 import pytest
@@ -158,7 +159,21 @@ def test_inference_entry_next_to_the_training_pair(tmp_path, recipe):
 
     assert usages(by_name["mlp"]) and set(usages(by_name["mlp"])) == {"rowwise"}
     assert "columnwise" in " ".join(usages(by_name["mlp_forward"]))
-    assert by_name["mlp"]["workspace_bytes"] < by_name["mlp_forward"]["workspace_bytes"]
+    # Device memory of a call (workspace and outputs): the inference forward
+    # keeps no columnwise copies. (Its workspace alone may be the larger:
+    # the training forward's saved outputs are written in place and host
+    # its temporaries.)
+    def output_bytes(arg):
+        if "buffers" in arg:
+            return sum(b["bytes"] for b in arg["buffers"])
+        t = arg["tensor"]
+        return math.prod(t["shape"]) * {"bf16": 2, "f16": 2, "f32": 4}[t["dtype"]]
+
+    def footprint(entry):
+        return entry["workspace_bytes"] + sum(
+            output_bytes(a) for a in entry["args"] if a["kind"] == "output")
+
+    assert footprint(by_name["mlp"]) < footprint(by_name["mlp_forward"])
 
 
 @pytest.mark.parametrize("recipe", [Float8CurrentScaling(), Float8BlockScaling()],
