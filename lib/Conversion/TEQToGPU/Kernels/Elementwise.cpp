@@ -284,6 +284,15 @@ mlir::teq::kernels::emitElementwise(const EmitContext &ctx,
   // exp (sigmoid) by MLIR's range reduction and polynomial, no libdevice.
   populateMathPolynomialApproximationPatterns(
       patterns, [](StringRef name) { return name == "math.exp"; });
+  llvm::SmallPtrSet<Operation *, 16> formulaDivisions;
+  func.walk([&](arith::DivFOp op) { formulaDivisions.insert(op); });
   (void)applyOpPatternsGreedily(created, std::move(patterns));
+  // The polynomials' own ratios (tanh's p/q, q > 0 and bounded) need no
+  // IEEE division: approximate functions, `afn`, lower to PTX div.approx,
+  // one reciprocal and a multiply. Divisions the formulas wrote stay IEEE.
+  func.walk([&](arith::DivFOp op) {
+    if (!formulaDivisions.contains(op))
+      op.setFastmath(arith::FastMathFlags::afn);
+  });
   return {launch};
 }
