@@ -19,6 +19,9 @@ scaling only), bf16:
   heads: 4096 -> 6144), attention, o_proj, residual, RMSNorm, gate/up
   (4096 -> 2 x 14336), SwiGLU, down (14336 -> 4096), residual.
 
+--profile lists every kernel of each contender's step instead of timing it
+(the PyTorch profiler over 3 direct steps: device ms and launches a step).
+
 Attention is PyTorch's (F.scaled_dot_product_attention, causal, GQA) for
 every contender. Contenders, each timed as one training step (the layer's
 forward and torch.autograd.grad of its output for dy, w.r.t. x and every
@@ -138,6 +141,29 @@ def compile_all(directory):
 
 
 # -- the GPU side -------------------------------------------------------------
+
+
+def profile_lines(suite, label, errors):
+    """Every kernel of each contender's step (direct calls, not graphs),
+    from the PyTorch profiler: device ms and launches a step."""
+    import timing
+
+    lines = []
+    for key, fn in suite.fns.items():
+        if key.endswith("+graph") or key.startswith("bf16 eager"):
+            continue
+        try:
+            k = timing.kernel_breakdown(fn)
+        except Exception as e:  # noqa: BLE001 - report, go on
+            errors.append(f"{label} {key} (profile): {e}")
+            continue
+        lines += ["", f"### {label} {key}: {k['count']:.0f} kernels a step, GEMMs "
+                  f"{k['gemm_ms']:.3f} ms, the rest {k['other_ms']:.3f} ms", "",
+                  "| kernel | ms a step | launches a step |", "|---|---|---|"]
+        for name, ms, count, is_gemm in k["kernels"]:
+            lines.append(f"| {'GEMM ' if is_gemm else ''}{name[:90]} | {ms:.3f} | "
+                         f"{count:.0f} |")
+    return lines
 
 
 def run(args):
@@ -290,6 +316,12 @@ def run(args):
                     suite.add(key, teq_step_of(fwd))
             for key, fwd in contenders.items():
                 suite.add(key, step_of(fwd))
+            if args.profile:
+                lines += profile_lines(suite, f"{layer} b{batch}", errors)
+                del suite
+                torch.cuda.synchronize()
+                torch.cuda.empty_cache()
+                continue
             memory = {}
             for key in list(suite.fns):
                 if key.endswith("+graph"):
@@ -363,6 +395,9 @@ def main():
     parser.add_argument("--layers", default="gpt,llama", help="comma-separated: gpt, llama")
     parser.add_argument("--batches", help="comma-separated, of 2 and 8 (compiled ones)")
     parser.add_argument("--recipes", help="comma-separated: current, delayed, block")
+    parser.add_argument("--profile", action="store_true",
+                        help="instead of timing: every kernel of each contender's step "
+                        "(PyTorch profiler), device ms a step")
     args = parser.parse_args()
     if args.batches and any(int(b) not in BATCHES for b in args.batches.split(",")):
         parser.error(f"--batches: the artifacts are compiled for {BATCHES}")

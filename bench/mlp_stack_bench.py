@@ -56,7 +56,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import timing  # noqa: E402
-from timing import best_of, fmt_ratio, ratio  # noqa: E402
+from timing import best_of, fmt_ratio, kernel_breakdown, ratio  # noqa: E402
 import mlp_bench  # noqa: E402
 from mlp_bench import bf16_block, fp8_mlp_forward, fp8_mlp_backward  # noqa: E402
 from mlp_stack_programs import LAYERS, TOKENS, HIDDEN, FFN  # noqa: E402
@@ -72,41 +72,6 @@ def host_ms(fn, n=10):
         times.append((time.perf_counter() - t0) * 1e3)
     torch.cuda.synchronize()
     return statistics.median(times)
-
-
-GEMM_NAMES = ("gemm", "nvjet", "cutlass", "xmma", "cublas", "matmul", "sm90_")
-
-
-def kernel_breakdown(fn, steps=3):
-    """Device ms per step of `fn`'s kernels, GEMMs apart, from the PyTorch
-    profiler's CUDA activity."""
-    from torch.profiler import ProfilerActivity, profile
-
-    fn()
-    torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        for _ in range(steps):
-            fn()
-        torch.cuda.synchronize()
-    gemm = other = count = 0.0
-    per_name = {}
-    for e in prof.key_averages():
-        us = getattr(e, "self_device_time_total", None)
-        if us is None:
-            us = getattr(e, "self_cuda_time_total", 0.0)
-        if not us or e.key.startswith("ProfilerStep"):
-            continue
-        name = e.key
-        if any(g in name.lower() for g in GEMM_NAMES):
-            gemm += us
-        else:
-            other += us
-            per_name[name] = per_name.get(name, 0.0) + us
-        count += e.count
-    top = sorted(per_name.items(), key=lambda kv: -kv[1])[:4]
-    return {"gemm_ms": gemm / 1e3 / steps, "other_ms": other / 1e3 / steps,
-            "count": count / steps,
-            "top_other": [(n, us / 1e3 / steps) for n, us in top]}
 
 
 def ordered(entry, values):

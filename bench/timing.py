@@ -192,6 +192,46 @@ class Suite:
                 worst = max(worst, max(rs) / min(rs) - 1)
         return worst
 
+GEMM_NAMES = ("gemm", "nvjet", "cutlass", "xmma", "cublas", "matmul", "sm90_")
+
+
+def kernel_breakdown(fn, steps=3, top=4):
+    """Device ms per step of `fn`'s kernels, GEMMs apart, from the PyTorch
+    profiler's CUDA activity (CUPTI sees TEQ's driver launches and cuBLASLt
+    calls too). `kernels` lists every kernel name, largest first, with its
+    ms and launches a step; `top_other` the `top` largest non-GEMM ones."""
+    from torch.profiler import ProfilerActivity, profile
+
+    fn()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(steps):
+            fn()
+        torch.cuda.synchronize()
+    gemm = other = count = 0.0
+    per_name = {}
+    for e in prof.key_averages():
+        us = getattr(e, "self_device_time_total", None)
+        if us is None:
+            us = getattr(e, "self_cuda_time_total", 0.0)
+        if not us or e.key.startswith("ProfilerStep"):
+            continue
+        name = e.key
+        is_gemm = any(g in name.lower() for g in GEMM_NAMES)
+        if is_gemm:
+            gemm += us
+        else:
+            other += us
+        us_so_far, n, _ = per_name.get(name, (0.0, 0, is_gemm))
+        per_name[name] = (us_so_far + us, n + e.count, is_gemm)
+        count += e.count
+    rows = sorted(per_name.items(), key=lambda kv: -kv[1][0])
+    return {"gemm_ms": gemm / 1e3 / steps, "other_ms": other / 1e3 / steps,
+            "count": count / steps,
+            "kernels": [(n, us / 1e3 / steps, c / steps, g) for n, (us, c, g) in rows],
+            "top_other": [(n, us / 1e3 / steps) for n, (us, _, g) in rows
+                          if not g][:top]}
+
 
 def best_of(*timings):
     """(timing, index) of the fastest measured timing, or (None, None)."""
