@@ -27,6 +27,9 @@ typedef struct TeqCompileOptions {
   bool forceIndex64;
   /// --gemm-algos: a `te-run --json` file pinning the GEMM algorithms.
   MlirStringRef gemmAlgosPath;
+  /// --disable-fusion: comma-separated fusion names ("residual-add");
+  /// empty: every fusion.
+  MlirStringRef disabledFusions;
 } TeqCompileOptions;
 
 /// All defaults.

@@ -19,6 +19,7 @@ TeqCompileOptions teqCompileOptionsGetDefault(void) {
   options.deviceCode = mlirStringRefCreate("", 0);
   options.forceIndex64 = false;
   options.gemmAlgosPath = mlirStringRefCreate("", 0);
+  options.disabledFusions = mlirStringRefCreate("", 0);
   return options;
 }
 
@@ -50,6 +51,11 @@ TeqStatus teqCompileModule(MlirModule module, const TeqCompileOptions *options,
   }
   compileOptions.forceIndex64 = given.forceIndex64;
   compileOptions.gemmAlgosPath = unwrap(given.gemmAlgosPath).str();
+  llvm::SmallVector<StringRef> fusions;
+  unwrap(given.disabledFusions)
+      .split(fusions, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef fusion : fusions)
+    compileOptions.disabledFusions.push_back(fusion.trim().str());
 
   // Lowering rewrites the module: compile a copy so the caller's module
   // stays the program it wrote.

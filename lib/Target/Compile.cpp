@@ -165,10 +165,23 @@ LogicalResult finishManifest(ModuleOp module, const CompileOptions &options) {
 
 } // namespace
 
+llvm::ArrayRef<llvm::StringLiteral> mlir::teq::fusionNames() {
+  static constexpr llvm::StringLiteral names[] = {"residual-add"};
+  return names;
+}
+
 LogicalResult mlir::teq::compileModule(ModuleOp module,
                                        const CompileOptions &options,
                                        StringRef outputPath) {
   MLIRContext *context = module.getContext();
+  for (const std::string &name : options.disabledFusions)
+    if (!llvm::is_contained(fusionNames(), name))
+      return emitError(module.getLoc())
+             << "unknown fusion '" << name << "' to disable (known: "
+             << llvm::join(fusionNames(), ", ") << ")";
+  auto enabled = [&](StringRef fusion) {
+    return !llvm::is_contained(options.disabledFusions, fusion);
+  };
   // An artifact is self-contained: a declaration would be an undefined
   // symbol when the runtime loads it (or, with types only the embedding
   // compiler knows, such as !quant.uniform, fail deep in LLVM translation).
@@ -181,6 +194,7 @@ LogicalResult mlir::teq::compileModule(ModuleOp module,
   PassManager teqPasses(context);
   FrontendPipelineOptions pipelineOptions;
   pipelineOptions.target = options.target;
+  pipelineOptions.fuseResidualAdds = enabled("residual-add");
   buildLowerToGemmPipeline(teqPasses, pipelineOptions);
   teqPasses.addPass(createConvertTEQToGPU());
   if (failed(teqPasses.run(module)))

@@ -193,13 +193,15 @@ public:
 
   void compile(const std::string &output, const std::string &chip,
                const std::string &emit, const std::string &deviceCode,
-               bool forceIndex64, const std::string &gemmAlgos) {
+               bool forceIndex64, const std::string &gemmAlgos,
+               const std::string &disabledFusions) {
     TeqCompileOptions options = teqCompileOptionsGetDefault();
     options.target = toRef(chip);
     options.emit = toRef(emit);
     options.deviceCode = toRef(deviceCode);
     options.forceIndex64 = forceIndex64;
     options.gemmAlgosPath = toRef(gemmAlgos);
+    options.disabledFusions = toRef(disabledFusions);
     // The GIL stays held: every module shares one MLIRContext, created
     // without multithreading (its uniquers take no locks).
     check(teqCompileModule(module_, &options, toRef(output)));
@@ -656,7 +658,7 @@ PYBIND11_MODULE(_teq_compiler, m) {
       .def("compile", &Module::compile, py::arg("output"),
            py::arg("target") = "", py::arg("emit") = "",
            py::arg("device_code") = "", py::arg("force_index64") = false,
-           py::arg("gemm_algos") = "");
+           py::arg("gemm_algos") = "", py::arg("disabled_fusions") = "");
 
   py::class_<Value>(m, "Value").def_property_readonly("type", &Value::type);
 

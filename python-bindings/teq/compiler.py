@@ -121,16 +121,23 @@ def _as_module(program):
 
 
 def compile(program, target=None, output=None, emit="lib", device_code="ptx",
-            kernel_index_bitwidth="auto", gemm_algos=None):
+            kernel_index_bitwidth="auto", gemm_algos=None, disable_fusions=()):
     """Compiles `program` (a Program, a Module or IR text) as ``te-compile``
     does and writes the artifact (or ``emit`` = obj, ptx, llvm, manifest,
     mlir) to `output`; returns its path. `target` ("sm_90", ...) defaults to
-    the module's #teq.target."""
+    the module's #teq.target. `disable_fusions` names fusions across ops to
+    leave out (``te-compile --disable-fusion``: "residual-add"), to measure
+    each against the unfused form."""
     if output is None:
         raise ValueError("teq.compile needs output=<path>")
     if kernel_index_bitwidth not in ("auto", 64, "64"):
         raise ValueError(f"kernel_index_bitwidth must be 'auto' or 64, got "
                          f"{kernel_index_bitwidth!r}")
+    if isinstance(disable_fusions, str):
+        disable_fusions = (disable_fusions,)
+    for name in disable_fusions:
+        if not isinstance(name, str) or not name or "," in name:
+            raise ValueError(f"disable_fusions: each item is one fusion name, got {name!r}")
     module = _as_module(program)
     if target is not None:
         # The whole target, CUDA version included, goes on (a copy of) the
@@ -141,7 +148,8 @@ def compile(program, target=None, output=None, emit="lib", device_code="ptx",
     output = os.fspath(output)
     module._handle.compile(output, "", emit, device_code,
                            kernel_index_bitwidth in (64, "64"),
-                           os.fspath(gemm_algos) if gemm_algos else "")
+                           os.fspath(gemm_algos) if gemm_algos else "",
+                           ",".join(disable_fusions))
     return output
 
 

@@ -332,6 +332,31 @@ def test_compile_errors(tmp_path):
     p = mlp(recipe=MXFP8BlockScaling())
     with pytest.raises(teq.CompilerError, match="MXFP8"):
         teq.compile(p, output=tmp_path / "mx.so")
+    with pytest.raises(teq.CompilerError, match="unknown fusion 'bogus' to disable"):
+        teq.compile(LINEAR, output=tmp_path / "x", disable_fusions=["bogus"])
+    with pytest.raises(ValueError, match="one fusion name"):
+        teq.compile(LINEAR, output=tmp_path / "x", disable_fusions=["residual-add,x"])
+
+
+def test_disable_fusions_keeps_the_residual_add(tmp_path):
+    # fc2(tanh(fc1(x))) + x: the residual goes through fc2's C input unless
+    # the fusion is disabled.
+    p = teq.Program("res", target="sm_90")
+    x = p.input("x", (64, 128), requires_grad=True)
+    fc = p.Linear(128, 128, name="fc")
+    with teq.autocast(recipe=Float8CurrentScaling()):
+        p.output(p.add(fc(x), x))
+
+    def forward(**kw):
+        path = tmp_path / "m.json"
+        teq.compile(p, output=path, emit="manifest", **kw)
+        entries = json.loads(path.read_text())["entries"]
+        return json.dumps(next(e for e in entries if e["name"] == "res_forward"))
+
+    assert '"accumulate": "x"' in forward()
+    assert "arith.addf" not in forward()
+    unfused = forward(disable_fusions=["residual-add"])
+    assert "arith.addf" in unfused and '"accumulate"' not in unfused
 
 
 def test_saved_memory_report_as_data():

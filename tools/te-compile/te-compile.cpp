@@ -88,6 +88,13 @@ llvm::cl::opt<std::string> gemmAlgos(
                    "and algo), recorded in the artifact's manifest"),
     llvm::cl::value_desc("file"), llvm::cl::init(""));
 
+llvm::cl::list<std::string> disableFusions(
+    "disable-fusion",
+    llvm::cl::desc("leave out a fusion across ops, to measure it against "
+                   "the unfused form: residual-add (comma-separated or "
+                   "repeated)"),
+    llvm::cl::value_desc("name"), llvm::cl::CommaSeparated);
+
 int fail(const llvm::Twine &message) {
   llvm::errs() << "te-compile: error: " << message << "\n";
   return 1;
@@ -156,5 +163,6 @@ int main(int argc, char **argv) {
   options.deviceCode = deviceCode;
   options.forceIndex64 = kernelIndexWidth == IndexWidth::Bits64;
   options.gemmAlgosPath = gemmAlgos;
+  options.disabledFusions.assign(disableFusions.begin(), disableFusions.end());
   return failed(mlir::teq::compileModule(*module, options, output)) ? 1 : 0;
 }

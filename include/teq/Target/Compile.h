@@ -20,6 +20,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mlir::teq {
 
@@ -52,7 +53,14 @@ struct CompileOptions {
   /// A JSON file as `te-run --json` prints it: pins each GEMM's cuBLASLt
   /// algorithm in the manifest ("algo"). Empty: none.
   std::string gemmAlgosPath;
+  /// Fusions across ops to leave out, by name (kFusionNames), to measure
+  /// each against its unfused form.
+  std::vector<std::string> disabledFusions;
 };
+
+/// The fusions CompileOptions::disabledFusions can name: "residual-add"
+/// (teq-fuse-residual-adds).
+llvm::ArrayRef<llvm::StringLiteral> fusionNames();
 
 /// Lowers `module` in place and writes what `options.emit` asks for to
 /// `outputPath` ("-" is stdout for the text kinds). Every failure is emitted

@@ -256,8 +256,8 @@ bool hasRoleAttributes(func::FuncOp func) {
 /// and delayed-scaling updates read as scale and amax history, a returned
 /// new value of such state (an update's result, a history a quantize
 /// recorded into) is a state_update of the argument it updates, and a
-/// GEMM's accumulator argument and the returned GEMM result accumulated into
-/// it are a main_grad. Anything else gets no role
+/// wgrad GEMM's accumulator argument and the returned GEMM result
+/// accumulated into it are a main_grad. Anything else gets no role
 /// (a plain input or output is not told from a parameter here).
 struct DerivedRoles {
   llvm::DenseMap<unsigned, std::pair<std::string, std::string>> args;
@@ -285,6 +285,12 @@ Value stateRoot(Value v) {
   return v;
 }
 
+/// A Linear's weight-gradient GEMM: only those accumulate into a main_grad
+/// (a forward GEMM accumulates a residual, teq-fuse-residual-adds).
+bool isWgrad(GemmOp gemm) {
+  return gemm.getKind() == GemmKind::wgrad;
+}
+
 DerivedRoles deriveRoles(func::FuncOp func, const EntryNames &names) {
   DerivedRoles roles;
   auto state = [&](Value v) {
@@ -299,7 +305,8 @@ DerivedRoles deriveRoles(func::FuncOp func, const EntryNames &names) {
       state(update.getScale());
       state(update.getAmaxHistory());
     } else if (auto gemmOp = dyn_cast<GemmOp>(op)) {
-      if (auto arg = dyn_cast_or_null<BlockArgument>(gemmOp.getAccumulate()))
+      auto arg = dyn_cast_or_null<BlockArgument>(gemmOp.getAccumulate());
+      if (arg && isWgrad(gemmOp))
         roles.args[arg.getArgNumber()] = {"main_grad", ""};
     }
   });
@@ -310,7 +317,7 @@ DerivedRoles deriveRoles(func::FuncOp func, const EntryNames &names) {
     // The accumulated main_grad: a GEMM's result accumulated into one.
     if (auto gemmOp = returned.getDefiningOp<GemmOp>()) {
       auto acc = dyn_cast_or_null<BlockArgument>(gemmOp.getAccumulate());
-      if (acc && returned == gemmOp.getResult()) {
+      if (acc && isWgrad(gemmOp) && returned == gemmOp.getResult()) {
         roles.values[returned] = {"main_grad", ""};
         continue;
       }

@@ -240,13 +240,17 @@
 // QKV-NOT: float8_current_scaling
 // QKV-NOT: use_split_accumulator
 // QKV-NOT: teq.quantize %[[X]] :
+// The three dgrads are summed through the GEMMs' C inputs
+// (teq-fuse-residual-adds): each after the first accumulates the one before.
 // QKV: teq.quantize %{{[a-z0-9_]+}} : tensor<64x128xbf16> -> !teq.proto<64x128xbf16, #teq.float8_block_quantizer<f8E4M3FN, block_scaling_dim = 1>, rowwise|columnwise>
-// QKV-NEXT: teq.gemm NN {{.*}}{kind = #teq.gemm_kind<dgrad>, physical_layout = #teq.gemm_layout<TN>} :
 // QKV-NEXT: teq.gemm NT %[[SX:[a-z0-9_]+]], {{.*}}{kind = #teq.gemm_kind<wgrad>, physical_layout = #teq.gemm_layout<TN>} : !teq.proto<64x128xbf16, #teq.float8_block_quantizer<f8E4M3FN, block_scaling_dim = 1>, columnwise>,
+// QKV: %[[D1:[a-z0-9_]+]] = teq.gemm NN {{.*}}{kind = #teq.gemm_kind<dgrad>, physical_layout = #teq.gemm_layout<TN>} :
+// QKV-NEXT: teq.gemm NT %[[SX]], {{.*}}{kind = #teq.gemm_kind<wgrad>, physical_layout = #teq.gemm_layout<TN>} :
 // QKV-NOT: float8_current_scaling
 // QKV-NOT: use_split_accumulator
 // QKV-NOT: teq.quantize %[[X]] :
-// QKV-COUNT-2: teq.gemm NT %[[SX]], {{.*}}{kind = #teq.gemm_kind<wgrad>, physical_layout = #teq.gemm_layout<TN>} :
-// QKV-NOT: float8_current_scaling
-// QKV-NOT: use_split_accumulator
+// QKV: teq.gemm NT %[[SX]], {{.*}}{kind = #teq.gemm_kind<wgrad>, physical_layout = #teq.gemm_layout<TN>} :
+// QKV-NEXT: %[[D2:[a-z0-9_]+]] = teq.gemm NN {{.*}} accumulate(%[[D1]] : tensor<64x128xbf16>) {kind = #teq.gemm_kind<dgrad>, physical_layout = #teq.gemm_layout<TN>} :
+// QKV-NEXT: teq.gemm NN {{.*}} accumulate(%[[D2]] : tensor<64x128xbf16>) {kind = #teq.gemm_kind<dgrad>, physical_layout = #teq.gemm_layout<TN>} :
+// QKV-NOT: arith.addf
 // QKV: return

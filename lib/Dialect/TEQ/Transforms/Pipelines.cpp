@@ -32,6 +32,8 @@ void mlir::teq::buildLowerToGemmPipeline(
   pm.addPass(createLegalizeGemmOperands());
   pm.addPass(createQuantizeCSE());
   pm.addPass(createCanonicalizerPass());
+  if (options.fuseResidualAdds)
+    pm.addPass(createFuseResidualAdds());
   // After canonicalization: the quantizations as the GEMMs read them.
   pm.addPass(createCacheWeightQuantization());
 }
@@ -46,6 +48,7 @@ void mlir::teq::registerTEQPipelines() {
       "teq-lower-to-gemm",
       "Autocast IR to quantize + GEMM + collectives: teq-frontend, then "
       "decompose activations and Linears, legalize GEMM operands, CSE quantizations, "
-      "canonicalize, cut weight-cache entries (teq.weight_cache)",
+      "canonicalize, fuse residual adds into GEMMs, cut weight-cache entries "
+      "(teq.weight_cache)",
       buildLowerToGemmPipeline);
 }

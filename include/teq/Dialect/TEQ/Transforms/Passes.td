@@ -368,6 +368,37 @@ def DecomposeActivations : Pass<"teq-decompose-activations"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def FuseResidualAdds : Pass<"teq-fuse-residual-adds"> {
+  let summary = "add a residual to a GEMM's output through the GEMM's C input (beta = 1)";
+  let description = [{
+    A transformer layer adds its residual to a GEMM's output (`h =
+    proj(attn) + x`, `out = fc2(a) + h`). Unfused, that is an elementwise
+    kernel reading two [tokens, hidden] tensors and writing a third after
+    the GEMM wrote one of them; cuBLASLt adds it in the GEMM's epilogue:
+    `D = A.B + C (+ bias)` with beta = 1, as TE's te.ops
+    ForwardLinearBiasAdd does (te-layer-semantics.md §4).
+
+    An `arith.addf` of a `teq.gemm` result and a tensor of the same type
+    becomes the GEMM with `accumulate(%r)`, where the GEMM's result has no
+    other reader, it does not accumulate already and it computes no dbias.
+
+    Numerics: the sum is rounded once, with the product and the bias, in
+    f32 (cuBLASLt's epilogue), where the unfused form rounds the GEMM's
+    output and then the sum (te-layer-semantics.md §6: TE's fused op rounds
+    as this does).
+
+    Before:
+    ```mlir
+    %y = teq.gemm TN %wq, %xq bias(%b : tensor<256xbf16>) {use_split_accumulator = false} : ... -> tensor<64x256xbf16>
+    %h = arith.addf %y, %r : tensor<64x256xbf16>
+    ```
+    After:
+    ```mlir
+    %h = teq.gemm TN %wq, %xq bias(%b : tensor<256xbf16>) accumulate(%r : tensor<64x256xbf16>) {use_split_accumulator = false} : ... -> tensor<64x256xbf16>
+    ```
+  }];
+}
+
 def CacheWeightQuantization : Pass<"teq-cache-weight-quantization", "ModuleOp"> {
   let summary = "split a forward marked teq.weight_cache into a weight-quantizing entry and a forward taking its copies";
   let description = [{

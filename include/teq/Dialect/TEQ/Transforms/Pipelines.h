@@ -29,6 +29,11 @@ struct FrontendPipelineOptions
       llvm::cl::desc("record the saved-memory report on each function "
                      "(teq.saved_memory)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> fuseResidualAdds{
+      *this, "fuse-residual-adds",
+      llvm::cl::desc("teq-lower-to-gemm: add residuals through the GEMMs' C "
+                     "input (teq-fuse-residual-adds)"),
+      llvm::cl::init(true)};
 };
 
 /// Autocast IR to resolved, checked Linears with quantized saved tensors:

@@ -1,0 +1,22 @@
+// te-compile --disable-fusion leaves a fusion across ops out, to measure it
+// against the unfused form; an unknown name is an error listing the known.
+// RUN: te-compile %s --emit=manifest -o - | FileCheck %s --check-prefix=FUSED
+// RUN: te-compile %s --emit=manifest --disable-fusion=residual-add -o - | FileCheck %s --check-prefix=UNFUSED
+// RUN: not te-compile %s --emit=manifest --disable-fusion=residual-add,bogus -o - 2>&1 | FileCheck %s --check-prefix=ERR
+
+// FUSED: "accumulate": "arg2"
+// FUSED-NOT: "op": "arith.addf"
+// UNFUSED: "op": "arith.addf"
+// UNFUSED-NOT: "accumulate": "arg2"
+// ERR: error: unknown fusion 'bogus' to disable (known: residual-add
+
+#q = #teq.float8_current_scaling_quantizer<f8E4M3FN>
+module attributes {teq.target = #teq.target<sm_90>} {
+  func.func @residual(%w: tensor<256x128xbf16>, %x: tensor<64x128xbf16>, %r: tensor<64x256xbf16>) -> tensor<64x256xbf16> {
+    %wq = teq.quantize %w : tensor<256x128xbf16> -> !teq.proto<256x128xbf16, #q, rowwise>
+    %xq = teq.quantize %x : tensor<64x128xbf16> -> !teq.proto<64x128xbf16, #q, rowwise>
+    %y = teq.gemm TN %wq, %xq {use_split_accumulator = false} : !teq.proto<256x128xbf16, #q, rowwise>, !teq.proto<64x128xbf16, #q, rowwise> -> tensor<64x256xbf16>
+    %h = arith.addf %y, %r : tensor<64x256xbf16>
+    return %h : tensor<64x256xbf16>
+  }
+}
