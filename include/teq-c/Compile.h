@@ -27,7 +27,8 @@ typedef struct TeqCompileOptions {
   bool forceIndex64;
   /// --gemm-algos: a `te-run --json` file pinning the GEMM algorithms.
   MlirStringRef gemmAlgosPath;
-  /// --disable-fusion: comma-separated fusion names ("residual-add");
+  /// --disable-fusion: comma-separated fusion names ("residual-add",
+  /// "bias-grad");
   /// empty: every fusion.
   MlirStringRef disabledFusions;
 } TeqCompileOptions;

@@ -166,7 +166,7 @@ LogicalResult finishManifest(ModuleOp module, const CompileOptions &options) {
 } // namespace
 
 llvm::ArrayRef<llvm::StringLiteral> mlir::teq::fusionNames() {
-  static constexpr llvm::StringLiteral names[] = {"residual-add"};
+  static constexpr llvm::StringLiteral names[] = {"residual-add", "bias-grad"};
   return names;
 }
 
@@ -196,7 +196,11 @@ LogicalResult mlir::teq::compileModule(ModuleOp module,
   pipelineOptions.target = options.target;
   pipelineOptions.fuseResidualAdds = enabled("residual-add");
   buildLowerToGemmPipeline(teqPasses, pipelineOptions);
-  teqPasses.addPass(createConvertTEQToGPU());
+  ConvertTEQToGPUOptions conversion;
+  for (const std::string &name : options.disabledFusions)
+    if (name != "residual-add")
+      conversion.disabledFusions.push_back(name);
+  teqPasses.addPass(createConvertTEQToGPU(conversion));
   if (failed(teqPasses.run(module)))
     return failure();
   if (failed(finishManifest(module, options)))

@@ -95,6 +95,11 @@ def ConvertTEQToGPU : Pass<"convert-teq-to-gpu", "ModuleOp"> {
         : (i64, i64, i64, i64, i64, i64, i64, i64, i64) -> ()
     ```
   }];
+  let options = [
+    ListOption<"disabledFusions", "disabled-fusions", "std::string",
+               "fusions across ops to leave out (bias-grad: a bias gradient "
+               "summed by the transposing cast of the same tensor)">,
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::LLVM::LLVMDialect", "::mlir::math::MathDialect",

@@ -59,7 +59,8 @@ struct CompileOptions {
 };
 
 /// The fusions CompileOptions::disabledFusions can name: "residual-add"
-/// (teq-fuse-residual-adds).
+/// (teq-fuse-residual-adds), "bias-grad" (convert-teq-to-gpu: a bias
+/// gradient summed by the transposing cast of the same tensor).
 llvm::ArrayRef<llvm::StringLiteral> fusionNames();
 
 /// Lowers `module` in place and writes what `options.emit` asks for to

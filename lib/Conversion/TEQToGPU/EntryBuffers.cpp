@@ -3,8 +3,10 @@
 #include "EntryBuffers.h"
 
 #include "Kernels/BiasGrad.h"
+#include "Kernels/PerTensorFP8.h"
 #include "Lowerable.h"
 #include "MemoryPlan.h"
+#include "QuantizeFusion.h"
 
 #include <algorithm>
 #include <functional>
@@ -71,13 +73,24 @@ llvm::StringMap<NamedBuffer> lowering::buffersByName(TensorProtoType proto,
 
 namespace {
 
-/// The f32 partial sums of a bias gradient's first pass.
+/// The f32 partial sums of a bias gradient's first pass: one row per 64-row
+/// tile where the quantization's cast sums them.
 int64_t biasGradScratchElements(BiasGradOp op) {
   kernels::BiasGradSpec spec = biasGradSpec(op);
-  return kernels::biasGradChunks(spec) * spec.cols;
+  return biasGradPartialChunks(op) * spec.cols;
 }
 
 } // namespace
+
+int64_t lowering::biasGradPartialChunks(BiasGradOp op) {
+  kernels::BiasGradSpec spec = biasGradSpec(op);
+  if (!isSummedByCast(op))
+    return kernels::biasGradChunks(spec);
+  kernels::PerTensorFP8Spec cast;
+  cast.rows = spec.rows;
+  cast.cols = spec.cols;
+  return kernels::perTensorColumnSumChunks(cast);
+}
 
 kernels::BiasGradSpec lowering::biasGradSpec(BiasGradOp op) {
   auto input = cast<RankedTensorType>(op.getInput().getType());
@@ -345,7 +358,9 @@ FailureOr<EntryPlan> lowering::planEntry(func::FuncOp func,
   for (auto biasGrad : entryBlock.getOps<BiasGradOp>())
     plan.scratch.push_back(
         {biasGrad.getOperation(),
-         MemRefType::get({biasGradScratchElements(biasGrad)}, f32), -1});
+         MemRefType::get({biasGradScratchElements(biasGrad)}, f32),
+         EntryPlan::Placement{},
+         isSummedByCast(biasGrad) ? biasGrad->getPrevNode() : nullptr});
   // A norm backward's dgamma/dbeta partials (Kernels/Norm.h).
   for (Operation &op : entryBlock)
     if (isa<LayerNormBackwardOp, RMSNormBackwardOp>(op))
@@ -355,7 +370,8 @@ FailureOr<EntryPlan> lowering::planEntry(func::FuncOp func,
            -1});
   for (const EntryPlan::Scratch &s : plan.scratch) {
     int64_t at = opIndex.lookup(s.op);
-    intervals.push_back({s.type.getNumElements() * 4, at, at});
+    int64_t from = s.from ? opIndex.lookup(s.from) : at;
+    intervals.push_back({s.type.getNumElements() * 4, from, at});
   }
 
   for (Type type : func.getArgumentTypes()) {

@@ -97,12 +97,15 @@ struct EntryPlan {
   llvm::SmallVector<llvm::SmallVector<Buffer>> temporaryBuffers;
   llvm::SmallVector<llvm::SmallVector<std::optional<Placement>>>
       temporaryPlacements;
-  /// Scratch that lives for one op: an NVFP4 GEMM's device alpha, a bias
-  /// gradient's partial sums, an amax all-reduce's result.
+  /// Scratch of one op: an NVFP4 GEMM's device alpha, a bias gradient's
+  /// partial sums, an amax all-reduce's result. It lives for the op, or
+  /// from `from` on where an earlier op fills it (a cast summing a bias
+  /// gradient's columns, QuantizeFusion.h).
   struct Scratch {
     Operation *op;
     MemRefType type;
     Placement at;
+    Operation *from = nullptr;
   };
   llvm::SmallVector<Scratch> scratch;
   int64_t workspaceBytes = 0;
@@ -121,6 +124,10 @@ struct EntryPlan {
 /// The bias-gradient kernel's problem for `op`: what the plan sizes its
 /// scratch by and what the kernel is emitted for.
 kernels::BiasGradSpec biasGradSpec(BiasGradOp op);
+
+/// The rows of f32 partial sums `op`'s final pass adds: the bias-gradient
+/// kernel's chunks, or the 64-row tiles of the cast that sums them.
+int64_t biasGradPartialChunks(BiasGradOp op);
 
 /// The norm kernels' problem for `op` (teq.layer_norm, teq.rms_norm or a
 /// backward): what the plan sizes a backward's scratch by and what the

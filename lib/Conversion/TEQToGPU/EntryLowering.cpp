@@ -18,10 +18,13 @@ using namespace mlir::teq::lowering;
 
 LogicalResult lowering::lowerEntry(func::FuncOp func, TargetAttr target,
                                    KernelCache &kernelCache,
-                                   ManifestWriter &manifest) {
+                                   ManifestWriter &manifest,
+                                   const FusionOptions &fusions) {
   Location loc = func.getLoc();
-  if (failed(checkEntryLowerable(func)) ||
-      failed(orderBackwardGemms(func, target)))
+  if (failed(checkEntryLowerable(func)))
+    return failure();
+  planQuantizeFusions(func, target, fusions);
+  if (failed(orderBackwardGemms(func, target)))
     return failure();
   FailureOr<EntryPlan> planned = planEntry(func, target);
   if (failed(planned))

@@ -20,6 +20,7 @@
 
 #include "KernelCache.h"
 #include "ManifestWriter.h"
+#include "QuantizeFusion.h"
 
 #include "teq/Dialect/TEQ/IR/TEQOps.h"
 
@@ -27,10 +28,11 @@
 
 namespace mlir::teq::lowering {
 
-/// Checks `entry`, plans its buffers, replaces it by its lowered form (same
-/// name) and adds it to the manifest.
+/// Checks `entry`, plans the fusions `fusions` allow and its buffers,
+/// replaces it by its lowered form (same name) and adds it to the manifest.
 LogicalResult lowerEntry(func::FuncOp entry, TargetAttr target,
-                         KernelCache &kernelCache, ManifestWriter &manifest);
+                         KernelCache &kernelCache, ManifestWriter &manifest,
+                         const FusionOptions &fusions);
 
 } // namespace mlir::teq::lowering
 

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OpLowering.h"
+#include "QuantizeFusion.h"
 
 #include "Kernels/BlockFP8.h"
 #include "Kernels/MXFP8.h"
@@ -119,6 +120,12 @@ LogicalResult lowerPerTensorFP8(LoweringContext &ctx, QuantizeOp op) {
     buffers.amaxHistory = ctx.buffer(op.getAmaxHistory());
     if (Value updated = op.getUpdatedAmaxHistory())
       buffers.updatedAmaxHistory = ctx.buffer(updated);
+  }
+  // A bias gradient of the same tensor: the transposing cast sums its
+  // columns (QuantizeFusion.h); the bias_grad lowering finishes the sums.
+  if (BiasGradOp biasGrad = biasGradSummedBy(op)) {
+    spec.columnSums = true;
+    buffers.columnSums = ctx.scratch(biasGrad);
   }
   auto emit = [&](const kernels::EmitContext &ec) {
     return kernels::emitPerTensorFP8(ec, spec, buffers);

@@ -68,10 +68,21 @@ struct ConvertTEQToGPUPass
     for (auto func : module.getOps<func::FuncOp>())
       if (func.isPublic() && !func.isExternal())
         entries.push_back(func);
+    lowering::FusionOptions fusions;
+    for (const std::string &name : disabledFusions) {
+      if (name == "bias-grad") {
+        fusions.biasGrad = false;
+        continue;
+      }
+      module.emitError() << "convert-teq-to-gpu: unknown fusion '" << name
+                         << "' in disabled-fusions (known: bias-grad)";
+      return signalPassFailure();
+    }
     lowering::ManifestWriter manifest;
     lowering::KernelCache kernelCache(kernelModule);
     for (func::FuncOp func : entries)
-      if (failed(lowering::lowerEntry(func, target, kernelCache, manifest)))
+      if (failed(lowering::lowerEntry(func, target, kernelCache, manifest,
+                                      fusions)))
         return signalPassFailure();
     kernels::makeLibdeviceFree(kernelModule);
     if (manifest.hasGemms()) {

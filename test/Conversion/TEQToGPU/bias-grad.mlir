@@ -56,25 +56,25 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // BF16-NEXT: }
 // BF16-NEXT: gpu.return
 
-// Pass 2: one thread a column adds partials 0..63 in order, then one
-// rounding to bf16.
+// Pass 2: one thread a column adds partials 0..63 in order (eight loads in
+// flight, then their adds in chunk order; no rest here), then one rounding
+// to bf16.
 // BF16-LABEL: gpu.func @b0_bgrad_final(
 // BF16-SAME: %[[FPART:[^:]*]]: memref<19200xf32>, %[[BIAS:[^:]*]]: memref<300xbf16>) kernel
 // BF16-SAME: known_block_size = array<i32: 256, 1, 1>
 // BF16-DAG: %[[FC0:.*]] = arith.constant 0 : index
 // BF16-DAG: %[[FC300:.*]] = arith.constant 300 : index
-// BF16-DAG: %[[FC64:.*]] = arith.constant 64 : index
 // BF16: %[[FCOL:.*]] = arith.addi %{{.*}}, %{{.*}} : index
 // BF16-NEXT: %[[FIN:.*]] = arith.cmpi ult, %[[FCOL]], %[[FC300]] : index
 // BF16-NEXT: scf.if %[[FIN]] {
-// BF16-NEXT: %[[TOTAL:.*]] = scf.for %[[C:.*]] = %[[FC0]] to %[[FC64]] step %c1 iter_args(%[[FACC:.*]] = %cst) -> (f32) {
-// BF16-NEXT: %[[FROW:.*]] = arith.muli %[[C]], %[[FC300]] : index
-// BF16-NEXT: %[[FAT:.*]] = arith.addi %[[FROW]], %[[FCOL]] : index
-// BF16-NEXT: %[[P:.*]] = memref.load %[[FPART]][%[[FAT]]] : memref<19200xf32>
-// BF16-NEXT: %[[FADD:.*]] = arith.addf %[[FACC]], %[[P]] : f32
-// BF16-NEXT: scf.yield %[[FADD]] : f32
-// BF16-NEXT: }
-// BF16-NEXT: %[[T:.*]] = arith.truncf %[[TOTAL]] : f32 to bf16
+// BF16: %[[HEAD:.*]] = scf.for %[[C:.*]] = %[[FC0]] to %c64{{[_0-9]*}} step %c8 iter_args(%[[FACC:.*]] = %cst) -> (f32) {
+// BF16-COUNT-8: memref.load %[[FPART]]
+// BF16-NEXT: %[[A0:.*]] = arith.addf %[[FACC]], %{{.*}} : f32
+// BF16-NEXT: %[[A1:.*]] = arith.addf %[[A0]], %{{.*}} : f32
+// BF16-COUNT-6: arith.addf
+// BF16: scf.yield
+// BF16: %[[TOTAL:.*]] = scf.for %{{.*}} = %c64{{[_0-9]*}} to %c64{{[_0-9]*}} step %c1{{[_0-9]*}} iter_args(%{{.*}} = %[[HEAD]]) -> (f32) {
+// BF16: %[[T:.*]] = arith.truncf %[[TOTAL]] : f32 to bf16
 // BF16-NEXT: memref.store %[[T]], %[[BIAS]][%[[FCOL]]] : memref<300xbf16>
 // BF16-NOT: gpu.func
 
@@ -112,7 +112,8 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // F32: memref.store {{.*}} : memref<135168xf32>
 // F32-LABEL: gpu.func @b0_bgrad_final(
 // F32-SAME: memref<135168xf32>, %[[BIAS:[^:]*]]: memref<4096xf32>)
-// F32: scf.for %{{.*}} = %c0 to %c33 step
+// F32: scf.for %{{.*}} = %c0 to %c32 step %c8
+// F32: scf.for %{{.*}} = %c32{{[_0-9]*}} to %c33 step
 // F32-NOT: arith.truncf
 // F32: memref.store %{{.*}}, %[[BIAS]]
 // F32-LABEL: func.func @bgrad_f32(

@@ -76,12 +76,30 @@ void buildFinalSums(ImplicitLocOpBuilder &b, gpu::GPUFuncOp kernel,
   Value col = columnOfThread(b, tid, bx);
   Value inside = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, col, cols);
   ifThen(b, inside, [&] {
-    Value total = forLoop(b, c0, chunkCount, c1, zero, [&](Value c, Value acc) {
-      Value chunkStart = arith::MulIOp::create(b, c, cols);
-      Value at = arith::AddIOp::create(b, chunkStart, col);
-      Value p = memref::LoadOp::create(b, partials, ValueRange{at});
-      return arith::AddFOp::create(b, acc, p).getResult();
-    });
+    auto partialAt = [&](Value c) -> Value {
+      Value at = arith::AddIOp::create(b, arith::MulIOp::create(b, c, cols), col);
+      return memref::LoadOp::create(b, partials, ValueRange{at});
+    };
+    // Eight loads in flight, then their adds in chunk order (the order of
+    // one serial loop: the same bits), then the rest one at a time.
+    constexpr int64_t kInFlight = 8;
+    const int64_t grouped = chunks / kInFlight * kInFlight;
+    Value head = forLoop(
+        b, c0, constantIndex(b, grouped), constantIndex(b, kInFlight), zero,
+        [&](Value c, Value acc) {
+          SmallVector<Value> loaded;
+          for (int64_t i = 0; i < kInFlight; ++i)
+            loaded.push_back(partialAt(
+                arith::AddIOp::create(b, c, constantIndex(b, i))));
+          for (Value p : loaded)
+            acc = arith::AddFOp::create(b, acc, p);
+          return acc;
+        });
+    Value total = forLoop(b, constantIndex(b, grouped), chunkCount, c1, head,
+                          [&](Value c, Value acc) {
+                            return arith::AddFOp::create(b, acc, partialAt(c))
+                                .getResult();
+                          });
     Type out = elementTypeOf(b, spec.output);
     if (out != total.getType())
       total = arith::TruncFOp::create(b, out, total);
@@ -91,6 +109,21 @@ void buildFinalSums(ImplicitLocOpBuilder &b, gpu::GPUFuncOp kernel,
 }
 
 } // namespace
+
+KernelLaunch mlir::teq::kernels::emitBiasGradFinal(
+    const EmitContext &ctx, const BiasGradSpec &spec, int64_t chunks,
+    Value partials, Value bias) {
+  ImplicitLocOpBuilder &b = ctx.b;
+  KernelLaunch final = ctx.launchOf("_bgrad_final");
+  final.gridX = (spec.cols + kBlockSize - 1) / kBlockSize;
+  final.blockX = kBlockSize;
+  final.args = {partials, bias};
+  OpBuilder::InsertionGuard guard(b);
+  buildFinalSums(b,
+                 createKernel(b, ctx.module, final.kernel, final.args, kBlockSize),
+                 spec, chunks);
+  return final;
+}
 
 KernelGroup mlir::teq::kernels::emitBiasGrad(const EmitContext &ctx,
                                              const BiasGradSpec &spec,
@@ -105,17 +138,13 @@ KernelGroup mlir::teq::kernels::emitBiasGrad(const EmitContext &ctx,
   partial.gridY = chunks;
   partial.blockX = kBlockSize;
   partial.args = {buffers.gradient, buffers.partials};
-  KernelLaunch final = ctx.launchOf("_bgrad_final");
-  final.gridX = columnBlocks;
-  final.blockX = kBlockSize;
-  final.args = {buffers.partials, buffers.bias};
 
-  OpBuilder::InsertionGuard guard(b);
-  buildPartialSums(
-      b, createKernel(b, ctx.module, partial.kernel, partial.args, kBlockSize),
-      spec, rowsPerChunk);
-  buildFinalSums(b,
-                 createKernel(b, ctx.module, final.kernel, final.args, kBlockSize),
-                 spec, chunks);
-  return {partial, final};
+  {
+    OpBuilder::InsertionGuard guard(b);
+    buildPartialSums(
+        b, createKernel(b, ctx.module, partial.kernel, partial.args, kBlockSize),
+        spec, rowsPerChunk);
+  }
+  return {partial,
+          emitBiasGradFinal(ctx, spec, chunks, buffers.partials, buffers.bias)};
 }

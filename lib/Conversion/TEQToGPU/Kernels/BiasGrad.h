@@ -34,6 +34,13 @@ struct BiasGradBuffers {
 KernelGroup emitBiasGrad(const EmitContext &ctx, const BiasGradSpec &spec,
                          const BiasGradBuffers &buffers);
 
+/// Pass 2 alone, `<prefix>_bgrad_final`: the f32 `partials` [chunks, N]
+/// some other kernel wrote (a quantization's cast summing its 64-row
+/// tiles, PerTensorFP8Spec::columnSums) added in chunk order into `bias`.
+KernelLaunch emitBiasGradFinal(const EmitContext &ctx,
+                               const BiasGradSpec &spec, int64_t chunks,
+                               Value partials, Value bias);
+
 } // namespace mlir::teq::kernels
 
 #endif // TEQ_LIB_CONVERSION_TEQTOGPU_KERNELS_BIASGRAD_H

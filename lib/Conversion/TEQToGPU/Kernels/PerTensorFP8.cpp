@@ -67,6 +67,21 @@ void perTensorCastGrid(const PerTensorFP8Spec &spec, int64_t &gridX,
   gridY = 1;
 }
 
+} // namespace
+
+bool mlir::teq::kernels::canSumColumns(const PerTensorFP8Spec &spec) {
+  // Whole tiles of whole 16-element chunks: every thread's chunk is a
+  // loaded vector, so the sums need no bounds.
+  return spec.transpose && spec.rows % kTile == 0 && spec.cols % kTile == 0;
+}
+
+int64_t mlir::teq::kernels::perTensorColumnSumChunks(
+    const PerTensorFP8Spec &spec) {
+  return spec.rows / kTile;
+}
+
+namespace {
+
 /// Amax partials a quantization produces: one per amax block (current
 /// scaling) or per cast block (delayed scaling, recorded by the cast).
 int64_t amaxPartialsCount(const PerTensorFP8Spec &spec) {
@@ -110,7 +125,15 @@ private:
   /// The cast's transposing body: one 64x64 tile a block. `getScale` is
   /// called (once, by every thread) after the tile's vector load.
   Value castTile(Value x, Value data, Value transpose,
-                 llvm::function_ref<Value()> getScale, Value tile);
+                 llvm::function_ref<Value()> getScale, Value tile,
+                 Value columnSums, Value warpSums);
+  /// columnSums: the sums of this thread's chunk column over its warp's 8
+  /// tile rows into `warpSums` [warp][64] (lanes 0-3), before the barrier.
+  void warpColumnSums(Value chunk, Value tid, Value warpSums);
+  /// columnSums, after the barrier: threads 0-63 add the warps' sums in
+  /// warp order and store the tile's row of partials.
+  void storeTileColumnSums(Value tid, Value warpSums, Value columnSums,
+                           Value tileRow, Value k0);
   /// The cast's elementwise body: a grid-stride loop over 16-element chunks.
   Value castElementwise(Value x, Value data, Value scale, int64_t gridX);
   /// amaxPassScales, thread 0 of each amax block: folds the block's max
@@ -197,11 +220,18 @@ KernelLaunch PerTensorFP8Emitter::emitCast() {
     launch.args.push_back(buffers.transpose);
   if (fusesScale(spec))
     launch.args.push_back(buffers.scaleInv);
+  assert((!spec.columnSums || canSumColumns(spec)) &&
+         "column sums need whole 64x64 tiles");
+  if (spec.columnSums)
+    launch.args.push_back(buffers.columnSums);
   gpu::GPUFuncOp kernel = newKernel(launch, "_cast");
   Value tile = spec.transpose
                    ? addWorkgroupBuffer(kernel, b.getI8Type(),
                                         kTile * kTileRowStride)
                    : Value();
+  Value warpSums = spec.columnSums ? addWorkgroupBuffer(kernel, b.getF32Type(),
+                                                        kWarps * kTile)
+                                   : Value();
   Value shared = sharedMaxSlots(kernel);
 
   OpBuilder::InsertionGuard guard(b);
@@ -216,6 +246,7 @@ KernelLaunch PerTensorFP8Emitter::emitCast() {
   Value data = arg(spec.rowwise);
   Value transpose = arg(spec.transpose);
   Value scaleInv = arg(fusesScale(spec));
+  Value columnSums = arg(spec.columnSums);
 
   auto getScale = [&]() -> Value {
     if (spec.delayed)
@@ -232,7 +263,8 @@ KernelLaunch PerTensorFP8Emitter::emitCast() {
   // max|x| rides along with the conversion; only delayed scaling records
   // it (the rest is dead code, removed on the way to PTX).
   Value amax = spec.transpose
-                   ? castTile(x, data, transpose, getScale, tile)
+                   ? castTile(x, data, transpose, getScale, tile, columnSums,
+                              warpSums)
                    : castElementwise(x, data, getScale(), launch.gridX);
   if (spec.delayed) {
     Value tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
@@ -302,9 +334,58 @@ Value PerTensorFP8Emitter::castElementwise(Value x, Value data, Value scale,
       [&] { return chunksMax; });
 }
 
+void PerTensorFP8Emitter::warpColumnSums(Value chunk, Value tid,
+                                         Value warpSums) {
+  // Lanes l, l ^ 4, l ^ 8, ... hold the same 16 columns of the warp's 8
+  // rows: three butterfly steps give every one of them the same sums, in
+  // the same order every run.
+  SmallVector<Value> sums;
+  for (int64_t j = 0; j < kChunk; ++j) {
+    Value v = vector::ExtractOp::create(b, chunk, j);
+    for (int32_t offset : {4, 8, 16}) {
+      auto other = gpu::ShuffleOp::create(b, v, offset, /*width=*/32,
+                                          gpu::ShuffleMode::XOR);
+      v = arith::AddFOp::create(b, v, other.getShuffleResult());
+    }
+    sums.push_back(v);
+  }
+  Value lane = arith::RemUIOp::create(b, tid, c(32));
+  Value warp = arith::DivUIOp::create(b, tid, c(32));
+  Value firstRow = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, lane,
+                                         c(kTile / kChunk));
+  ifThen(b, firstRow, [&] {
+    Value base = arith::AddIOp::create(
+        b, arith::MulIOp::create(b, warp, c(kTile)),
+        arith::MulIOp::create(b, lane, c(kChunk)));
+    for (auto [j, sum] : llvm::enumerate(sums))
+      memref::StoreOp::create(
+          b, sum, warpSums,
+          ValueRange{arith::AddIOp::create(b, base, c(j)).getResult()});
+  });
+}
+
+void PerTensorFP8Emitter::storeTileColumnSums(Value tid, Value warpSums,
+                                              Value columnSums, Value tileRow,
+                                              Value k0) {
+  Value mine =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ult, tid, c(kTile));
+  ifThen(b, mine, [&] {
+    Value sum = constantF32(b, 0.0f);
+    for (int64_t w = 0; w < kWarps; ++w) {
+      Value at = arith::AddIOp::create(b, c(w * kTile), tid);
+      sum = arith::AddFOp::create(
+          b, sum, memref::LoadOp::create(b, warpSums, ValueRange{at}));
+    }
+    Value row = arith::MulIOp::create(b, tileRow, c(spec.cols));
+    Value at = arith::AddIOp::create(b, arith::AddIOp::create(b, row, k0), tid);
+    memref::StoreOp::create(b, sum, columnSums, ValueRange{at});
+  });
+}
+
 Value PerTensorFP8Emitter::castTile(Value x, Value data, Value transpose,
                                    llvm::function_ref<Value()> getScale,
-                                   Value tile) {
+                                   Value tile, Value columnSums,
+                                   Value warpSums) {
   // Phase 1: thread t converts 16 elements of tile row t / 4 (one 16-byte
   // load where the row is aligned and complete), writes them rowwise and
   // into shared memory. Phase 2: thread t gathers 16 bytes of tile column
@@ -352,6 +433,9 @@ Value PerTensorFP8Emitter::castTile(Value x, Value data, Value transpose,
         return arith::ConstantOp::create(
             b, DenseElementsAttr::get(loadType, b.getZeroAttr(inputType)));
       });
+  // The column sums read the unscaled values (zeros outside the tensor).
+  if (columnSums)
+    warpColumnSums(extendToF32(b, loaded), tid, warpSums);
   Value scale = getScale();
   Value scales = vector::BroadcastOp::create(b, chunkType, scale);
   Value amax = ifThenElse(
@@ -392,6 +476,8 @@ Value PerTensorFP8Emitter::castTile(Value x, Value data, Value transpose,
             });
       });
   gpu::BarrierOp::create(b);
+  if (columnSums)
+    storeTileColumnSums(tid, warpSums, columnSums, by, k0);
 
   // Phase 2: tile column `row` (global k), 16 rows from `column` (global m).
   Value tk = arith::AddIOp::create(b, k0, row);

@@ -52,7 +52,22 @@ struct PerTensorFP8Spec {
   /// no amax reduction), the cast is its programmatic dependent and loads
   /// its tile while the pass drains.
   bool dependentLaunch = false;
+  /// The transposing cast also sums each column of its 64-row tile (f32)
+  /// into PerTensorFP8Buffers::columnSums, row ceil(M / 64) - 1 - tile..:
+  /// a bias gradient's first pass (teq.bias_grad of the same tensor, TE's
+  /// bgrad + quantize), finished by emitBiasGradFinal over
+  /// perTensorColumnSumChunks(spec) chunks. Needs `transpose`, M and K
+  /// multiples of 64.
+  bool columnSums = false;
 };
+
+/// Whether a quantization of this shape can sum columns in its cast
+/// (PerTensorFP8Spec::columnSums).
+bool canSumColumns(const PerTensorFP8Spec &spec);
+
+/// The f32 rows of partial column sums a columnSums cast writes: one per
+/// 64-row tile.
+int64_t perTensorColumnSumChunks(const PerTensorFP8Spec &spec);
 
 /// The buffers of one quantization, the kernels' arguments (memref<N x T>
 /// input, memref<N x i8> data, memref<1 x f32> scales, memref<L x f32>
@@ -68,6 +83,8 @@ struct PerTensorFP8Buffers {
   Value scale; ///< The stored scale the cast multiplies by.
   Value amaxHistory;
   Value updatedAmaxHistory;
+  /// columnSums: memref<perTensorColumnSumChunks x K x f32>, flattened.
+  Value columnSums;
 };
 
 /// The stage of the launch that leaves the rank's amax in
