@@ -295,6 +295,11 @@ typedef struct TeqRtArgInfo {
   /// ("of"); "" each where the manifest does not say.
   const char *role;
   const char *roleOf;
+  /// An output that is input argument `aliasOf` returned as is (the
+  /// manifest's "alias_of"), else "". It has no buffers (numBuffers 0,
+  /// bytes 0): teqRtEntryRun takes no pointer for it and the entry writes
+  /// nothing; its value is the buffers the caller passed for that input.
+  const char *aliasOf;
 } TeqRtArgInfo;
 
 /// One device buffer of an entry's flat buffer list (the pointers

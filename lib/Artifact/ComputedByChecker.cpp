@@ -118,6 +118,12 @@ private:
     const ArgSpec *named = found->second.spec;
     if (named == &value)
       return errorAt(at, "names '" + value.name + "' itself");
+    // An alias has no buffers to read: its value goes by the argument's
+    // name.
+    if (named->isAlias())
+      return errorAt(at, "names '" + named->name + "', an alias of argument '" +
+                             named->aliasOf + "': name '" + named->aliasOf +
+                             "'");
     dependencies[value.name].push_back(named->name);
     return named;
   }

@@ -97,6 +97,32 @@ Status parseArg(const JsonValue &value, const std::string &path,
   arg.role = *role;
   arg.roleOf = *of;
 
+  // "alias_of": an output that is an input argument returned as is. What it
+  // names, parseEntry checks.
+  auto aliasOf = readOptionalString(value, path, "alias_of");
+  if (!aliasOf.ok())
+    return aliasOf.status();
+  if (value.find("alias_of")) {
+    const std::string aliasPath = child(path, "alias_of");
+    if (arg.kind != ArgKind::Output)
+      return errorAt(aliasPath, "only an output is an alias of an argument, "
+                                "got kind \"" + *kind + "\"");
+    if (aliasOf->empty())
+      return errorAt(aliasPath, "is empty");
+    TEQ_RETURN_IF_ERROR(checkName(*aliasOf, aliasPath));
+    // Its value is the argument's: nothing computes it, and it has no
+    // buffers of its own to describe.
+    if (value.find("computed_by"))
+      return errorAt(child(path, "computed_by"),
+                     "an alias output is not computed (it is argument '" +
+                         *aliasOf + "')");
+    if (value.find("buffers"))
+      return errorAt(child(path, "buffers"),
+                     "an alias output has no buffers of its own (it is "
+                     "argument '" + *aliasOf + "')");
+  }
+  arg.aliasOf = *aliasOf;
+
   const JsonValue *tensor = value.find("tensor");
   const JsonValue *proto = value.find("proto");
   if (tensor && proto)
@@ -107,8 +133,11 @@ Status parseArg(const JsonValue &value, const std::string &path,
     TEQ_RETURN_IF_ERROR(parseTensor(*tensor, child(path, "tensor"), arg));
   } else {
     arg.isProto = true;
-    TEQ_RETURN_IF_ERROR(parseProto(value, *proto, path, target, arg));
+    TEQ_RETURN_IF_ERROR(parseProto(value, *proto, path, target, arg,
+                                   /*ownBuffers=*/!arg.isAlias()));
   }
+  if (arg.isAlias())
+    arg.buffers.clear();
 
   if (const JsonValue *computedBy = value.find("computed_by")) {
     auto parsed = parseComputedBy(*computedBy, child(path, "computed_by"));
@@ -235,8 +264,51 @@ Status checkPlacement(const EntrySpec &entry, const ArgSpec &temporary,
   return Status::success();
 }
 
+/// "bf16[64, 128]", "proto bf16[64, 128] mxfp8 rowwise compact".
+std::string typeText(const ArgSpec &arg) {
+  if (!arg.isProto)
+    return arg.tensor.dtype + formatShape(arg.tensor.shape);
+  const ProtoSpec &proto = arg.proto;
+  return "proto " + proto.dtype + formatShape(proto.shape) + " " +
+         proto.quantizerKind() + " " + proto.usage +
+         (proto.scaleLayout.empty() ? "" : " " + proto.scaleLayout);
+}
+
+/// An alias output against the argument it names: an input of the entry
+/// (an inout is updated in place, so the value returned would not be the
+/// one passed), of exactly its type.
+Status checkAlias(const EntrySpec &entry, const ArgSpec &alias,
+                  const std::string &path, int version) {
+  const std::string at = child(path, "alias_of");
+  if (version < 2)
+    return errorAt(at, "alias outputs need manifest version 2 (a version-1 "
+                       "runtime would expect buffers for them)");
+  const ArgSpec *arg = entry.findArg(alias.aliasOf);
+  if (!arg || arg->kind != ArgKind::Input)
+    return errorAt(at, "'" + alias.aliasOf + "' is not an input argument " +
+                           "of entry '" + entry.name + "'" +
+                           (arg ? std::string(" (it is an ") +
+                                      stringifyArgKind(arg->kind) + ")"
+                                : ""));
+  bool same = arg->isProto == alias.isProto;
+  if (same && !arg->isProto)
+    same = arg->tensor.dtype == alias.tensor.dtype &&
+           arg->tensor.shape == alias.tensor.shape;
+  if (same && arg->isProto) {
+    const ProtoSpec &a = arg->proto, &b = alias.proto;
+    same = a.dtype == b.dtype && a.shape == b.shape &&
+           a.quantizer == b.quantizer && a.usage == b.usage &&
+           a.scaleLayout == b.scaleLayout;
+  }
+  if (!same)
+    return errorAt(at, "output '" + alias.name + "' (" + typeText(alias) +
+                           ") is argument '" + arg->name + "' (" +
+                           typeText(*arg) + ") itself: it has its type");
+  return Status::success();
+}
+
 Status parseEntry(const JsonValue &value, const std::string &path,
-                  const GpuTarget &target, EntrySpec &entry) {
+                  const GpuTarget &target, int version, EntrySpec &entry) {
   if (!value.isObject())
     return typeError(path, "an object", value);
   auto name = readName(value, path, "name");
@@ -320,6 +392,10 @@ Status parseEntry(const JsonValue &value, const std::string &path,
       entry.flatBuffers.push_back(BufferRef{i, b});
     entry.args.push_back(std::move(arg));
   }
+  for (size_t i = 0; i < entry.args.size(); ++i)
+    if (entry.args[i].isAlias())
+      TEQ_RETURN_IF_ERROR(checkAlias(entry, entry.args[i],
+                                     element(argsPath, i), version));
   if (const JsonValue *temporaries = value.find("temporaries")) {
     const std::string temporariesPath = child(path, "temporaries");
     if (!temporaries->isArray())
@@ -396,11 +472,15 @@ Status parseManifestValue(const JsonValue &root, Manifest &manifest) {
   auto versionNumber = readInteger(**version, "version");
   if (!versionNumber.ok())
     return versionNumber.status();
-  if (*versionNumber != 1)
+  if (*versionNumber < kMinManifestVersion ||
+      *versionNumber > kManifestVersion)
     return errorAt("version", "unsupported version " +
                                   std::to_string(*versionNumber) +
-                                  " (this runtime reads version 1)");
-  manifest.version = 1;
+                                  " (this runtime reads versions " +
+                                  std::to_string(kMinManifestVersion) +
+                                  " and " + std::to_string(kManifestVersion) +
+                                  ")");
+  manifest.version = static_cast<int>(*versionNumber);
 
   auto target = readString(root, path, "target");
   if (!target.ok())
@@ -467,7 +547,7 @@ Status parseManifestValue(const JsonValue &root, Manifest &manifest) {
     EntrySpec entry;
     const std::string entryPath = element("entries", i);
     TEQ_RETURN_IF_ERROR(parseEntry((*entries)->asArray()[i], entryPath,
-                                   manifest.target, entry));
+                                   manifest.target, manifest.version, entry));
     if (!names.insert(entry.name).second)
       return errorAt(child(entryPath, "name"),
                      "duplicate entry name \"" + entry.name + "\"");

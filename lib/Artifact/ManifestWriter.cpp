@@ -70,11 +70,16 @@ JsonValue argJson(const ArgSpec &arg) {
     if (!proto.text.empty())
       protoJson.set("text", proto.text);
     json.set("proto", std::move(protoJson));
-    JsonValue buffers = JsonValue::array();
-    for (const BufferSpec &buffer : arg.buffers)
-      buffers.push(bufferJson(buffer));
-    json.set("buffers", std::move(buffers));
+    // An alias output has no buffers of its own.
+    if (!arg.isAlias()) {
+      JsonValue buffers = JsonValue::array();
+      for (const BufferSpec &buffer : arg.buffers)
+        buffers.push(bufferJson(buffer));
+      json.set("buffers", std::move(buffers));
+    }
   }
+  if (arg.isAlias())
+    json.set("alias_of", arg.aliasOf);
   if (arg.computedBy)
     json.set("computed_by", toJson(*arg.computedBy));
   if (arg.inRegisters)

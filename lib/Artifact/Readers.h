@@ -23,10 +23,11 @@ Status parseTensor(const JsonValue &value, const std::string &path,
 
 /// An argument's "proto" `value` and the "buffers" beside it in `argValue`
 /// (TensorReader.cpp): its quantizer, usage and scale layout, and buffers
-/// that are exactly those of its layout on `target`.
+/// that are exactly those of its layout on `target`; none where it has no
+/// buffers of its own (`ownBuffers` false: an alias output).
 Status parseProto(const JsonValue &argValue, const JsonValue &value,
                   const std::string &argPath, const GpuTarget &target,
-                  ArgSpec &arg);
+                  ArgSpec &arg, bool ownBuffers = true);
 
 /// Reads a computed_by (ComputedBy.cpp): its op and the keys that op takes,
 /// typed (the values it names are checked by checkComputedBy, which sees

@@ -344,7 +344,8 @@ Status detail::parseTensor(const JsonValue &value, const std::string &path,
 
 Status detail::parseProto(const JsonValue &argValue, const JsonValue &value,
                           const std::string &argPath,
-                          const GpuTarget &target, ArgSpec &arg) {
+                          const GpuTarget &target, ArgSpec &arg,
+                          bool ownBuffers) {
   const std::string path = child(argPath, "proto");
   if (!value.isObject())
     return typeError(path, "an object", value);
@@ -392,6 +393,8 @@ Status detail::parseProto(const JsonValue &argValue, const JsonValue &value,
   const layout::TensorDesc desc = proto.tensorDesc();
   if (std::optional<std::string> why = layout::checkLayoutable(desc))
     return errorAt(path, "cannot be laid out: " + *why);
+  if (!ownBuffers)
+    return Status::success();
 
   // The buffers are a sibling of "proto" in the argument.
   auto buffers = member(argValue, argPath, "buffers");

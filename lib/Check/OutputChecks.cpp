@@ -256,6 +256,12 @@ CheckReport checkOutputs(const Manifest &manifest, const EntrySpec &entry,
     const ArgSpec &arg = entry.args[a];
     if (!arg.isWritten())
       continue;
+    // An alias output is its argument, which the entry does not write.
+    if (arg.isAlias()) {
+      report.notes.push_back("output '" + arg.name + "' is argument '" +
+                             arg.aliasOf + "' itself (alias_of): not written");
+      continue;
+    }
     Status status = Status::success();
     if (!arg.computedBy) {
       status = notAvailable("argument '" + arg.name +

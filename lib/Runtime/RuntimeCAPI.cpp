@@ -526,6 +526,7 @@ TeqRtStatus teqRtEntryGetArgInfo(TeqRtEntry entry, size_t index,
     result.quantizerJson = e.args[index].quantizerJson.c_str();
     result.role = arg.role.c_str();
     result.roleOf = arg.roleOf.c_str();
+    result.aliasOf = arg.aliasOf.c_str();
     *info = result;
     return succeed();
   });

@@ -322,6 +322,7 @@ public:
     d["quantizer_json"] = std::string(info.quantizerJson);
     d["role"] = std::string(info.role);
     d["role_of"] = std::string(info.roleOf);
+    d["alias_of"] = std::string(info.aliasOf);
     return d;
   }
 

@@ -19,6 +19,14 @@ results, whose buffers are tensors named as TE names them (``data``,
 amax history; the stochastic-rounding ``rng_state``) are tensors the caller
 owns; the entry updates them in place.
 
+An output that is one of the entry's inputs returned as is (``Arg.alias_of``,
+the manifest's ``alias_of``: a training forward's saved input or weight) has
+no buffers: the call returns the very object passed for that input (the
+same tensor, no copy), and ``out=`` takes ``None`` for it. It shares memory
+with the input: modify either in place and the other changes too (teq.torch
+saves it with ``save_for_backward``, so autograd's version check refuses a
+backward after such a change).
+
 Tensors are passed zero copy through DLPack (PyTorch, CuPy or anything with
 ``__dlpack__``): each must be a CUDA tensor on the artifact's device with the
 manifest's dtype (FP8/FP4/E8M0 buffers: ``uint8`` raw bytes, as TE keeps
@@ -336,6 +344,10 @@ class Arg:
         # "of", docs/Artifact.md): None where the manifest does not say.
         self.role = info.get("role") or None
         self.role_of = info.get("role_of") or None
+        # An output that is input argument `alias_of` returned as is: no
+        # buffers of its own; `alias` is that argument (Entry sets it).
+        self.alias_of = info.get("alias_of") or None
+        self.alias = None
         self.manifest = manifest or {}
         self.computed_by = self.manifest.get("computed_by")
         self.text = self.manifest.get("proto", {}).get("text") if self.is_proto else None
@@ -344,16 +356,23 @@ class Arg:
     def buffer_names(self):
         return list(self._buffer_names)
 
+    @property
+    def value_buffers(self):
+        """The buffers a value of this argument has: its own, or for an alias
+        output those of the argument it is."""
+        return self.alias.buffers if self.alias is not None else self.buffers
+
     def type_text(self):
         if self.is_proto:
             return (
                 f"proto {self.dtype}{list(self.shape)} {self.quantizer_kind} "
-                f"{self.usage} ({', '.join(self.buffer_names)})"
+                f"{self.usage} ({', '.join(b.name for b in self.value_buffers)})"
             )
         return f"{self.dtype}{list(self.shape)}"
 
     def __repr__(self):
-        return f"Arg({self.kind} {self.name}: {self.type_text()})"
+        alias = f" = {self.alias_of}" if self.alias_of else ""
+        return f"Arg({self.kind} {self.name}: {self.type_text()}{alias})"
 
 
 class QuantizedTensor:
@@ -462,9 +481,18 @@ class Entry:
         self._inputs = [a for a in self.args if a.kind != "output"]
         self._outputs = [a for a in self.args if a.kind == "output"]
         self._input_names = {a.name: i for i, a in enumerate(self._inputs)}
+        # Alias outputs: the input each one is (by position among the
+        # inputs); they pass no buffers.
+        self._aliases = {}
+        for i, a in enumerate(self._outputs):
+            if a.alias_of is not None:
+                j = self._input_names[a.alias_of]
+                a.alias = self._inputs[j]
+                self._aliases[i] = j
         positions = {a.index: (False, i) for i, a in enumerate(self._inputs)}
         positions.update({a.index: (True, i) for i, a in enumerate(self._outputs)})
-        self._sources = [positions[a.index] + (a,) for a in self.args]
+        self._sources = [positions[a.index] + (a,) for a in self.args
+                         if a.alias_of is None]
 
     @property
     def inputs(self):
@@ -483,7 +511,8 @@ class Entry:
     def signature(self):
         ins = ", ".join(
             f"{a.name}: {'inout ' if a.kind == 'inout' else ''}{a.type_text()}" for a in self.inputs)
-        outs = ", ".join(f"{a.name}: {a.type_text()}" for a in self.outputs)
+        outs = ", ".join(f"{a.name}: {a.alias_of if a.alias_of else a.type_text()}"
+                         for a in self.outputs)
         return f"{self.name}({ins}) -> ({outs})"
 
     def __repr__(self):
@@ -633,7 +662,11 @@ class Entry:
                              "tensors (it copies on PyTorch's current stream)")
         results = list(outs)
         for i, value in enumerate(results):
-            if value is None:
+            if i in self._aliases:
+                if value is not None:
+                    self._alias_given(i)
+                results[i] = values[self._aliases[i]]
+            elif value is None:
                 results[i] = _allocate(self._outputs[i], framework, device)
         flat = []
         tensor_type = torch.Tensor if torch is not None else ()
@@ -653,6 +686,12 @@ class Entry:
         if update_state:
             self._copy_updated_state(values, results)
         return tuple(results)
+
+    def _alias_given(self, i):
+        arg = self._outputs[i]
+        raise ValueError(f"entry '{self.name}': output '{arg.name}' is argument "
+                         f"'{arg.alias_of}' itself (alias_of): it has no buffers; pass "
+                         f"None for it in out=")
 
     def _run(self, flat, framework, stream, synchronize, comms, graph):
         """Runs the entry on its flat buffer list. PyTorch tensors on the
@@ -678,7 +717,7 @@ class Entry:
         """Copies every output ``<name>.updated`` into the input ``<name>``."""
         given = {arg.name: value for arg, value in zip(self._inputs, values)}
         for arg, result in zip(self._outputs, results):
-            if not arg.name.endswith(".updated"):
+            if not arg.name.endswith(".updated") or arg.alias_of is not None:
                 continue
             target = given.get(arg.name[:-len(".updated")])
             if target is not None:
@@ -690,13 +729,18 @@ class Entry:
         ``out`` is required. Raises ValueError/TypeError as a call would."""
         values = self._bind(args, kwargs)
         outs = self._bind_out(out)
-        if any(o is None for o in outs):
-            raise TypeError(f"entry '{self.name}': check() needs every output in out=")
+        for i, o in enumerate(outs):
+            if i in self._aliases and o is not None:
+                self._alias_given(i)
+        if any(o is None for i, o in enumerate(outs) if i not in self._aliases):
+            raise TypeError(f"entry '{self.name}': check() needs every output in out= "
+                            f"(None for an alias output)")
         by_index = {a.index: v for a, v in zip(self._inputs, values)}
         by_index.update({a.index: v for a, v in zip(self._outputs, outs)})
         flat = []
         for arg in self.args:
-            flat.extend(self._flatten(arg, by_index[arg.index]))
+            if arg.alias_of is None:
+                flat.extend(self._flatten(arg, by_index[arg.index]))
         self._handle.run_dlpack(_exportable(flat), self._labels, None, ALIGNMENT, False, True)
 
     def run_buffers(self, buffers, stream=None, synchronize=False, communicators=None,
@@ -712,9 +756,11 @@ class Entry:
 
     def allocate_outputs(self, like=None):
         """Fresh output values (tensors / QuantizedTensor) for a call, with
-        the framework of ``like`` (default: torch if importable)."""
+        the framework of ``like`` (default: torch if importable); None for
+        an alias output (it is its input)."""
         framework = _framework([like] if like is not None else [], (), _torch_if_loaded())
-        return tuple(_allocate(a, framework, self.artifact.device) for a in self._outputs)
+        return tuple(None if a.alias_of is not None
+                     else _allocate(a, framework, self.artifact.device) for a in self._outputs)
 
 
 class Artifact:
@@ -787,7 +833,8 @@ class Artifact:
                          + (f"  [workspace {e.workspace_bytes} B]" if e.workspace_bytes else "")
                          + "".join(f"  [group {g['name']} of {g['size']}]" for g in e.groups))
             for a in e.args:
-                lines.append(f"    {a.kind:6} {a.name}: {a.type_text()}")
+                alias = f" = argument '{a.alias_of}' itself (alias_of)" if a.alias_of else ""
+                lines.append(f"    {a.kind:6} {a.name}: {a.type_text()}{alias}")
                 if a.is_proto:
                     for b in a.buffers:
                         lines.append(f"             {b!r}")

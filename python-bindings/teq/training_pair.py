@@ -28,7 +28,7 @@ def _arg_sig(arg):
     """What must agree between a forward result and a backward argument."""
     if arg.is_proto:
         return ("proto", arg.dtype, arg.shape, arg.quantizer_kind, arg.usage,
-                tuple((b.name, b.encoding, b.shape) for b in arg.buffers))
+                tuple((b.name, b.encoding, b.shape) for b in arg.value_buffers))
     return ("tensor", arg.dtype, arg.shape)
 
 

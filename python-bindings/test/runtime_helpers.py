@@ -16,7 +16,7 @@ INPUTS = os.path.join(TEST_DIR, "Inputs")
 # Every Input, compiled to <name>.so (scripts/gpu-prepare does the same into
 # .artifacts/python for the GPU machine, which has no MLIR).
 INPUT_NAMES = ("linear-current", "linear-delayed", "linear-hp", "mlp-current", "parallel",
-               "parallel-mlp", "parallel-mlp-delayed")
+               "parallel-mlp", "parallel-mlp-delayed", "saved-alias")
 
 
 def te_compile():

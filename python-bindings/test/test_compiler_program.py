@@ -164,6 +164,8 @@ def test_inference_entry_next_to_the_training_pair(tmp_path, recipe):
     # the training forward's saved outputs are written in place and host
     # its temporaries.)
     def output_bytes(arg):
+        if "alias_of" in arg:  # an argument returned as is: no buffers
+            return 0
         if "buffers" in arg:
             return sum(b["bytes"] for b in arg["buffers"])
         t = arg["tensor"]

@@ -135,7 +135,9 @@ def fake_args(entry, **kw):
     an address of its own."""
     values = {}
     for a in entry.args:
-        if a.is_proto:
+        if a.alias_of is not None:  # the input itself: nothing to pass
+            values[a.name] = None
+        elif a.is_proto:
             values[a.name] = rt.QuantizedTensor.for_arg(
                 a, {b.name: fake_like(b, **kw) for b in a.buffers})
         else:
@@ -217,6 +219,61 @@ def test_inspect_mlp_pair_and_quantized_results():
     assert [a.shape for a in bwd.outputs] == [(64, 128), (256, 128), (128, 256)]
     assert len(art.gemms) == 6
     assert {g.name for g in art.gemms} >= {"mlp_fwd:fprop0", "mlp_bwd:wgrad3"}
+
+
+def test_an_argument_returned_as_is_is_an_alias_without_buffers():
+    # saved-alias.mlir: the LayerNorm forward saves x and its weight g, which
+    # it returns as they are.
+    art = rt.inspect(artifact("saved-alias"))
+    fwd, bwd, both = art["ln_fwd"], art["ln_bwd"], art["both"]
+    assert art.manifest["version"] == 2
+    assert [(a.name, a.alias_of) for a in fwd.outputs] == [
+        ("y", None), ("saved_x", "x"), ("mean", None), ("rstd", None), ("saved_g", "g")]
+    x, g = fwd.inputs[0], fwd.inputs[1]
+    saved_x, saved_g = fwd.outputs[1], fwd.outputs[4]
+    assert saved_x.alias is x and saved_g.alias is g
+    assert saved_x.buffers == [] and saved_x.bytes == 0
+    assert saved_x.value_buffers == x.buffers
+    assert (saved_x.role, saved_x.role_of) == ("saved", "x")
+    assert saved_x.computed_by is None and saved_x.manifest["alias_of"] == "x"
+    # The call passes x, g, b, y, mean and rstd: nothing for the aliases.
+    assert [(b.arg_index, b.name) for b in fwd.buffers] == [
+        (0, "tensor"), (1, "tensor"), (2, "tensor"), (3, "tensor"), (5, "tensor"),
+        (6, "tensor")]
+    assert fwd.signature().endswith("-> (y: bf16[128, 256], saved_x: x, mean: f32[128], "
+                                    "rstd: f32[128], saved_g: g)")
+    assert "saved_x: bf16[128, 256] = argument 'x' itself (alias_of)" in str(art)
+    assert "= x" in repr(saved_x)
+    # The backward takes the saved x as an input of its own.
+    assert [a.name for a in bwd.inputs] == ["dy", "saved_x", "mean", "rstd", "saved_g"]
+    assert [a.alias_of for a in both.outputs] == ["a", "b", None]
+    assert len(both.buffers) == 3
+    # A training pair matches the alias with the backward's argument by
+    # the argument's type.
+    pair = rt.TrainingPair(fwd, bwd, forward_args=("input", "weight", "bias"),
+                           forward_results=("output", "saved", "saved", "saved", "saved"),
+                           backward_results=("grad_input", "grad_weight", "grad_bias"))
+    assert pair.num_outputs == 1
+
+
+def test_alias_outputs_take_none_in_out():
+    entry = rt.inspect(artifact("saved-alias"))["ln_fwd"]
+    ins, outs = fake_args(entry)
+    assert outs[1] is None and outs[4] is None
+    entry.check(*ins, out=outs)
+    assert FakeCudaTensor.exported == 6
+    given = list(outs)
+    given[1] = fake_like(entry.inputs[0].buffers[0])
+    with pytest.raises(ValueError, match=r"entry 'ln_fwd': output 'saved_x' is argument 'x' "
+                       r"itself \(alias_of\): it has no buffers; pass None for it in out="):
+        entry.check(*ins, out=given)
+    with pytest.raises(ValueError, match="output 'saved_g' is argument 'g' itself"):
+        entry.check(*ins, out={"saved_g": fake_like(entry.inputs[1].buffers[0]),
+                               "y": outs[0], "mean": outs[2], "rstd": outs[3]})
+    # The same tensor for both of @both's arguments: inputs may share memory.
+    both = rt.inspect(artifact("saved-alias"))["both"]
+    ins, outs = fake_args(both)
+    both.check(ins[0], ins[0], out=outs)
 
 
 def test_delayed_scaling_state_is_arguments():

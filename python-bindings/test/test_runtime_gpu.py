@@ -115,6 +115,47 @@ def test_bit_identical_to_te_run(name, fwd, bwd, tmp_path):
     _compare(b, bout, _te_run_outputs(path, b, bin_, tmp_path))
 
 
+def test_saved_arguments_are_the_tensors_passed():
+    """A LayerNorm forward that saves its input x and weight g returns them
+    as they are (alias_of): the very tensors passed, no copy, no buffers;
+    the backward reads them; the same tensor may be passed for two
+    arguments."""
+    import torch.nn.functional as F
+
+    art = rt.load(artifact("saved-alias"))
+    fwd, bwd = art["ln_fwd"], art["ln_bwd"]
+    gen = torch.Generator().manual_seed(3)
+    x = (2 * torch.randn(128, 256, generator=gen) + 1).to(torch.bfloat16).to(DEV)
+    g = (1 + 0.2 * torch.randn(256, generator=gen)).to(torch.bfloat16).to(DEV)
+    b = (0.2 * torch.randn(256, generator=gen)).to(torch.bfloat16).to(DEV)
+    y, saved_x, mean, rstd, saved_g = fwd(x, g, b)
+    assert saved_x is x and saved_g is g
+    out = fwd.allocate_outputs(like=x)
+    assert out[1] is None and out[4] is None
+    res = fwd(x, g, b, out=out)
+    assert res[0] is out[0] and res[1] is x and res[4] is g
+    with pytest.raises(ValueError, match="output 'saved_x' is argument 'x' itself"):
+        fwd(x, g, b, out={"saved_x": torch.empty_like(x)})
+    torch.cuda.synchronize()
+    ref = F.layer_norm(x.float(), (256,), g.float(), b.float(), 1e-5)
+    assert ((y.float() - ref).norm() / ref.norm()).item() < 1e-2
+    assert torch.equal(out[0], y)
+    # The backward on the saved tensors (x and g themselves) against autograd.
+    dy = torch.randn(128, 256, generator=gen).to(torch.bfloat16).to(DEV)
+    dx, dg, db = bwd(dy, saved_x, mean, rstd, saved_g)
+    xr, gr, br = (t.float().requires_grad_(True) for t in (x, g, b))
+    F.layer_norm(xr, (256,), gr, br, 1e-5).backward(dy.float())
+    torch.cuda.synchronize()
+    for got, want in ((dx, xr.grad), (dg, gr.grad), (db, br.grad)):
+        assert ((got.float() - want).norm() / want.norm()).item() < 2e-2
+    # The same tensor for both arguments: both results are it.
+    both = art["both"]
+    a_out, b_out, total = both(x, x)
+    assert a_out is x and b_out is x
+    torch.cuda.synchronize()
+    assert torch.equal(total, x + x)
+
+
 def test_quantized_results_have_te_names_and_out_is_written():
     art = rt.load(artifact("linear-current"))
     fwd = art["fwd"]

@@ -138,3 +138,40 @@ def test_norm_linear_matches_pytorch(norm, tmp_path_factory):
     # to land closer.
     for k in ref:
         assert _rel(got[k], ref[k]) <= max(1.5 * _rel(pt[k], ref[k]), 2e-3), report
+
+
+def test_saved_input_is_the_input_and_autograd_guards_it(tmp_path_factory):
+    """The LayerNorm's saved x and weight are the forward's own arguments:
+    the forward entry returns them as is (alias_of: no copy kernel, no
+    buffers), and the Module saves the caller's tensors themselves for the
+    backward, so autograd's version counter refuses a backward after either
+    was modified in place, as it does for PyTorch's own ops."""
+    m = tt.Module.from_artifact(_artifact("layer_norm", tmp_path_factory))
+    fwd = m.artifact["layer_norm_linear_forward"]
+    assert {a.name: a.alias_of for a in fwd.outputs if a.alias_of} == {
+        "norm.saved_input": "x", "norm.saved_weight": "norm.weight"}
+    x = torch.randn(TOKENS, HIDDEN, device=DEV, dtype=torch.bfloat16, requires_grad=True)
+    packed = []
+
+    def pack(t):
+        packed.append(t)
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        y = m(x)
+    assert any(t.data_ptr() == x.data_ptr() and t.shape == x.shape for t in packed)
+    weight = m.norm.weight
+    assert any(t.data_ptr() == weight.data_ptr() for t in packed)
+    y.backward(torch.ones_like(y))
+    assert x.grad is not None and torch.isfinite(x.grad.float()).all()
+    # Modified in place between forward and backward: refused.
+    y = m(x)
+    with torch.no_grad():
+        x.mul_(2)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.backward(torch.ones_like(y))
+    y = m(x)
+    with torch.no_grad():
+        weight.add_(1)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.backward(torch.ones_like(y))

@@ -120,11 +120,15 @@ void printList(const std::string &path, const Manifest &manifest) {
       std::string computed;
       if (arg.computedBy)
         computed = "  = " + toJson(*arg.computedBy).serialize();
+      // An alias output is the argument itself: no buffers, no bytes.
+      if (arg.isAlias())
+        computed = "  = argument '" + arg.aliasOf + "' itself (alias_of)";
       std::string size =
-          arg.inRegisters
-              ? std::string("in registers")
-              : std::to_string(static_cast<long long>(arg.totalBytes())) +
-                    " bytes";
+          arg.inRegisters ? std::string("in registers")
+          : arg.isAlias() ? std::string("no buffers")
+                          : std::to_string(static_cast<long long>(
+                                arg.totalBytes())) +
+                                " bytes";
       if (!arg.isProto)
         size += placed(arg, 0);
       std::printf("  %s %s %s  %s%s\n",

@@ -265,6 +265,8 @@ void printText(const Options &options, const Artifact &artifact,
       for (const BufferCheck &check : report.check.buffers)
         std::printf("  check %s.%s: %s\n", check.arg.c_str(),
                     check.buffer.c_str(), check.message.c_str());
+      for (const std::string &note : report.check.notes)
+        std::printf("  check: %s\n", note.c_str());
       for (const std::string &error : report.check.errors)
         std::printf("  check: %s\n", error.c_str());
       std::printf("  check: %s\n", report.check.passed ? "PASSED" : "FAILED");
@@ -336,6 +338,12 @@ JsonValue reportsJson(const Options &options, const Artifact &artifact,
       for (const std::string &error : report.check.errors)
         errors.push(error);
       check.set("errors", errors);
+      if (!report.check.notes.empty()) {
+        JsonValue notes = JsonValue::array();
+        for (const std::string &note : report.check.notes)
+          notes.push(note);
+        check.set("notes", notes);
+      }
       e.set("check", check);
     }
     if (report.benched) {

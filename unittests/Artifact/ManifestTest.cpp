@@ -16,7 +16,7 @@ namespace {
 /// The example of docs/Artifact.md.
 const char *kExample = R"json({
   "format": "teq-artifact",
-  "version": 1,
+  "version": 2,
   "target": "sm_90",
   "device_code": "ptx",
   "entries": [
@@ -63,7 +63,7 @@ TEST(ManifestTest, ParsesTheDocumentedExample) {
   auto manifest = parseManifest(kExample);
   ASSERT_TRUE(manifest.ok()) << manifest.message();
   EXPECT_EQ(manifest->format, "teq-artifact");
-  EXPECT_EQ(manifest->version, 1);
+  EXPECT_EQ(manifest->version, 2);
   EXPECT_EQ(manifest->target.sm, 90);
   EXPECT_EQ(manifest->target.name, "sm_90");
   EXPECT_EQ(manifest->deviceCode, DeviceCodeKind::PTX);
@@ -194,6 +194,113 @@ TEST(ManifestTest, ArgumentRoles) {
   }
 }
 
+/// A training forward that saves its input x and its quantized weight q as
+/// themselves: outputs with "alias_of", which have no buffers.
+const char *kAliases = R"json({
+  "format": "teq-artifact", "version": 2, "target": "sm_90",
+  "device_code": "ptx",
+  "entries": [{"name": "fwd", "args": [
+    {"name": "x", "kind": "input", "tensor": {"dtype": "bf16", "shape": [64, 128]}},
+    {"name": "q", "kind": "input",
+     "proto": {"dtype": "bf16", "shape": [64, 128],
+               "quantizer": {"kind": "float8_current_scaling", "fp8_dtype": "e4m3"},
+               "usage": "rowwise", "scale_layout": "compact"},
+     "buffers": [
+       {"name": "data", "encoding": "e4m3", "shape": [64, 128], "bytes": 8192},
+       {"name": "scale_inv", "encoding": "f32", "shape": [1], "bytes": 4}]},
+    {"name": "y", "kind": "output", "tensor": {"dtype": "bf16", "shape": [64, 128]},
+     "computed_by": {"op": "copy", "input": "x"}},
+    {"name": "saved_x", "kind": "output", "role": "saved", "of": "x",
+     "alias_of": "x", "tensor": {"dtype": "bf16", "shape": [64, 128]}},
+    {"name": "saved_q", "kind": "output", "alias_of": "q",
+     "proto": {"dtype": "bf16", "shape": [64, 128],
+               "quantizer": {"kind": "float8_current_scaling", "fp8_dtype": "e4m3"},
+               "usage": "rowwise", "scale_layout": "compact"}}]}]})json";
+
+std::string editedAliases(const std::string &from, const std::string &to) {
+  std::string text = kAliases;
+  size_t pos = text.find(from);
+  EXPECT_NE(pos, std::string::npos) << from;
+  if (pos != std::string::npos)
+    text.replace(pos, from.size(), to);
+  return text;
+}
+
+TEST(ManifestTest, AliasOutputsHaveNoBuffers) {
+  auto manifest = parseManifest(kAliases);
+  ASSERT_TRUE(manifest.ok()) << manifest.message();
+  const EntrySpec &entry = manifest->entries[0];
+  const ArgSpec &savedX = entry.args[3], &savedQ = entry.args[4];
+  EXPECT_EQ(savedX.kind, ArgKind::Output);
+  EXPECT_EQ(savedX.aliasOf, "x");
+  EXPECT_TRUE(savedX.isAlias());
+  EXPECT_TRUE(savedX.buffers.empty());
+  EXPECT_FALSE(savedX.computedBy.has_value());
+  EXPECT_EQ(savedX.tensor.shape, (std::vector<int64_t>{64, 128}));
+  EXPECT_EQ(savedQ.aliasOf, "q");
+  EXPECT_TRUE(savedQ.isProto);
+  EXPECT_TRUE(savedQ.buffers.empty());
+  EXPECT_FALSE(entry.args[2].isAlias());
+  // The call takes x, q's two buffers and y: nothing for the aliases.
+  ASSERT_EQ(entry.numBuffers(), 4u);
+  EXPECT_EQ(entry.flatBuffers[3].arg, 2u);
+  EXPECT_EQ(entry.bytesMoved(), 16384 + 8192 + 4 + 16384);
+  // Written again: no buffers, the same document.
+  auto again = parseManifest(writeManifest(*manifest));
+  ASSERT_TRUE(again.ok()) << again.message();
+  EXPECT_EQ(writeManifest(*again), writeManifest(*manifest));
+  EXPECT_EQ(again->entries[0].args[4].aliasOf, "q");
+  EXPECT_EQ(writeManifest(*manifest).find("\"buffers\"", writeManifest(
+                                              *manifest).find("saved_q")),
+            std::string::npos);
+}
+
+TEST(ManifestTest, AliasOutputErrors) {
+  EXPECT_EQ(errorOf(editedAliases(R"("alias_of": "x")", R"("alias_of": "z")")),
+            "manifest: entries[0].args[3].alias_of: 'z' is not an input "
+            "argument of entry 'fwd'");
+  EXPECT_EQ(errorOf(editedAliases(R"("alias_of": "x")", R"("alias_of": "y")")),
+            "manifest: entries[0].args[3].alias_of: 'y' is not an input "
+            "argument of entry 'fwd' (it is an output)");
+  EXPECT_EQ(errorOf(editedAliases(R"("alias_of": "x")", R"("alias_of": "")")),
+            "manifest: entries[0].args[3].alias_of: is empty");
+  EXPECT_EQ(
+      errorOf(editedAliases(R"("alias_of": "x", "tensor": {"dtype": "bf16")",
+                            R"("alias_of": "x", "tensor": {"dtype": "f32")")),
+      "manifest: entries[0].args[3].alias_of: output 'saved_x' "
+      "(f32[64, 128]) is argument 'x' (bf16[64, 128]) itself: it has its "
+      "type");
+  EXPECT_EQ(errorOf(editedAliases(R"("alias_of": "q")", R"("alias_of": "x")")),
+            "manifest: entries[0].args[4].alias_of: output 'saved_q' (proto "
+            "bf16[64, 128] float8_current_scaling rowwise compact) is "
+            "argument 'x' (bf16[64, 128]) itself: it has its type");
+  EXPECT_EQ(errorOf(editedAliases(R"("name": "q", "kind": "input")",
+                                  R"("name": "q", "kind": "inout")")),
+            "manifest: entries[0].args[4].alias_of: 'q' is not an input "
+            "argument of entry 'fwd' (it is an inout)");
+  EXPECT_EQ(errorOf(editedAliases(R"("role": "saved", "of": "x",)",
+                                  R"("computed_by": {"op": "copy", "input": "x"},)")),
+            "manifest: entries[0].args[3].computed_by: an alias output is not "
+            "computed (it is argument 'x')");
+  EXPECT_EQ(errorOf(editedAliases(R"("alias_of": "q",)",
+                                  R"("alias_of": "q", "buffers": [],)")),
+            "manifest: entries[0].args[4].buffers: an alias output has no "
+            "buffers of its own (it is argument 'q')");
+  EXPECT_EQ(errorOf(editedAliases(R"("name": "x", "kind": "input",)",
+                                  R"("name": "x", "kind": "input", "alias_of": "q",)")),
+            "manifest: entries[0].args[0].alias_of: only an output is an alias "
+            "of an argument, got kind \"input\"");
+  EXPECT_EQ(errorOf(editedAliases(R"("version": 2)", R"("version": 1)")),
+            "manifest: entries[0].args[3].alias_of: alias outputs need "
+            "manifest version 2 (a version-1 runtime would expect buffers "
+            "for them)");
+  // A computed_by names the argument, not its alias.
+  EXPECT_EQ(errorOf(editedAliases(R"("op": "copy", "input": "x")",
+                                  R"("op": "copy", "input": "saved_x")")),
+            "manifest: entries[0].args[2].computed_by.input: names 'saved_x', "
+            "an alias of argument 'x': name 'x'");
+}
+
 TEST(ManifestTest, TopLevelErrors) {
   EXPECT_EQ(errorOf("[]"), "manifest: expected a JSON object, got an array");
   EXPECT_EQ(errorOf("{"),
@@ -204,11 +311,18 @@ TEST(ManifestTest, TopLevelErrors) {
   EXPECT_EQ(errorOf(edited("\"teq-artifact\"", "\"onnx\"")),
             "manifest: format: unknown format \"onnx\" (expected "
             "\"teq-artifact\")");
-  EXPECT_EQ(errorOf(edited("\"version\": 1", "\"version\": 2")),
-            "manifest: version: unsupported version 2 (this runtime reads "
-            "version 1)");
-  EXPECT_EQ(errorOf(edited("\"version\": 1", "\"version\": \"1\"")),
+  EXPECT_EQ(errorOf(edited("\"version\": 2", "\"version\": 3")),
+            "manifest: version: unsupported version 3 (this runtime reads "
+            "versions 1 and 2)");
+  EXPECT_EQ(errorOf(edited("\"version\": 2", "\"version\": 0")),
+            "manifest: version: unsupported version 0 (this runtime reads "
+            "versions 1 and 2)");
+  EXPECT_EQ(errorOf(edited("\"version\": 2", "\"version\": \"2\"")),
             "manifest: version: expected an integer, got a string");
+  // Version 1 (no alias outputs) still reads.
+  auto v1 = parseManifest(edited("\"version\": 2", "\"version\": 1"));
+  ASSERT_TRUE(v1.ok()) << v1.message();
+  EXPECT_EQ(v1->version, 1);
   EXPECT_EQ(errorOf(edited("\"sm_90\"", "\"hopper\"")),
             "manifest: target: invalid target 'hopper' (expected sm_<compute "
             "capability>, e.g. sm_90)");

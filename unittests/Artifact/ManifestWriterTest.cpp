@@ -339,7 +339,7 @@ TEST(ManifestWriterTest, WritesCompactJsonWithSortedKeys) {
             R"({"computed_by":{"input":"x","op":"copy"},"kind":"output",)"
             R"("name":"y","tensor":{"dtype":"f32","shape":[2]}}],)"
             R"("name":"copy","symbol":"teq_entry_copy"}],)"
-            R"("format":"teq-artifact","target":"sm_90","version":1})");
+            R"("format":"teq-artifact","target":"sm_90","version":2})");
 }
 
 TEST(ManifestWriterTest, QuantizersWriteEveryFieldOfTheirKind) {

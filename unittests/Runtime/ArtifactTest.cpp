@@ -84,7 +84,8 @@ TEST(ArtifactInspectTest, LoadsNoCode) {
 
 TEST(BufferContractTest, ResultsAreAlignedAndOverlapNothing) {
   // Entry 'noop': input x (bf16 16x16, 512 bytes), output result0 (per-tensor
-  // FP8: data 256 bytes, scale_inv 4 bytes).
+  // FP8: data 256 bytes, scale_inv 4 bytes), output saved_x (x itself,
+  // alias_of: no buffers, so the call passes none for it).
   auto manifest = Artifact::inspect(TEQ_FAKE_ARTIFACT);
   ASSERT_TRUE(manifest.ok()) << manifest.message();
   const EntrySpec &noop = manifest->entries[0];
@@ -120,6 +121,11 @@ TEST(BufferContractTest, ResultsAreAlignedAndOverlapNothing) {
   // Null pointers are validate()'s to report; the count is checked.
   EXPECT_EQ(check({0, 0, 0}), "");
   EXPECT_EQ(check({0x10000}), "entry 'noop': expected 3 buffers, got 1");
+  EXPECT_EQ(check({0x10000, 0x20000, 0x30000, 0x10000}),
+            "entry 'noop': expected 3 buffers, got 4");
+  ASSERT_EQ(noop.args.size(), 3u);
+  EXPECT_EQ(noop.args[2].aliasOf, "x");
+  EXPECT_EQ(noop.numBuffers(), 3u);
 }
 
 //===----------------------------------------------------------------------===//

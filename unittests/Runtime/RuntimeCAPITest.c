@@ -144,7 +144,7 @@ int teqRtCapiTestInspect(void) {
   CHECK_OK(teqRtEntryGetWorkspaceBytes(entry, &bytes));
   CHECK(bytes == 0);
   CHECK_OK(teqRtEntryGetNumArgs(entry, &count));
-  CHECK(count == 2);
+  CHECK(count == 3);
 
   /* A tensor argument. */
   CHECK_OK(teqRtEntryGetArgInfo(entry, 0, &arg));
@@ -172,8 +172,18 @@ int teqRtCapiTestInspect(void) {
   CHECK_STR(arg.usage, "rowwise");
   CHECK_STR(arg.scaleLayout, "compact");
   CHECK(strstr(arg.quantizerJson, "\"fp8_dtype\":\"e4m3\"") != NULL);
+  CHECK_STR(arg.aliasOf, "");
 
-  /* The flat buffer list. */
+  /* An alias output: argument x itself, no buffers of its own. */
+  CHECK_OK(teqRtEntryGetArgInfo(entry, 2, &arg));
+  CHECK_STR(arg.name, "saved_x");
+  CHECK(arg.kind == TEQ_RT_ARG_OUTPUT);
+  CHECK_STR(arg.aliasOf, "x");
+  CHECK_STR(arg.role, "saved");
+  CHECK(shapeIs(arg.rank, arg.shape, 2, 16, 16));
+  CHECK(arg.numBuffers == 0 && arg.bytes == 0);
+
+  /* The flat buffer list (nothing for the alias). */
   CHECK_OK(teqRtEntryGetNumBuffers(entry, &count));
   CHECK(count == 3);
   CHECK_OK(teqRtEntryGetBufferInfo(entry, 0, &buffer));
@@ -317,8 +327,8 @@ int teqRtCapiTestErrors(void) {
   CHECK_ERROR(teqRtArtifactGetGemmInfo(artifact, 0, NULL),
               TEQ_RT_INVALID_ARGUMENT,
               "teqRtArtifactGetGemmInfo: 'info' is null");
-  CHECK_ERROR(teqRtEntryGetArgInfo(entry, 2, &arg), TEQ_RT_OUT_OF_RANGE,
-              "entry 'noop': argument index 2 is out of range (it has 2 "
+  CHECK_ERROR(teqRtEntryGetArgInfo(entry, 3, &arg), TEQ_RT_OUT_OF_RANGE,
+              "entry 'noop': argument index 3 is out of range (it has 3 "
               "arguments)");
   CHECK_ERROR(teqRtEntryGetBufferInfo(entry, 7, &buffer), TEQ_RT_OUT_OF_RANGE,
               "entry 'noop': buffer index 7 is out of range (it has 3 "

@@ -52,7 +52,7 @@ const char *argRoleList();
 /// One device buffer. For a `tensor` argument it is the tensor itself
 /// (name "tensor", encoding = the dtype; not written, a "buffers" list on a
 /// tensor argument is ignored); for a `proto` argument one entry of its
-/// `buffers` list.
+/// `buffers` list. An alias output (ArgSpec::aliasOf) has none.
 struct BufferSpec {
   std::string name;
   /// "f32", "bf16", "f16", "i64" for tensors; "f32", "e4m3", "e5m2", "e8m0",
@@ -129,6 +129,14 @@ struct ArgSpec {
   std::string role;
   /// The value `role` refers to ("of", argRoleTakesOf), or "".
   std::string roleOf;
+  /// An output that is one of the entry's input arguments, returned as is
+  /// ("alias_of", manifest version 2): the entry writes nothing for it, so
+  /// it has no buffers of its own (`buffers` is empty, nothing in the flat
+  /// buffer list); its value is that argument's, of the same type. Callers
+  /// return the argument they passed (teq.runtime: the very tensor).
+  std::string aliasOf;
+
+  bool isAlias() const { return !aliasOf.empty(); }
 
   bool isRead() const {
     return kind == ArgKind::Input || kind == ArgKind::InOut;
@@ -169,7 +177,8 @@ struct EntrySpec {
   /// this order.
   std::vector<GroupSpec> groups;
   /// The flat buffer list teq_entry_<name> takes: over args in order, each
-  /// argument's buffers in order. Filled by the reader (writing ignores it).
+  /// argument's buffers in order (an alias output has none). Filled by the
+  /// reader (writing ignores it).
   std::vector<BufferRef> flatBuffers;
 
   /// Bytes of the entry's temporaries ("workspace_bytes", default 0). When

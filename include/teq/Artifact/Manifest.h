@@ -21,7 +21,8 @@
 // and types its op needs). Errors name the JSON path of what is wrong, e.g.
 //   manifest: entries[0].args[1]: missing "shape"
 //   manifest: entries[0].args[1].proto.shape[0]: expected an integer, got a string
-//   manifest: version: unsupported version 2 (this runtime reads version 1)
+//   manifest: version: unsupported version 3 (this runtime reads versions 1
+//     and 2)
 //   manifest: gemms[2].a_scale_mode: unknown scale mode "x" (expected ...)
 //   manifest: entries[0].args[2].computed_by.gemm: GEMM 7 does not exist
 //     (the artifact has 1 GEMM)
@@ -51,8 +52,11 @@
 
 namespace mlir::teq::artifact {
 
-/// The manifest version this library writes and reads ("version").
-constexpr int kManifestVersion = 1;
+/// The manifest version this library writes ("version"). It reads this one
+/// and version 1, which has no alias outputs ("alias_of": an output without
+/// buffers of its own; a version-1 reader would expect buffers for it).
+constexpr int kManifestVersion = 2;
+constexpr int kMinManifestVersion = 1;
 
 //===----------------------------------------------------------------------===//
 // The manifest

@@ -82,6 +82,10 @@ struct CheckReport {
   /// Outputs that could not be checked, and why ("check not available for
   /// ..."); each one fails the check.
   std::vector<std::string> errors;
+  /// Outputs there is nothing to compare for: an alias output is its
+  /// argument, which the entry does not write ("output 'saved_x' is
+  /// argument 'x' itself (alias_of): not written").
+  std::vector<std::string> notes;
 };
 
 /// One rank's buffers of an entry's run (te-run --nranks).

@@ -175,11 +175,16 @@ FailureOr<EntryPlan> lowering::planEntry(func::FuncOp func,
     return ret.emitOpError("cannot return a process group");
 
   // Returned values live in the caller's output buffers; the rest
-  // (temporaries) in the workspace. A result that is an argument, a usage
+  // (temporaries) in the workspace. A result that is an argument is that
+  // argument (no buffers, no copy: a saved input costs nothing); a usage
   // view or a value returned before is a copy made at the end.
   for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      plan.forwardedResults.push_back({static_cast<unsigned>(i), arg});
+      continue;
+    }
     auto view = v.getDefiningOp<UpdateUsageOp>();
-    if (isa<BlockArgument>(v) || (view && !derivesBuffers(view, target)) ||
+    if ((view && !derivesBuffers(view, target)) ||
         plan.resultIndexOf.count(v))
       plan.copiedResults.push_back({static_cast<unsigned>(i), v});
     else
@@ -381,7 +386,11 @@ FailureOr<EntryPlan> lowering::planEntry(func::FuncOp func,
       return failure();
     plan.argumentBuffers.push_back(std::move(*buffers));
   }
-  for (Type type : func.getResultTypes()) {
+  for (auto [i, type] : llvm::enumerate(func.getResultTypes())) {
+    if (isa<BlockArgument>(ret.getOperand(i))) {
+      plan.resultBuffers.emplace_back(); // forwarded: none
+      continue;
+    }
     FailureOr<SmallVector<Buffer>> buffers =
         buffersOf(type, target, func.getLoc());
     if (failed(buffers))

@@ -62,8 +62,13 @@ llvm::StringMap<NamedBuffer> buffersByName(TensorProtoType proto,
 struct EntryPlan {
   /// Results computed in place into the caller's output buffers, by value.
   llvm::DenseMap<Value, unsigned> resultIndexOf;
-  /// Results that are an argument, a usage view or a value returned before:
-  /// copied into their output buffers at the end.
+  /// Results that are one of the entry's arguments, returned as is: they
+  /// get no buffers and nothing is written for them (the manifest's
+  /// "alias_of"; the caller's value is the argument it passed). By result
+  /// index.
+  llvm::SmallVector<std::pair<unsigned, BlockArgument>> forwardedResults;
+  /// Results that are a usage view or a value returned before: copied into
+  /// their output buffers at the end.
   llvm::SmallVector<std::pair<unsigned, Value>> copiedResults;
   /// Results that are a usage view of a quantization computed in the entry
   /// (a Linear's saved columnwise copy): the quantization writes the view's

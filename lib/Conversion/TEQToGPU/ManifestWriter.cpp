@@ -463,7 +463,14 @@ void ManifestWriter::addEntry(func::FuncOp func, const EntryPlan &plan,
     bool copied = llvm::any_of(plan.copiedResults, [&](auto &c) {
       return c.first == static_cast<unsigned>(i);
     });
-    if (copied) {
+    auto forwarded = llvm::find_if(plan.forwardedResults, [&](auto &f) {
+      return f.first == static_cast<unsigned>(i);
+    });
+    if (forwarded != plan.forwardedResults.end()) {
+      // The argument itself: no buffers (planEntry gives it none), nothing
+      // computes it.
+      arg.aliasOf = names.argument(forwarded->second.getArgNumber());
+    } else if (copied) {
       arg.computedBy.emplace();
       arg.computedBy->op = artifact::ComputeOp::Copy;
       arg.computedBy->input = names(returned);

@@ -86,20 +86,30 @@ def _apply_keeping_dtypes(module, apply, fn, recurse, paths):
     return result
 
 
-def _split_forward_results(fwd_op, results, roles):
+def _split_forward_results(fwd_op, results, roles, values):
     """A forward op's flat results as (outputs, saved buffers, state
-    updates), by the (role, name) of each manifest result."""
+    updates), by the (role, name) of each manifest result. An alias result
+    (the forward's argument returned as is) is not among the op's results:
+    it is that argument's value in `values` (the forward's arguments), the
+    tensor itself, so that a saved one goes to save_for_backward as the
+    caller's tensor (autograd's version counter then refuses a backward
+    after the caller modified it in place)."""
     if fwd_op.num_results == 1:
         results = (results,)
     outputs, saved, updates = [], [], []
     i = 0
-    for (role, _), arg in zip(roles, fwd_op.outputs):
+    for k, ((role, _), arg) in enumerate(zip(roles, fwd_op.outputs)):
         n = len(arg.buffers)
-        if role == "output":
-            outputs.append(results[i])
-        elif role == "saved":
-            saved.extend(results[i:i + n])
+        if arg.alias_of is not None:
+            value = values[fwd_op.entry._aliases[k]]
+            tensors = fwd_op.flatten_value(arg.alias, value)
         else:
-            updates.append(results[i])
+            value, tensors = results[i], results[i:i + n]
+        if role == "output":
+            outputs.append(value)
+        elif role == "saved":
+            saved.extend(tensors)
+        else:
+            updates.append(value)
         i += n
     return outputs, saved, updates

@@ -35,7 +35,7 @@ class _Plan:
         # Forward arguments the backward reads (saved only then).
         self.backward_uses = frozenset(r for r, _ in pair.backward_args
                                        if r in ("input", "weight", "bias"))
-        self.saved_buffers = tuple(len(a.buffers) for (r, _), a in
+        self.saved_buffers = tuple(len(a.value_buffers) for (r, _), a in
                                    zip(pair.forward_results, pair.forward.outputs) if r == "saved")
         self.output_dtypes = tuple(_TORCH_DTYPES[a.dtype] for (r, _), a in
                                    zip(pair.forward_results, pair.forward.outputs)
@@ -61,7 +61,7 @@ class _LinearFunction(_FunctionBase):
                 values.append(state[plan.state_index[name]])
         flat = plan.fwd_op.flatten(values)
         outputs, saved, updates = _split_forward_results(
-            plan.fwd_op, plan.fwd_op.op(*flat), plan.forward_results)
+            plan.fwd_op, plan.fwd_op.op(*flat), plan.forward_results, values)
         reads = [state[plan.state_index[n]] for n in plan.backward_reads]
         ctx.plan_id = plan_id
         ctx.save_for_backward(x if "input" in plan.backward_uses else None,
@@ -110,14 +110,10 @@ class _LinearFunction(_FunctionBase):
                 values.append(main_grad)
             else:
                 values.append(reads[name])
-        results = plan.bwd_op.op(*plan.bwd_op.flatten(values))
-        if plan.bwd_op.num_results == 1:
-            results = (results,)
+        # One value per result (an alias result is its argument's value).
+        results = plan.bwd_op.unflatten(plan.bwd_op.op(*plan.bwd_op.flatten(values)), values)
         dx = dw = db = None
-        i = 0
-        for (role, name), arg in zip(plan.backward_results, plan.bwd_op.outputs):
-            value = results[i]
-            i += len(arg.buffers)
+        for (role, name), value in zip(plan.backward_results, results):
             if role == "grad_input":
                 dx = value
             elif role == "grad_weight":

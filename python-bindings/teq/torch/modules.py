@@ -54,8 +54,10 @@ class _ProgramPlan:
         off = 0
         for (r, n), a in zip(pair.forward_results, fout):
             if r == "saved":
-                self.saved[n] = (off, len(a.buffers))
-                off += len(a.buffers)
+                # An alias (the forward's argument itself) is saved as that
+                # argument's tensors.
+                self.saved[n] = (off, len(a.value_buffers))
+                off += len(a.value_buffers)
         self.arg_reads = tuple(dict.fromkeys(n for r, n in pair.backward_args if r == "arg"))
         self.state_reads = tuple(dict.fromkeys(n for r, n in pair.backward_args
                                                if r == "state"))
@@ -118,7 +120,7 @@ class _ProgramFunction(_FunctionBase):
         values = _forward_values(plan, xs, params, state)
         outputs, saved, updates = _split_forward_results(
             plan.fwd_op, plan.fwd_op.op(*plan.fwd_op.flatten(values)),
-            plan.pair.forward_results)
+            plan.pair.forward_results, values)
         ctx.plan_id = plan_id
         if plan.bwd_op is not None:
             arg_reads = []
@@ -164,14 +166,10 @@ class _ProgramFunction(_FunctionBase):
                 values.append(main_grads[plan.main_grad_index[name]])
             else:
                 values.append(state_reads[name])
-        results = plan.bwd_op.op(*plan.bwd_op.flatten(values))
-        if plan.bwd_op.num_results == 1:
-            results = (results,)
+        # One value per result (an alias result is its argument's value).
+        results = plan.bwd_op.unflatten(plan.bwd_op.op(*plan.bwd_op.flatten(values)), values)
         by_result = []
-        i = 0
-        for (role, name), arg in zip(plan.pair.backward_results, plan.bwd_op.outputs):
-            value = results[i]
-            i += len(arg.buffers)
+        for (role, name), value in zip(plan.pair.backward_results, results):
             by_result.append(value)
             if role == "main_grad":
                 main_grads[plan.main_grad_index[name]].copy_(value)
@@ -556,9 +554,9 @@ class Module(_ModuleBase):
             # Inference: the entry that saves nothing and writes no
             # columnwise copies; nothing for autograd to record.
             op = plan.infer_op
+            values = _forward_values(plan, xs, params, state)
             outputs, _, updates = _split_forward_results(
-                op, op.op(*op.flatten(_forward_values(plan, xs, params, state))),
-                plan.infer_results)
+                op, op.op(*op.flatten(values)), plan.infer_results, values)
         else:
             results = _ProgramFunction.apply(self._plan_id, *xs, *params, *main_grads, *state)
             outputs = results[:plan.num_outputs]

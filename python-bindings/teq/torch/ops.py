@@ -157,38 +157,48 @@ class EntryOp:
                             f"({', '.join(a.name for a in self.inputs)}), got {len(values)}")
         flat = []
         for arg, value in zip(self.inputs, values):
-            if not arg.is_proto:
-                if isinstance(value, (QuantizedTensor, dict, list, tuple)):
-                    raise ValueError(f"entry '{self.entry.name}': argument '{arg.name}': "
-                                     f"expected a tensor {arg.type_text()}")
-                flat.append(value)
-            elif isinstance(value, (QuantizedTensor, dict)):
-                buffers = value.buffers if isinstance(value, QuantizedTensor) else value
-                for b in arg.buffers:
-                    if b.name not in buffers:
-                        raise ValueError(
-                            f"entry '{self.entry.name}': argument '{arg.name}': expected a "
-                            f"quantized tensor with buffers {', '.join(arg.buffer_names)}, "
-                            f"got {', '.join(buffers)}")
-                    flat.append(buffers[b.name])
-            elif isinstance(value, (list, tuple)) and len(value) == len(arg.buffers):
-                flat.extend(value)
-            else:
-                raise ValueError(f"entry '{self.entry.name}': argument '{arg.name}': expected "
-                                 f"a QuantizedTensor ({arg.type_text()})")
+            flat.extend(self.flatten_value(arg, value))
         return flat
 
-    def unflatten(self, results):
+    def flatten_value(self, arg, value):
+        """The tensors of one value of input argument `arg`, in buffer order."""
+        if not arg.is_proto:
+            if isinstance(value, (QuantizedTensor, dict, list, tuple)):
+                raise ValueError(f"entry '{self.entry.name}': argument '{arg.name}': "
+                                 f"expected a tensor {arg.type_text()}")
+            return [value]
+        if isinstance(value, (QuantizedTensor, dict)):
+            buffers = value.buffers if isinstance(value, QuantizedTensor) else value
+            flat = []
+            for b in arg.buffers:
+                if b.name not in buffers:
+                    raise ValueError(
+                        f"entry '{self.entry.name}': argument '{arg.name}': expected a "
+                        f"quantized tensor with buffers {', '.join(arg.buffer_names)}, "
+                        f"got {', '.join(buffers)}")
+                flat.append(buffers[b.name])
+            return flat
+        if isinstance(value, (list, tuple)) and len(value) == len(arg.buffers):
+            return list(value)
+        raise ValueError(f"entry '{self.entry.name}': argument '{arg.name}': expected "
+                         f"a QuantizedTensor ({arg.type_text()})")
+
+    def unflatten(self, results, inputs=None):
         """One value per output argument (tensor / QuantizedTensor) from the
-        op's results."""
-        if self.num_results == 0:
-            return ()
+        op's results; an alias output (alias_of: an input returned as is,
+        not among the op's results) is its value in `inputs` (one value per
+        input argument)."""
         if self.num_results == 1:
             results = (results,)
         values, i = [], 0
-        for arg in self.outputs:
+        for j, arg in enumerate(self.outputs):
             n = len(arg.buffers)
-            if arg.is_proto:
+            if arg.alias_of is not None:
+                if inputs is None:
+                    raise TypeError(f"entry '{self.entry.name}': output '{arg.name}' is "
+                                    f"argument '{arg.alias_of}': unflatten needs the inputs")
+                values.append(inputs[self.entry._aliases[j]])
+            elif arg.is_proto:
                 values.append(QuantizedTensor.for_arg(
                     arg, {b.name: results[i + k] for k, b in enumerate(arg.buffers)}))
             else:
@@ -197,7 +207,7 @@ class EntryOp:
         return tuple(values)
 
     def __call__(self, *values):
-        return self.unflatten(self.op(*self.flatten(values)))
+        return self.unflatten(self.op(*self.flatten(values)), values)
 
     def __repr__(self):
         return f"<teq.torch.EntryOp {self.qualname}: {self.schema}>"

@@ -10,7 +10,7 @@ def _sig(arg):
     """What must agree between two arguments that are one value."""
     if arg.is_proto:
         return ("proto", arg.dtype, tuple(arg.shape), arg.quantizer_kind, arg.usage,
-                tuple((b.name, b.encoding, tuple(b.shape)) for b in arg.buffers))
+                tuple((b.name, b.encoding, tuple(b.shape)) for b in arg.value_buffers))
     return ("tensor", arg.dtype, tuple(arg.shape))
 
 
