@@ -77,6 +77,7 @@ ComputedBy::namedValues() const {
   add("rstd", rstd);
   add("gamma", gamma);
   add("beta", beta);
+  add("add", this->add);
   return named;
 }
 
@@ -183,6 +184,11 @@ Status readNorm(const JsonValue &by, const std::string &path, ComputedBy &c) {
     if (!rms)
       TEQ_RETURN_IF_ERROR(readValueName(by, path, "mean", true, c.mean));
     TEQ_RETURN_IF_ERROR(readValueName(by, path, "rstd", true, c.rstd));
+    TEQ_RETURN_IF_ERROR(readValueName(by, path, "add", false, c.add));
+    if (!c.add.empty() && c.normOutput != "dx")
+      return errorAt(child(path, "add"),
+                     "only a norm backward's dx has an add, not its " +
+                         c.normOutput);
   } else {
     if (!rms)
       TEQ_RETURN_IF_ERROR(readValueName(by, path, "beta", false, c.beta));

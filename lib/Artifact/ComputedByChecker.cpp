@@ -568,7 +568,7 @@ private:
                          std::to_string(n) + "] of " + xType + " or f32");
     std::pair<const std::string *, const char *> operands[] = {
         {&by.beta, "beta"}, {&by.dy, "dy"}, {&by.mean, "mean"},
-        {&by.rstd, "rstd"}};
+        {&by.rstd, "rstd"}, {&by.add, "add"}};
     for (auto [name, key] : operands) {
       auto operand = named(*name, key);
       if (!operand.ok())
@@ -576,14 +576,16 @@ private:
       if (!*operand)
         continue;
       const std::string k = key;
+      // dy and add (dx's addend) are x's shape and dtype.
+      const bool rowwise = k == "dy" || k == "add";
       std::vector<int64_t> shape =
           k == "beta" ? std::vector<int64_t>{n}
-          : k == "dy" ? xShape
+          : rowwise   ? xShape
                       : std::vector<int64_t>{m};
       const std::string &dtype =
-          k == "beta" ? gammaType : k == "dy" ? xType : "f32";
+          k == "beta" ? gammaType : rowwise ? xType : "f32";
       if (dtypeOf(**operand) != dtype ||
-          (k == "dy" ? shapeOf(**operand) != shape
+          (rowwise ? shapeOf(**operand) != shape
                      : numElements(shapeOf(**operand)) != shape[0]))
         return errorAt(child(path, key),
                        describeValue(**operand) + " is not the norm's " + k +

@@ -235,6 +235,7 @@ JsonValue toJson(const ComputedBy &by) {
     name("rstd", by.rstd);
     name("gamma", by.gamma);
     name("beta", by.beta);
+    name("add", by.add);
     if (by.op == ComputeOp::LayerNorm || by.op == ComputeOp::RMSNorm)
       json.set("eps", by.eps);
     json.set("zero_centered_gamma", by.zeroCenteredGamma);

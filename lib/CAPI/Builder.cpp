@@ -700,7 +700,7 @@ TeqStatus teqFunctionBuilderLayerNormBackward(
   auto op = LayerNormBackwardOp::create(
       b->builder, b->loc(), unwrap(x).getType(), gammaType, gammaType,
       unwrap(dy), unwrap(x), unwrap(mean), unwrap(rstd), unwrap(gamma),
-      zeroCenteredGamma);
+      /*add=*/Value(), zeroCenteredGamma);
   if (TeqStatus status = verifyBuilt(op, "teq.layer_norm_backward");
       status.ptr)
     return status;
@@ -754,7 +754,8 @@ TeqStatus teqFunctionBuilderRMSNormBackward(TeqFunctionBuilder builder,
     return status;
   auto op = RMSNormBackwardOp::create(
       b->builder, b->loc(), unwrap(x).getType(), unwrap(gamma).getType(),
-      unwrap(dy), unwrap(x), unwrap(rstd), unwrap(gamma), zeroCenteredGamma);
+      unwrap(dy), unwrap(x), unwrap(rstd), unwrap(gamma), /*add=*/Value(),
+      zeroCenteredGamma);
   if (TeqStatus status = verifyBuilt(op, "teq.rms_norm_backward"); status.ptr)
     return status;
   *dx = wrap(op.getDx());

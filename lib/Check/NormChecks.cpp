@@ -9,7 +9,8 @@
 // - mean and rstd: the kernels sum a row in a tree and take CUDA's
 //   rsqrt.approx (within 2 ulp), the reference sums in order and divides:
 //   kNormStatsLimit, TE's own tolerance for its norm statistics.
-// - y without the GPU's statistics, dx, dgamma, dbeta: row and column sums
+// - y without the GPU's statistics, dx (+ its `add`, TE's rmsnorm_bwd_add,
+//   in f32 before the rounding), dgamma, dbeta: row and column sums
 //   in another order, then one rounding to the output's dtype:
 //   kNormOutputLimit, TE's tolerance for its norm backward
 //   (tests/cpp/operator/test_normalization.cu), as relative Frobenius error.
@@ -72,16 +73,16 @@ StatusOr<CpuValue> evaluateNorm(ProgramEvaluator &program,
   const bool backward = by.op == ComputeOp::LayerNormBackward ||
                         by.op == ComputeOp::RMSNormBackward;
   bool exact = true;
-  std::vector<float> in[6];
-  const std::string *names[6] = {&by.x,  &by.gamma, &by.beta,
-                                 &by.dy, &by.mean,  &by.rstd};
-  for (int i = 0; i < 6; ++i) {
+  std::vector<float> in[7];
+  const std::string *names[7] = {&by.x,    &by.gamma, &by.beta, &by.dy,
+                                 &by.mean, &by.rstd,  &by.add};
+  for (int i = 0; i < 7; ++i) {
     auto values = operand(program, *names[i], exact);
     if (!values.ok())
       return values.status();
     in[i] = std::move(*values);
   }
-  const auto &[x, gamma, beta, dy, mean, rstd] = in;
+  const auto &[x, gamma, beta, dy, mean, rstd, add] = in;
   // parseManifest: x is [M, n] flattened, gamma [n].
   reference::NormShape shape{
       static_cast<int64_t>(x.size() / gamma.size()),
@@ -91,9 +92,9 @@ StatusOr<CpuValue> evaluateNorm(ProgramEvaluator &program,
   if (backward) {
     reference::NormBackward b =
         rms ? reference::rmsNormBackward(shape, dy, x, rstd, gamma,
-                                         by.zeroCenteredGamma)
+                                         by.zeroCenteredGamma, add)
             : reference::layerNormBackward(shape, dy, x, mean, rstd, gamma,
-                                           by.zeroCenteredGamma);
+                                           by.zeroCenteredGamma, add);
     result = by.normOutput == "dx"       ? b.dx
              : by.normOutput == "dgamma" ? b.dgamma
                                          : b.dbeta;

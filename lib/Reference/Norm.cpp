@@ -108,9 +108,11 @@ NormBackward normBackward(NormShape shape, const std::vector<float> &dy,
                           const std::vector<float> &mean,
                           const std::vector<float> &rstd,
                           const std::vector<float> &gamma,
-                          bool zeroCenteredGamma) {
+                          bool zeroCenteredGamma,
+                          const std::vector<float> &add) {
   checkSizes(shape, x, gamma);
   assert(dy.size() == x.size() && "dy has x's shape");
+  assert((add.empty() || add.size() == x.size()) && "add has x's shape");
   const bool layerNorm = !mean.empty();
   const float rn = reciprocalOf(shape.n);
   NormBackward out;
@@ -133,10 +135,14 @@ NormBackward normBackward(NormShape shape, const std::vector<float> &dy,
         out.dbeta[j] += dyr[j];
     }
     const float mdy = sumDz * rn, mdyy = sumDzY * rn;
-    for (int64_t j = 0; j < shape.n; ++j)
-      out.dx[r * shape.n + j] =
-          layerNorm ? rstd[r] * (dz[j] - (mdyy * y[j] + mdy))
-                    : rstd[r] * (dz[j] - mdyy * y[j]);
+    for (int64_t j = 0; j < shape.n; ++j) {
+      float dx = layerNorm ? rstd[r] * (dz[j] - (mdyy * y[j] + mdy))
+                           : rstd[r] * (dz[j] - mdyy * y[j]);
+      // TE's rmsnorm_bwd_add: in f32, before dx's one rounding.
+      if (!add.empty())
+        dx += add[r * shape.n + j];
+      out.dx[r * shape.n + j] = dx;
+    }
   }
   return out;
 }
@@ -148,17 +154,20 @@ NormBackward layerNormBackward(NormShape shape, const std::vector<float> &dy,
                                const std::vector<float> &mean,
                                const std::vector<float> &rstd,
                                const std::vector<float> &gamma,
-                               bool zeroCenteredGamma) {
+                               bool zeroCenteredGamma,
+                               const std::vector<float> &add) {
   assert(static_cast<int64_t>(mean.size()) == shape.rows && "mean [rows]");
-  return normBackward(shape, dy, x, mean, rstd, gamma, zeroCenteredGamma);
+  return normBackward(shape, dy, x, mean, rstd, gamma, zeroCenteredGamma,
+                      add);
 }
 
 NormBackward rmsNormBackward(NormShape shape, const std::vector<float> &dy,
                              const std::vector<float> &x,
                              const std::vector<float> &rstd,
                              const std::vector<float> &gamma,
-                             bool zeroCenteredGamma) {
-  return normBackward(shape, dy, x, {}, rstd, gamma, zeroCenteredGamma);
+                             bool zeroCenteredGamma,
+                             const std::vector<float> &add) {
+  return normBackward(shape, dy, x, {}, rstd, gamma, zeroCenteredGamma, add);
 }
 
 } // namespace mlir::teq::reference

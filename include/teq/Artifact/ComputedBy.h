@@ -94,7 +94,9 @@ int elementwiseArity(const std::string &op);
 ///   layer_norm_backward, rms_norm_backward
 ///                           output (dx | dgamma | dbeta; rms: dx | dgamma),
 ///                           dy, x, mean (layer_norm only), rstd, gamma,
-///                           zero_centered_gamma
+///                           zero_centered_gamma; add (dx only, optional:
+///                           added to dx in f32 before its rounding, TE's
+///                           rmsnorm_bwd_add)
 ///   quantize also takes amax_group: the amax is the max over that group's
 ///   ranks of each rank's amax (with_amax_reduction); so does
 ///   delayed_scaling_update: row 0 of the history is the max over the
@@ -130,6 +132,7 @@ struct ComputedBy {
   /// zero_centered_gamma.
   std::string normOutput;
   std::string x, gamma, beta, dy, mean, rstd;
+  std::string add; ///< A norm backward's dx: the tensor added to it.
   double eps = 0.0;
   bool zeroCenteredGamma = false;
 

@@ -80,22 +80,26 @@ std::vector<float> normApply(NormShape shape, const std::vector<float> &x,
 /// LayerNorm backward (§1.5) from the saved mean and rstd: y = rstd *
 /// (x - mean), dz = g * dy, mdy = (sum dz) * rn, mdyy = (sum dz * y) * rn,
 /// dx = rstd * (dz - (mdyy * y + mdy)), dgamma = sum_rows dy * y,
-/// dbeta = sum_rows dy.
+/// dbeta = sum_rows dy. A non-empty `add` (x's size: TE's rmsnorm_bwd_add)
+/// is added to dx in f32: dx = rstd * (...) + add.
 NormBackward layerNormBackward(NormShape shape, const std::vector<float> &dy,
                                const std::vector<float> &x,
                                const std::vector<float> &mean,
                                const std::vector<float> &rstd,
                                const std::vector<float> &gamma,
-                               bool zeroCenteredGamma);
+                               bool zeroCenteredGamma,
+                               const std::vector<float> &add = {});
 
 /// RMSNorm backward (§1.5): y = rstd * x, dz = g * dy,
 /// mdyy = (sum dz * y) * rn, dx = rstd * (dz - mdyy * y),
-/// dgamma = sum_rows dy * y (dbeta empty).
+/// dgamma = sum_rows dy * y (dbeta empty); dx + add in f32 with a
+/// non-empty `add`.
 NormBackward rmsNormBackward(NormShape shape, const std::vector<float> &dy,
                              const std::vector<float> &x,
                              const std::vector<float> &rstd,
                              const std::vector<float> &gamma,
-                             bool zeroCenteredGamma);
+                             bool zeroCenteredGamma,
+                             const std::vector<float> &add = {});
 
 } // namespace mlir::teq::reference
 

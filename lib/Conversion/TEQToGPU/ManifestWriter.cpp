@@ -100,6 +100,8 @@ void describeNorm(Operation *op, Value v, const EntryNames &nameOf,
     by.mean = name(lnb.getMean());
     by.rstd = name(lnb.getRstd());
     by.gamma = name(lnb.getGamma());
+    if (result == 0 && lnb.getAdd())
+      by.add = name(lnb.getAdd());
   } else {
     auto rmsb = cast<RMSNormBackwardOp>(op);
     by.op = ComputeOp::RMSNormBackward;
@@ -108,6 +110,9 @@ void describeNorm(Operation *op, Value v, const EntryNames &nameOf,
     by.x = name(rmsb.getX());
     by.rstd = name(rmsb.getRstd());
     by.gamma = name(rmsb.getGamma());
+    // dx only: dgamma does not depend on it.
+    if (result == 0 && rmsb.getAdd())
+      by.add = name(rmsb.getAdd());
   }
 }
 

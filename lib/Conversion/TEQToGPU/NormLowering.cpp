@@ -1,8 +1,9 @@
 //===- NormLowering.cpp - teq.layer_norm, teq.rms_norm and backwards ------===//
 //
 // Each norm op is one kernel group (Kernels/Norm.h): the forward one
-// kernel, the backward dx with per-CTA dgamma/dbeta partials in the op's
-// scratch (EntryBuffers.cpp plans it) and a finalize kernel.
+// kernel, the backward dx (plus its optional `add`) with per-CTA
+// dgamma/dbeta partials in the op's scratch (EntryBuffers.cpp plans it) and
+// a finalize kernel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,6 +54,7 @@ LogicalResult lowerNorm(LoweringContext &ctx, Operation &op) {
     buffers.mean = buffer(lnb.getMean());
     buffers.rstd = buffer(lnb.getRstd());
     buffers.gamma = buffer(lnb.getGamma());
+    buffers.add = buffer(lnb.getAdd());
     buffers.dx = buffer(lnb.getDx());
     buffers.dgamma = buffer(lnb.getDgamma());
     buffers.dbeta = buffer(lnb.getDbeta());
@@ -63,10 +65,13 @@ LogicalResult lowerNorm(LoweringContext &ctx, Operation &op) {
     buffers.x = buffer(rmsb.getX());
     buffers.rstd = buffer(rmsb.getRstd());
     buffers.gamma = buffer(rmsb.getGamma());
+    buffers.add = buffer(rmsb.getAdd());
     buffers.dx = buffer(rmsb.getDx());
     buffers.dgamma = buffer(rmsb.getDgamma());
     buffers.partials = ctx.scratch(&op);
   }
+  // A backward's `add` (TE's rmsnorm_bwd_add) goes into dx's one rounding.
+  spec.hasAdd = static_cast<bool>(buffers.add);
   ctx.launchKernels(op.getLoc(), KernelKind::Norm,
                     [&](const kernels::EmitContext &ec) {
                       return kernels::emitNorm(ec, spec, buffers);

@@ -7,6 +7,7 @@
 // RUN: split-file %s %t
 // RUN: te-opt %t/layer-norm.mlir --convert-teq-to-gpu | FileCheck %s --check-prefix=LN
 // RUN: te-opt %t/rms-backward.mlir --convert-teq-to-gpu | FileCheck %s --check-prefix=RMSB
+// RUN: te-opt %t/layer-norm-backward-add.mlir --convert-teq-to-gpu | FileCheck %s --check-prefix=LNBA
 
 //--- layer-norm.mlir
 // [256, 1024] bf16: 128 groups of 8 per row, so 128 threads (4 warps), one
@@ -54,7 +55,8 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // 1002 groups -> 512 threads, 2 elements each. f32 gamma (and dgamma) with
 // zero_centered_gamma. The first level runs min(96, 132 * 2) = 96 CTAs, one
 // row each; its partials are 96 x 1002 f32 (384768 bytes of workspace);
-// the finalize kernel has ceil(1002 / 256) = 4 CTAs.
+// the finalize kernel has ceil(1002 / 32) = 32 CTAs. Two CTAs of 512 an SM
+// (nvvm.minctasm: at most 64 registers).
 module attributes {teq.target = #teq.target<sm_90>} {
   func.func @rmsb(%dy: tensor<96x1002xbf16>, %x: tensor<96x1002xbf16>, %rstd: tensor<96xf32>, %g: tensor<1002xf32>)
       -> (tensor<96x1002xbf16>, tensor<1002xf32>) {
@@ -71,23 +73,75 @@ module attributes {teq.target = #teq.target<sm_90>} {
 
 // RMSB-LABEL: gpu.func @n0_rms_norm_bwd(
 // RMSB-SAME: memref<96192xbf16>, %{{[^:]*}}: memref<96192xbf16>, %{{[^:]*}}: memref<96xf32>, %{{[^:]*}}: memref<1002xf32>, %{{[^:]*}}: memref<96192xbf16>, %[[PART:[^:]*]]: memref<96192xf32>)
-// RMSB-SAME: known_block_size = array<i32: 512, 1, 1>
+// RMSB-SAME: known_block_size = array<i32: 512, 1, 1>, nvvm.minctasm = 2 : i32
 // RMSB-NOT: vector.load
 // gamma + 1 (zero_centered_gamma), loaded once before the rows.
 // RMSB: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
 // RMSB: %[[ONES:.*]] = vector.broadcast %[[ONE]] : f32 to vector<1xf32>
 // RMSB: arith.addf %{{.*}}, %[[ONES]] : vector<1xf32>
-// Rows grid-strided over the CTAs, dy * y summed per column in registers.
-// RMSB: scf.for %{{.*}} = %block_id_x to %c96{{.*}} step %c96{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (vector<1xf32>, vector<1xf32>)
+// Rows grid-strided over the CTAs, dy * y summed per column in registers;
+// the block sums alternate between two sets of shared slots (carried
+// index), so one barrier a row. The one-element fallback loads each row in
+// its iteration (no prefetch).
+// RMSB: scf.for %{{.*}} = %block_id_x to %c96{{.*}} step %c96{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %c0{{.*}}) -> (vector<1xf32>, vector<1xf32>, index)
 // RMSB: gpu.barrier
-// RMSB: gpu.barrier
+// RMSB-NOT: gpu.barrier
+// RMSB: scf.yield
 // RMSB: memref.store %{{.*}}, %[[PART]][
+// The finalize: CTA (x, y) sums columns [32x, 32x + 32) of sum y; its 8
+// warps each add 12 of the 96 partial rows (all loaded, then added), then
+// warp 0 adds the warps' sums in order.
 // RMSB-LABEL: gpu.func @n0_norm_bwd_final(
-// RMSB-SAME: %[[P:[^:]*]]: memref<96192xf32>, %[[DG:[^:]*]]: memref<1002xf32>)
-// RMSB: scf.for %{{.*}} = %c0{{.*}} to %c96 step %c1
-// RMSB: memref.load %[[P]]
+// RMSB-SAME: %[[P:[^:]*]]: memref<96192xf32>, %[[DG:[^:]*]]: memref<1002xf32>) workgroup(%[[SH:[^ ]*]] : memref<256xf32, #gpu.address_space<workgroup>>)
+// RMSB: scf.for %{{.*}} = %c0{{.*}} to %c12{{.*}} step %c12
+// RMSB-COUNT-12: memref.load %[[P]]
+// RMSB: scf.yield
+// RMSB: memref.store %{{.*}}, %[[SH]][%thread_id_x]
+// RMSB: gpu.barrier
+// RMSB-COUNT-8: memref.load %[[SH]]
 // RMSB-NOT: arith.truncf
 // RMSB: memref.store %{{.*}}, %[[DG]]
 // RMSB-LABEL: func.func @rmsb(
 // RMSB: gpu.launch_func async [%{{.*}}] @teq_kernels::@n0_rms_norm_bwd blocks in (%c96, %c1{{.*}}, %c1{{.*}}) threads in (%c512,
-// RMSB: gpu.launch_func async [%{{.*}}] @teq_kernels::@n0_norm_bwd_final blocks in (%c4, %c1{{.*}}, %c1{{.*}}) threads in (%c256,
+// RMSB: gpu.launch_func async [%{{.*}}] @teq_kernels::@n0_norm_bwd_final blocks in (%c32, %c1{{.*}}, %c1{{.*}}) threads in (%c256,
+
+//--- layer-norm-backward-add.mlir
+// [300, 1024] bf16 with `add` (TE's rmsnorm_bwd_add): 128 threads, one
+// group of 8 each, so the 16-byte path loads the next row's dy, x and add
+// (bf16 vectors, carried) before it reduces the current one; dx + add in
+// f32, then one rounding. 300 CTAs (min(300, 132 * 8)); the finalize's
+// grid is 32 column tiles x 2 sums (dgamma, dbeta). The add is recorded in
+// dx's computed_by only.
+module attributes {teq.target = #teq.target<sm_90>} {
+  func.func @lnba(%dy: tensor<300x1024xbf16>, %x: tensor<300x1024xbf16>, %mean: tensor<300xf32>,
+                  %rstd: tensor<300xf32>, %g: tensor<1024xbf16>, %go: tensor<300x1024xbf16>)
+      -> (tensor<300x1024xbf16>, tensor<1024xbf16>, tensor<1024xbf16>) {
+    %dx, %dg, %db = teq.layer_norm_backward %dy, %x, %mean, %rstd, %g, %go
+        : (tensor<300x1024xbf16>, tensor<300x1024xbf16>, tensor<300xf32>, tensor<300xf32>, tensor<1024xbf16>, tensor<300x1024xbf16>)
+        -> (tensor<300x1024xbf16>, tensor<1024xbf16>, tensor<1024xbf16>)
+    return %dx, %dg, %db : tensor<300x1024xbf16>, tensor<1024xbf16>, tensor<1024xbf16>
+  }
+}
+
+// LNBA: computed_by\22:{\22add\22:\22arg5\22,\22dy\22:\22arg0\22,{{.*}}\22output\22:\22dx\22
+// LNBA-NOT: \22add\22
+// LNBA-LABEL: gpu.func @n0_layer_norm_bwd(
+// LNBA-SAME: %[[DY:[^:]*]]: memref<307200xbf16>, %[[X:[^:]*]]: memref<307200xbf16>, %{{[^:]*}}: memref<300xf32>, %{{[^:]*}}: memref<300xf32>, %{{[^:]*}}: memref<1024xbf16>, %[[ADD:[^:]*]]: memref<307200xbf16>, %[[DX:[^:]*]]: memref<307200xbf16>, %{{[^:]*}}: memref<614400xf32>)
+// LNBA-SAME: known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 8 : i32
+// The first row's inputs, then the loop carrying the next row's.
+// LNBA: vector.load %[[DY]]
+// LNBA: vector.load %[[X]]
+// LNBA: vector.load %[[ADD]]
+// LNBA: scf.for %{{.*}} = %block_id_x to %c300{{.*}} step %c300{{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, f32, f32, vector<8xbf16>, vector<8xbf16>, vector<8xbf16>, index)
+// LNBA: vector.load %[[DY]]
+// LNBA: vector.load %[[X]]
+// LNBA: vector.load %[[ADD]]
+// LNBA: gpu.barrier
+// LNBA-NOT: gpu.barrier
+// LNBA: %[[A:.*]] = arith.extf %{{.*}} : vector<8xbf16> to vector<8xf32>
+// LNBA: %[[SUM:.*]] = arith.addf %{{.*}}, %[[A]] : vector<8xf32>
+// LNBA: arith.truncf %[[SUM]] : vector<8xf32> to vector<8xbf16>
+// LNBA: vector.store %{{.*}}, %[[DX]]
+// LNBA-LABEL: func.func @lnba(
+// LNBA: gpu.launch_func async [%{{.*}}] @teq_kernels::@n0_layer_norm_bwd blocks in (%c300, %c1{{.*}}, %c1{{.*}}) threads in (%c128,
+// LNBA: gpu.launch_func async [%{{.*}}] @teq_kernels::@n0_norm_bwd_final blocks in (%c32, %c2, %c1{{.*}}) threads in (%c256,

@@ -128,3 +128,24 @@ func.func @rms_backward_dgamma(%dy: tensor<8x64xbf16>, %x: tensor<8x64xbf16>, %r
       -> (tensor<8x64xbf16>, tensor<8xbf16>)
   return
 }
+
+// -----
+
+// `add` (TE's rmsnorm_bwd_add) is added to dx element for element.
+func.func @add_dtype(%dy: tensor<8x64xbf16>, %x: tensor<8x64xbf16>, %m: tensor<8xf32>, %r: tensor<8xf32>, %g: tensor<64xbf16>, %a: tensor<8x64xf32>) {
+  // expected-error @+1 {{'teq.layer_norm_backward' op add must have dx's type tensor<8x64xbf16>, got tensor<8x64xf32>}}
+  %d:3 = teq.layer_norm_backward %dy, %x, %m, %r, %g, %a
+      : (tensor<8x64xbf16>, tensor<8x64xbf16>, tensor<8xf32>, tensor<8xf32>, tensor<64xbf16>, tensor<8x64xf32>)
+      -> (tensor<8x64xbf16>, tensor<64xbf16>, tensor<64xbf16>)
+  return
+}
+
+// -----
+
+func.func @add_shape(%dy: tensor<8x64xbf16>, %x: tensor<8x64xbf16>, %r: tensor<8xf32>, %g: tensor<64xbf16>, %a: tensor<64x8xbf16>) {
+  // expected-error @+1 {{'teq.rms_norm_backward' op add must have dx's type tensor<8x64xbf16>, got tensor<64x8xbf16>}}
+  %d:2 = teq.rms_norm_backward %dy, %x, %r, %g, %a
+      : (tensor<8x64xbf16>, tensor<8x64xbf16>, tensor<8xf32>, tensor<64xbf16>, tensor<64x8xbf16>)
+      -> (tensor<8x64xbf16>, tensor<64xbf16>)
+  return
+}

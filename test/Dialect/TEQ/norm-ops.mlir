@@ -44,3 +44,21 @@ func.func @rms_norm(%x: tensor<64x4096xf16>, %g: tensor<4096xf16>,
       -> (tensor<64x4096xf16>, tensor<4096xf16>)
   return
 }
+
+// With `add` (TE's rmsnorm_bwd_add): the last operand, dx's type.
+// CHECK-LABEL: func.func @backward_add
+// CHECK: teq.layer_norm_backward %arg0, %arg1, %arg2, %arg3, %arg4, %arg5 : (tensor<8x64xbf16>, tensor<8x64xbf16>, tensor<8xf32>, tensor<8xf32>, tensor<64xbf16>, tensor<8x64xbf16>) -> (tensor<8x64xbf16>, tensor<64xbf16>, tensor<64xbf16>)
+// CHECK: teq.rms_norm_backward %arg0, %arg1, %arg3, %arg4, %arg5 {zero_centered_gamma} : (tensor<8x64xbf16>, tensor<8x64xbf16>, tensor<8xf32>, tensor<64xbf16>, tensor<8x64xbf16>) -> (tensor<8x64xbf16>, tensor<64xbf16>)
+func.func @backward_add(%dy: tensor<8x64xbf16>, %x: tensor<8x64xbf16>,
+                        %mean: tensor<8xf32>, %rstd: tensor<8xf32>,
+                        %g: tensor<64xbf16>, %a: tensor<8x64xbf16>) {
+  %ln:3 = teq.layer_norm_backward %dy, %x, %mean, %rstd, %g, %a
+      : (tensor<8x64xbf16>, tensor<8x64xbf16>, tensor<8xf32>, tensor<8xf32>,
+         tensor<64xbf16>, tensor<8x64xbf16>)
+      -> (tensor<8x64xbf16>, tensor<64xbf16>, tensor<64xbf16>)
+  %rms:2 = teq.rms_norm_backward %dy, %x, %rstd, %g, %a {zero_centered_gamma}
+      : (tensor<8x64xbf16>, tensor<8x64xbf16>, tensor<8xf32>, tensor<64xbf16>,
+         tensor<8x64xbf16>)
+      -> (tensor<8x64xbf16>, tensor<64xbf16>)
+  return
+}

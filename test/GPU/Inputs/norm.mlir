@@ -76,4 +76,29 @@ module attributes {teq.target = #teq.target<sm_90>} {
         -> (tensor<512x16384xbf16>, tensor<16384xbf16>)
     return %dx, %dg : tensor<512x16384xbf16>, tensor<16384xbf16>
   }
+  // The residual gradient added to dx, written unfused: te-compile's
+  // teq-fuse-norm-backward-adds makes it the backward's `add` (TE's
+  // rmsnorm_bwd_add, one rounding), which --check recomputes from dx's
+  // computed_by. [300, 1024] bf16: the 16-byte path (next row prefetched),
+  // 300 rows over 300 CTAs; [96, 1002]: one element at a time.
+  func.func @layer_norm_backward_add(%dy: tensor<300x1024xbf16>, %x: tensor<300x1024xbf16>,
+                                     %mean: tensor<300xf32>, %rstd: tensor<300xf32>, %g: tensor<1024xbf16>,
+                                     %go: tensor<300x1024xbf16>)
+      -> (tensor<300x1024xbf16>, tensor<1024xbf16>, tensor<1024xbf16>) {
+    %dx, %dg, %db = teq.layer_norm_backward %dy, %x, %mean, %rstd, %g
+        : (tensor<300x1024xbf16>, tensor<300x1024xbf16>, tensor<300xf32>, tensor<300xf32>, tensor<1024xbf16>)
+        -> (tensor<300x1024xbf16>, tensor<1024xbf16>, tensor<1024xbf16>)
+    %gx = arith.addf %go, %dx : tensor<300x1024xbf16>
+    return %gx, %dg, %db : tensor<300x1024xbf16>, tensor<1024xbf16>, tensor<1024xbf16>
+  }
+  func.func @rms_norm_ragged_backward_add(%dy: tensor<96x1002xbf16>, %x: tensor<96x1002xbf16>,
+                                          %rstd: tensor<96xf32>, %g: tensor<1002xbf16>,
+                                          %go: tensor<96x1002xbf16>)
+      -> (tensor<96x1002xbf16>, tensor<1002xbf16>) {
+    %dx, %dg = teq.rms_norm_backward %dy, %x, %rstd, %g
+        : (tensor<96x1002xbf16>, tensor<96x1002xbf16>, tensor<96xf32>, tensor<1002xbf16>)
+        -> (tensor<96x1002xbf16>, tensor<1002xbf16>)
+    %gx = arith.addf %dx, %go : tensor<96x1002xbf16>
+    return %gx, %dg : tensor<96x1002xbf16>, tensor<1002xbf16>
+  }
 }

@@ -9,11 +9,16 @@
 //   order: the same bits every run. rstd is CUDA's rsqrtf, PTX
 //   rsqrt.approx.f32 (what TE's kernels call; NVVM's intrinsic, no
 //   libdevice). mean and rstd are written as f32 [M].
-// - backward: dx per row as the forward reads it; dgamma/dbeta in TE's two
-//   levels (§1.5): each CTA accumulates its rows' dy*y and dy per column in
-//   registers and writes them as one row of the f32 partials [ctas, n] of
-//   the op's scratch; a finalize kernel adds the partials in CTA order and
-//   rounds once. No atomics, so the results are deterministic.
+// - backward: dx per row as the forward reads it, grid-strided over
+//   normBackwardCtas CTAs, the next row's loads issued before the current
+//   row's work (memory-bound: loads stay in flight across its block sums);
+//   with `add` (TE's rmsnorm_bwd_add) dx = dx + add in f32 before the one
+//   rounding. dgamma/dbeta in TE's two levels (§1.5): each CTA accumulates
+//   its rows' dy*y and dy per column in registers and writes them as one row
+//   of the f32 partials [ctas, n] of the op's scratch; a finalize kernel adds
+//   the partials in a fixed order (per 32 columns, 8 warps each a slice of
+//   the CTAs' rows, then the slices in order) and rounds once. No atomics,
+//   so the results are deterministic.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,6 +40,7 @@ struct NormSpec {
   InputType x = InputType::BF16;     ///< x, y, dy, dx.
   InputType gamma = InputType::BF16; ///< gamma, beta, dgamma, dbeta.
   bool hasBeta = false;              ///< LayerNorm forward with a beta.
+  bool hasAdd = false; ///< Backward with `add` (x's dtype) added to dx.
   bool zeroCenteredGamma = false;
   float eps = 1e-5f;
 };
@@ -47,11 +53,12 @@ int64_t normBackwardCtas(const NormSpec &spec);
 int64_t normScratchElements(const NormSpec &spec);
 
 /// The 1-D memrefs of the op (null where the op has none). Forward: x,
-/// gamma, beta, y, mean, rstd. Backward: dy, x, mean, rstd, gamma, dx,
-/// dgamma, dbeta, and `partials` (the f32 scratch of normScratchElements).
+/// gamma, beta, y, mean, rstd. Backward: dy, x, mean, rstd, gamma, add,
+/// dx, dgamma, dbeta, and `partials` (the f32 scratch of
+/// normScratchElements).
 struct NormBuffers {
   Value x, gamma, beta, y, mean, rstd;
-  Value dy, dx, dgamma, dbeta, partials;
+  Value dy, add, dx, dgamma, dbeta, partials;
 };
 
 /// Forward: `<prefix>_layer_norm` / `_rms_norm` (grid M). Backward:

@@ -114,7 +114,14 @@ LogicalResult LayerNormBackwardOp::verify() {
   if (failed(verifySameType(*this, "dy", getDy().getType(), "x",
                             getX().getType())))
     return failure();
-  return verifySameType(*this, "dx", getDx().getType(), "x", getX().getType());
+  if (failed(verifySameType(*this, "dx", getDx().getType(), "x",
+                            getX().getType())))
+    return failure();
+  // TE's rmsnorm_bwd_add: added to dx element for element.
+  if (Value add = getAdd())
+    return verifySameType(*this, "add", add.getType(), "dx",
+                          getDx().getType());
+  return success();
 }
 
 LogicalResult RMSNormOp::verify() {
@@ -136,5 +143,12 @@ LogicalResult RMSNormBackwardOp::verify() {
   if (failed(verifySameType(*this, "dy", getDy().getType(), "x",
                             getX().getType())))
     return failure();
-  return verifySameType(*this, "dx", getDx().getType(), "x", getX().getType());
+  if (failed(verifySameType(*this, "dx", getDx().getType(), "x",
+                            getX().getType())))
+    return failure();
+  // TE's rmsnorm_bwd_add: added to dx element for element.
+  if (Value add = getAdd())
+    return verifySameType(*this, "add", add.getType(), "dx",
+                          getDx().getType());
+  return success();
 }

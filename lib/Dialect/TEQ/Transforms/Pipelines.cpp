@@ -34,6 +34,10 @@ void mlir::teq::buildLowerToGemmPipeline(
   pm.addPass(createCanonicalizerPass());
   if (options.fuseResidualAdds)
     pm.addPass(createFuseResidualAdds());
+  // A residual gradient left to add to a norm's dx (not taken by a GEMM's
+  // C input above) goes into the norm's backward.
+  if (options.fuseNormBackwardAdds)
+    pm.addPass(createFuseNormBackwardAdds());
   // After canonicalization: the quantizations as the GEMMs read them.
   pm.addPass(createCacheWeightQuantization());
 }
@@ -48,7 +52,8 @@ void mlir::teq::registerTEQPipelines() {
       "teq-lower-to-gemm",
       "Autocast IR to quantize + GEMM + collectives: teq-frontend, then "
       "decompose activations and Linears, legalize GEMM operands, CSE quantizations, "
-      "canonicalize, fuse residual adds into GEMMs, cut weight-cache entries "
+      "canonicalize, fuse residual adds into GEMMs and norm backwards, cut "
+      "weight-cache entries "
       "(teq.weight_cache)",
       buildLowerToGemmPipeline);
 }

@@ -60,6 +60,12 @@ def TEQ_LayerNormBackwardOp : TEQ_Op<"layer_norm_backward", [Pure]> {
     `zero_centered_gamma` (as the forward). (TE names the incoming gradient
     dz and g * dz dy; these names follow the op's operands.)
 
+    With `add` (x's shape and dtype: the gradient of a residual branch that
+    the norm's dx is summed with), `dx = rstd * (...) + add`, added in f32
+    before dx's one rounding, as TE's `rmsnorm_bwd_add`
+    (te-layer-semantics.md §1.5); `arith.addf` of dx and `add` rounds twice.
+    teq-fuse-norm-backward-add folds that add into the op.
+
     ```mlir
     %dx, %dgamma, %dbeta = teq.layer_norm_backward %dy, %x, %mean, %rstd, %gamma
         : (tensor<256x1024xbf16>, tensor<256x1024xbf16>, tensor<256xf32>,
@@ -73,6 +79,7 @@ def TEQ_LayerNormBackwardOp : TEQ_Op<"layer_norm_backward", [Pure]> {
     TEQ_F32Tensor:$mean,
     TEQ_F32Tensor:$rstd,
     TEQ_NormTensor:$gamma,
+    Optional<TEQ_NormTensor>:$add,
     UnitAttr:$zero_centered_gamma);
   let results = (outs
     TEQ_NormTensor:$dx,
@@ -114,7 +121,16 @@ def TEQ_RMSNormBackwardOp : TEQ_Op<"rms_norm_backward", [Pure]> {
   let description = [{
     In f32 per row: `y = rstd * x`, `dz = g * dy`, `mdyy = (sum dz * y) * rn`,
     `dx = rstd * (dz - mdyy * y)` (x's dtype); over the rows
-    `dgamma = sum dy * y` (gamma's dtype, rounded once).
+    `dgamma = sum dy * y` (gamma's dtype, rounded once). With `add` (x's
+    shape and dtype), `dx = rstd * (dz - mdyy * y) + add` in f32, rounded
+    once: TE's `rmsnorm_bwd_add` (as `teq.layer_norm_backward`'s `add`).
+
+    ```mlir
+    %dx, %dgamma = teq.rms_norm_backward %dy, %x, %rstd, %gamma, %residual_grad
+        : (tensor<64x4096xbf16>, tensor<64x4096xbf16>, tensor<64xf32>,
+           tensor<4096xbf16>, tensor<64x4096xbf16>)
+        -> (tensor<64x4096xbf16>, tensor<4096xbf16>)
+    ```
 
     ```mlir
     %dx, %dgamma = teq.rms_norm_backward %dy, %x, %rstd, %gamma
@@ -128,6 +144,7 @@ def TEQ_RMSNormBackwardOp : TEQ_Op<"rms_norm_backward", [Pure]> {
     TEQ_NormTensor:$x,
     TEQ_F32Tensor:$rstd,
     TEQ_NormTensor:$gamma,
+    Optional<TEQ_NormTensor>:$add,
     UnitAttr:$zero_centered_gamma);
   let results = (outs
     TEQ_NormTensor:$dx,

@@ -399,6 +399,40 @@ def FuseResidualAdds : Pass<"teq-fuse-residual-adds"> {
   }];
 }
 
+def FuseNormBackwardAdds : Pass<"teq-fuse-norm-backward-adds"> {
+  let summary = "add a residual gradient to a norm backward's dx before its rounding (TE's rmsnorm_bwd_add)";
+  let description = [{
+    In a transformer layer's backward the gradient of a norm's input is the
+    norm's dx plus the gradient arriving through the residual branch
+    (`gx = g + dx`). Unfused, that is an elementwise kernel reading two
+    [tokens, hidden] tensors and writing a third right after the norm's
+    backward wrote dx; the norm's kernel adds it as it writes dx, as TE's
+    `rmsnorm_bwd_add` does (te-layer-semantics.md §1.5, §4
+    BackwardAddRMSNorm; here for LayerNorm too).
+
+    An `arith.addf` of the dx of a `teq.layer_norm_backward` or
+    `teq.rms_norm_backward` and a tensor of dx's type becomes the backward
+    with that tensor as its `add`, where dx has no other reader and the
+    backward has no `add` yet. The fused op goes where the norm was if the
+    addend is defined before it, else where the add was (if the norm's
+    other results are read only after it).
+
+    Numerics: dx + add is computed in f32 and rounded once to dx's dtype,
+    where the unfused form rounds dx and then the sum (TE's fused op rounds
+    as this does).
+
+    Before:
+    ```mlir
+    %dx, %dg = teq.rms_norm_backward %dy, %x, %rstd, %gamma : ...
+    %gx = arith.addf %g, %dx : tensor<64x4096xbf16>
+    ```
+    After:
+    ```mlir
+    %gx, %dg = teq.rms_norm_backward %dy, %x, %rstd, %gamma, %g : ...
+    ```
+  }];
+}
+
 def CacheWeightQuantization : Pass<"teq-cache-weight-quantization", "ModuleOp"> {
   let summary = "split a forward marked teq.weight_cache into a weight-quantizing entry and a forward taking its copies";
   let description = [{

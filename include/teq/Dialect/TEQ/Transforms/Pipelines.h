@@ -34,6 +34,12 @@ struct FrontendPipelineOptions
       llvm::cl::desc("teq-lower-to-gemm: add residuals through the GEMMs' C "
                      "input (teq-fuse-residual-adds)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> fuseNormBackwardAdds{
+      *this, "fuse-norm-backward-adds",
+      llvm::cl::desc("teq-lower-to-gemm: add residual gradients to norm "
+                     "backwards' dx before its rounding "
+                     "(teq-fuse-norm-backward-adds)"),
+      llvm::cl::init(true)};
 };
 
 /// Autocast IR to resolved, checked Linears with quantized saved tensors:
