@@ -28,7 +28,9 @@
 // globals (Mgpu.h); run() takes a slot for its stream, makes the plans
 // current for the artifact's teqGemm calls (which take a cuBLASLt workspace
 // for that stream from the context) and passes the slot's workspace as the
-// entry's last pointer. Callers pass argument buffers only.
+// entry's last pointer. Callers pass argument buffers only, and none for an
+// alias output (ArgSpec::aliasOf: an input returned as is; its value is the
+// buffers passed for that input).
 //
 // Threads and streams: entries of one artifact (the same entry too) may run
 // at once from several threads and on several streams (RunOptions::stream),
