@@ -66,6 +66,25 @@ def test_a_value_used_twice_sums_its_gradients():
     assert re.search(r"arith\.addf (%arg0, %dx|%dx, %arg0)", bwd), bwd
 
 
+@pytest.mark.parametrize("norm", ["layer_norm", "rms_norm"])
+def test_residual_gradient_goes_into_the_norm_backward(tmp_path, norm):
+    # grad x = dy + the norm's dx: te-compile's teq-fuse-norm-backward-adds
+    # makes dy the backward's `add` (TE's rmsnorm_bwd_add: one rounding), so
+    # no separate add kernel; dx's computed_by names it (docs/Norms.md).
+    p = teq.Program("res", target="sm_90")
+    x = p.input("x", (64, 256), requires_grad=True)
+    n = p.LayerNorm(256, name="n") if norm == "layer_norm" else p.RMSNorm(256, name="n")
+    p.output(p.add(x, n(x)))
+    teq.compile(p, output=tmp_path / "res.json", emit="manifest")
+    manifest = json.loads((tmp_path / "res.json").read_text())
+    bwd = next(e for e in manifest["entries"] if e["name"] == "res_backward")
+    by = {a["name"]: a.get("computed_by") for a in bwd["args"]}
+    dx = [b for b in by.values() if b and b.get("output") == "dx"]
+    assert len(dx) == 1 and dx[0]["op"] == norm + "_backward", by
+    assert dx[0]["add"] in by and by[dx[0]["add"]] is None, by  # an input
+    assert not any(b and b.get("op") == "arith.addf" for b in by.values()), by
+
+
 def test_norm_errors():
     p = teq.Program("bad")
     x = p.input("x", (4, 64))

@@ -149,4 +149,30 @@ TEST(Norm, ApplyIsTheForwardsY) {
   EXPECT_EQ(normApply({2, 3}, x, {}, r.rstd, gamma, {}, false), r.y);
 }
 
+// TE's rmsnorm_bwd_add: `add` goes into dx in f32 (dx_f32 + add, the
+// caller rounds once); dgamma and dbeta do not see it.
+TEST(Norm, BackwardAddIsAddedInF32) {
+  std::vector<float> x = {0.5f, -1.25f, 3.0f, 7.5f, -2.0f, 0.125f};
+  std::vector<float> dy = {1.0f, -0.5f, 0.25f, 2.0f, 0.75f, -1.5f};
+  std::vector<float> gamma = {0.9f, 1.1f, -0.3f};
+  // Not representable in bf16 alongside dx: an f32 sum, not a bf16 one.
+  std::vector<float> add = {1e-3f, -3.0f, 0.1f, 1e4f, -1e-7f, 0.0f};
+  NormForward f = layerNormForward({2, 3}, x, gamma, {}, 1e-5f, false);
+  NormBackward plain =
+      layerNormBackward({2, 3}, dy, x, f.mean, f.rstd, gamma, false);
+  NormBackward added =
+      layerNormBackward({2, 3}, dy, x, f.mean, f.rstd, gamma, false, add);
+  for (size_t i = 0; i < x.size(); ++i)
+    EXPECT_EQ(added.dx[i], plain.dx[i] + add[i]) << i;
+  EXPECT_EQ(added.dgamma, plain.dgamma);
+  EXPECT_EQ(added.dbeta, plain.dbeta);
+  NormForward r = rmsNormForward({2, 3}, x, gamma, 1e-5f, true);
+  NormBackward rPlain = rmsNormBackward({2, 3}, dy, x, r.rstd, gamma, true);
+  NormBackward rAdded =
+      rmsNormBackward({2, 3}, dy, x, r.rstd, gamma, true, add);
+  for (size_t i = 0; i < x.size(); ++i)
+    EXPECT_EQ(rAdded.dx[i], rPlain.dx[i] + add[i]) << i;
+  EXPECT_EQ(rAdded.dgamma, rPlain.dgamma);
+}
+
 } // namespace
