@@ -424,3 +424,50 @@ TEST(CheckTest, DequantizeIsRecomputedBitForBit) {
   report = checkOutputs(manifest, entry, in, out);
   EXPECT_FALSE(report.passed);
 }
+
+TEST(CheckTest, AliasOutputsAreNotedAndTakeNoBuffers) {
+  // dq(q) -> (saved_q = q itself, y = dequantize(q)): the alias sits
+  // between q and y and has no buffers, so y is flat buffer 2.
+  artifact::Manifest m;
+  m.target.sm = 90;
+  m.target.name = "sm_90";
+  artifact::EntrySpec e;
+  e.name = "dq";
+  e.symbol = "teq_entry_dq";
+  artifact::ArgSpec q = fp8("q", artifact::ArgKind::Input, {kRows, kCols});
+  q.proto.quantizer.withAmaxReduction = false;
+  e.args.push_back(q);
+  artifact::ArgSpec saved = q;
+  saved.name = "saved_q";
+  saved.kind = artifact::ArgKind::Output;
+  saved.aliasOf = "q";
+  saved.buffers.clear();
+  e.args.push_back(saved);
+  artifact::ArgSpec y = tensor("y", artifact::ArgKind::Output, {kRows, kCols});
+  y.computedBy = by(artifact::ComputeOp::Dequantize, "q");
+  y.computedBy->group = -1;
+  e.args.push_back(y);
+  m.entries.push_back(e);
+  auto read = artifact::parseManifest(artifact::writeManifest(m));
+  ASSERT_TRUE(read.ok()) << read.message();
+  const EntrySpec &entry = read->entries[0];
+  ASSERT_EQ(entry.numBuffers(), 3u);
+  EXPECT_EQ(flatIndex(entry, 2, 0), 2u);
+
+  HostBuffers in(entry.numBuffers()), out(entry.numBuffers());
+  std::vector<uint8_t> codes(kRows * kCols, 0x38); // 1.0 in E4M3
+  const float scaleInv = 0.5f;
+  std::vector<uint8_t> scale(4);
+  std::memcpy(scale.data(), &scaleInv, 4);
+  in[0] = out[0] = codes;
+  in[1] = out[1] = scale;
+  out[2] = bf16Bytes(std::vector<float>(codes.size(), 0.5f));
+  CheckReport report = checkOutputs(*read, entry, in, out);
+  EXPECT_TRUE(report.passed) << (report.errors.empty() ? std::string()
+                                                       : report.errors[0]);
+  ASSERT_EQ(report.buffers.size(), 1u);
+  EXPECT_EQ(report.buffers[0].arg, "y");
+  ASSERT_EQ(report.notes.size(), 1u);
+  EXPECT_EQ(report.notes[0],
+            "output 'saved_q' is argument 'q' itself (alias_of): not written");
+}
