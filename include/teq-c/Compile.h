@@ -28,7 +28,7 @@ typedef struct TeqCompileOptions {
   /// --gemm-algos: a `te-run --json` file pinning the GEMM algorithms.
   MlirStringRef gemmAlgosPath;
   /// --disable-fusion: comma-separated fusion names ("residual-add",
-  /// "bias-grad");
+  /// "bias-grad", "amax");
   /// empty: every fusion.
   MlirStringRef disabledFusions;
 } TeqCompileOptions;

@@ -166,7 +166,8 @@ LogicalResult finishManifest(ModuleOp module, const CompileOptions &options) {
 } // namespace
 
 llvm::ArrayRef<llvm::StringLiteral> mlir::teq::fusionNames() {
-  static constexpr llvm::StringLiteral names[] = {"residual-add", "bias-grad"};
+  static constexpr llvm::StringLiteral names[] = {"residual-add", "bias-grad",
+                                                   "amax"};
   return names;
 }
 

@@ -98,7 +98,9 @@ def ConvertTEQToGPU : Pass<"convert-teq-to-gpu", "ModuleOp"> {
   let options = [
     ListOption<"disabledFusions", "disabled-fusions", "std::string",
                "fusions across ops to leave out (bias-grad: a bias gradient "
-               "summed by the transposing cast of the same tensor)">,
+               "summed by the transposing cast of the same tensor; amax: a "
+               "current-scaling quantization's amax computed by the "
+               "elementwise kernel producing its input)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

@@ -60,7 +60,9 @@ struct CompileOptions {
 
 /// The fusions CompileOptions::disabledFusions can name: "residual-add"
 /// (teq-fuse-residual-adds), "bias-grad" (convert-teq-to-gpu: a bias
-/// gradient summed by the transposing cast of the same tensor).
+/// gradient summed by the transposing cast of the same tensor), "amax" (a
+/// current-scaling quantization's amax computed by the elementwise kernel
+/// producing its input).
 llvm::ArrayRef<llvm::StringLiteral> fusionNames();
 
 /// Lowers `module` in place and writes what `options.emit` asks for to

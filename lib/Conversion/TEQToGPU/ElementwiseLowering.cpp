@@ -14,6 +14,7 @@
 #include "OpLowering.h"
 
 #include "Lowerable.h"
+#include "QuantizeFusion.h"
 
 #include "Kernels/Elementwise.h"
 
@@ -71,6 +72,20 @@ LogicalResult lowerElementwise(LoweringContext &ctx, Operation &op) {
     outputBuffers.push_back(ctx.buffer(output));
   kernels::ElementwiseSpec spec{cluster->ops, cluster->inputs,
                                 cluster->outputs};
+  // An output whose current-scaling quantization takes its amax from here
+  // (QuantizeFusion.h): the first such.
+  for (Value output : cluster->outputs)
+    if (QuantizeOp quantize = quantizeTakingAmaxOf(output)) {
+      auto q = cast<Float8CurrentScalingQuantizerAttr>(
+          quantize.getResult().getType().getQuantizer());
+      spec.amaxOf = output;
+      spec.amax.e5m2 = isa<Float8E5M2Type>(q.getFp8Dtype());
+      spec.amax.forcePow2 = q.getForcePow_2Scales();
+      spec.amax.epsilon =
+          static_cast<float>(q.getAmaxEpsilon().convertToDouble());
+      spec.amax.scale = ctx.scratch(quantize);
+      break;
+    }
   kernels::ElementwiseBuffers buffers{inputBuffers, outputBuffers};
   ctx.launchKernels(cluster->launchAt->getLoc(), KernelKind::Elementwise,
                     [&](const kernels::EmitContext &ec) {

@@ -351,6 +351,13 @@ FailureOr<EntryPlan> lowering::planEntry(func::FuncOp func,
         quantize.getResult().getType().getQuantizer().hasAmaxReduction())
       plan.scratch.push_back(
           {quantize.getOperation(), MemRefType::get({1}, f32), -1});
+  // [scale, scale_inv] of a quantization whose input's producer computes
+  // its amax (QuantizeFusion.h): from that producer on.
+  for (auto quantize : entryBlock.getOps<QuantizeOp>())
+    if (takesProducerAmax(quantize))
+      plan.scratch.push_back({quantize.getOperation(),
+                              MemRefType::get({2}, f32), EntryPlan::Placement{},
+                              quantize.getInput().getDefiningOp()});
   // The amaxes (row 0 of the history) a delayed-scaling update reduces.
   for (auto update : entryBlock.getOps<DelayedScalingUpdateOp>())
     if (update.getAmaxReductionGroup())

@@ -3,6 +3,7 @@
 #include "QuantizeFusion.h"
 
 #include "Kernels/PerTensorFP8.h"
+#include "Lowerable.h"
 #include "teq/Layout/BufferLayout.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -65,8 +66,46 @@ QuantizeOp castFor(BiasGradOp biasGrad, TargetAttr target,
 
 } // namespace
 
+namespace {
+
+/// Whether `quantize` can take its scale from the elementwise kernel that
+/// stores its input: current scaling without an amax all-reduce, of a
+/// tensor an elementwise op of the same block computes.
+bool canTakeProducerAmax(QuantizeOp quantize) {
+  auto q = dyn_cast<Float8CurrentScalingQuantizerAttr>(
+      quantize.getResult().getType().getQuantizer());
+  if (!q || q.hasAmaxReduction() || quantize.getAmaxReductionGroup())
+    return false;
+  Operation *producer = quantize.getInput().getDefiningOp();
+  return producer && producer->getBlock() == quantize->getBlock() &&
+         (isElementwiseOnTensors(*producer) ||
+          isFusedLastDimConcat(*producer));
+}
+
+void planAmaxFusions(func::FuncOp entry) {
+  // One quantization a producer: the first of each tensor.
+  llvm::SmallPtrSet<Value, 8> claimed;
+  for (auto quantize : entry.getBody().front().getOps<QuantizeOp>())
+    if (canTakeProducerAmax(quantize) &&
+        claimed.insert(quantize.getInput()).second)
+      quantize->setAttr(kAmaxFromProducerAttr,
+                        UnitAttr::get(entry.getContext()));
+}
+
+} // namespace
+
+QuantizeOp lowering::quantizeTakingAmaxOf(Value v) {
+  for (Operation *user : v.getUsers())
+    if (auto quantize = dyn_cast<QuantizeOp>(user);
+        quantize && takesProducerAmax(quantize))
+      return quantize;
+  return {};
+}
+
 void lowering::planQuantizeFusions(func::FuncOp entry, TargetAttr target,
                                    const FusionOptions &options) {
+  if (options.amax)
+    planAmaxFusions(entry);
   if (!options.biasGrad)
     return;
   llvm::SmallPtrSet<Operation *, 8> claimed;

@@ -8,6 +8,16 @@
 //               bias gradient's own pass over the tensor is gone, only its
 //               ordered final sum remains. The op is moved just after the
 //               quantization and marked (kSummedByCastAttr).
+//   amax        a current-scaling quantization of a tensor an elementwise
+//               kernel stores (an activation, its gradient) takes its amax
+//               from that kernel, which folds max|stored value| over its
+//               blocks and computes the scale in its last block (TE's
+//               activation kernels writing the amax with their output): the
+//               amax pass over the tensor is gone, only the cast remains.
+//               The amax is of the stored (rounded) values, the tensor the
+//               cast reads, so the result is bit for bit the unfused one.
+//               Marked on the quantization (kAmaxFromProducerAttr); its
+//               scratch, [scale, scale_inv], lives from the producer on.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,11 +33,16 @@ namespace mlir::teq::lowering {
 /// Which fusions run (convert-teq-to-gpu's disabled-fusions).
 struct FusionOptions {
   bool biasGrad = true;
+  bool amax = true;
 };
 
 /// The discardable attribute on a teq.bias_grad whose column sums the
 /// quantization just before it computes.
 constexpr llvm::StringLiteral kSummedByCastAttr = "teq.summed_by_cast";
+
+/// The discardable attribute on a current-scaling teq.quantize whose scale
+/// the elementwise kernel producing its input computes.
+constexpr llvm::StringLiteral kAmaxFromProducerAttr = "teq.amax_from_producer";
 
 /// Plans the fusions of `entry` (moving and marking ops) that `options`
 /// allow.
@@ -36,6 +51,14 @@ void planQuantizeFusions(func::FuncOp entry, TargetAttr target,
 
 /// The teq.bias_grad whose first pass `quantize`'s cast does, or null.
 BiasGradOp biasGradSummedBy(QuantizeOp quantize);
+
+/// Whether `quantize`'s scale comes from the kernel producing its input.
+inline bool takesProducerAmax(QuantizeOp quantize) {
+  return quantize->hasAttr(kAmaxFromProducerAttr);
+}
+
+/// The quantization of `v` that takes its amax from `v`'s producer, or null.
+QuantizeOp quantizeTakingAmaxOf(Value v);
 
 /// Whether `op`'s first pass is done by the quantization before it.
 inline bool isSummedByCast(BiasGradOp op) {

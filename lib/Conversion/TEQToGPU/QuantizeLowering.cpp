@@ -121,6 +121,11 @@ LogicalResult lowerPerTensorFP8(LoweringContext &ctx, QuantizeOp op) {
     if (Value updated = op.getUpdatedAmaxHistory())
       buffers.updatedAmaxHistory = ctx.buffer(updated);
   }
+  // The kernel producing the input computed the scale (QuantizeFusion.h).
+  if (takesProducerAmax(op)) {
+    spec.scaleFromProducer = true;
+    buffers.producerScale = ctx.scratch(op);
+  }
   // A bias gradient of the same tensor: the transposing cast sums its
   // columns (QuantizeFusion.h); the bias_grad lowering finishes the sums.
   if (BiasGradOp biasGrad = biasGradSummedBy(op)) {

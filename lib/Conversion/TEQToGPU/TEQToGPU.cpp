@@ -70,12 +70,12 @@ struct ConvertTEQToGPUPass
         entries.push_back(func);
     lowering::FusionOptions fusions;
     for (const std::string &name : disabledFusions) {
-      if (name == "bias-grad") {
-        fusions.biasGrad = false;
+      if (name == "bias-grad" || name == "amax") {
+        (name == "amax" ? fusions.amax : fusions.biasGrad) = false;
         continue;
       }
       module.emitError() << "convert-teq-to-gpu: unknown fusion '" << name
-                         << "' in disabled-fusions (known: bias-grad)";
+                         << "' in disabled-fusions (known: bias-grad, amax)";
       return signalPassFailure();
     }
     lowering::ManifestWriter manifest;

@@ -51,7 +51,7 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // DISABLED: @teq_kernels::@b{{[0-9]+}}_bgrad_partial
 // DISABLED: @teq_kernels::@b{{[0-9]+}}_bgrad_final
 
-// ERR: unknown fusion 'bogus' in disabled-fusions (known: bias-grad)
+// ERR: unknown fusion 'bogus' in disabled-fusions (known: bias-grad, amax)
 
 //--- unfused.mlir
 #cur = #teq.float8_current_scaling_quantizer<f8E5M2>

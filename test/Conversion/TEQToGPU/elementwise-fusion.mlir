@@ -3,12 +3,14 @@
 // op computed in f32 and rounded to its result type (truncf, then extf for
 // the ops reading it) as the unfused kernels' stores and loads did, 16-byte
 // vectors where every buffer is aligned; only values read outside the
-// cluster are stored; splat constants are scalars of the kernel.
+// cluster are stored; splat constants are scalars of the kernel. (OUT: with
+// the amax fusion off, so that @quantized reuses @returned's kernel;
+// amax-fusion.mlir tests it.)
 // RUN: split-file --leading-lines %s %t
 // RUN: te-opt %t/chain.mlir --convert-teq-to-gpu | FileCheck %s --check-prefix=CHAIN
 // RUN: te-opt %t/gelu.mlir --convert-teq-to-gpu | FileCheck %s --check-prefix=GELU
 // RUN: te-compile %t/gelu.mlir --emit=manifest | FileCheck %s --check-prefix=GELU-MANIFEST
-// RUN: te-opt %t/outputs.mlir --convert-teq-to-gpu | FileCheck %s --check-prefix=OUT
+// RUN: te-opt %t/outputs.mlir --convert-teq-to-gpu="disabled-fusions=amax" | FileCheck %s --check-prefix=OUT
 // RUN: te-compile %t/outputs.mlir --emit=manifest | FileCheck %s --check-prefix=OUT-MANIFEST
 // RUN: te-compile %t/mlp.mlir --emit=mlir | FileCheck %s --check-prefix=MLP
 // RUN: te-compile %t/contract.mlir --emit=ptx -o - | FileCheck %s --check-prefix=PTX
@@ -238,7 +240,9 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // OUT-MANIFEST-NEXT: "in": "output",
 // OUT-MANIFEST-NEXT: "offset": 0,
 // OUT-MANIFEST-NEXT: "output": "result1"
-// OUT-MANIFEST-NOT: "workspace_bytes"
+// The workspace holds only the quantization's [scale, scale_inv], which the
+// first kernel computes with %a (amax-fusion.mlir).
+// OUT-MANIFEST: "workspace_bytes": 256
 
 //--- mlp.mlir
 // fc1 -> tanh -> fc2, forward and backward, through te-compile's pipeline:

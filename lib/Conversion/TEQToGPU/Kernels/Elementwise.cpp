@@ -3,6 +3,7 @@
 #include "Elementwise.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -191,20 +192,33 @@ mlir::teq::kernels::emitElementwise(const EmitContext &ctx,
                            kBlockSize, /*maxBlocks=*/8 * 132);
   llvm::append_range(launch.args, buffers.inputs);
   llvm::append_range(launch.args, buffers.outputs);
+  if (spec.amaxOf)
+    launch.args.push_back(spec.amax.scale);
 
   OpBuilder::InsertionGuard guard(b);
   gpu::GPUFuncOp func =
       createKernel(b, ctx.module, launch.kernel, launch.args, kBlockSize);
+  // (Before the argument ranges below: a workgroup buffer is an argument
+  // of the body too.)
+  Value sharedMax =
+      spec.amaxOf
+          ? addWorkgroupBuffer(func, b.getF32Type(), kBlockSize / 32)
+          : Value();
   Block *body = &func.getBody().front();
   b.setInsertionPointToStart(body);
   const size_t numInputs = spec.inputs.size();
   auto inputArgs = body->getArguments().take_front(numInputs);
-  auto outputArgs = body->getArguments().drop_front(numInputs);
+  auto outputArgs =
+      body->getArguments().slice(numInputs, spec.outputs.size());
+  // The tensors' buffers (not the scale the amax goes to).
+  auto tensorArgs =
+      body->getArguments().take_front(numInputs + spec.outputs.size());
   Type f32 = b.getF32Type();
   SmallVector<Operation *> created;
 
-  // Elements [i, i + width) (width 1: element i, as scalars).
-  auto computeAt = [&](Value i, int64_t width) {
+  // Elements [i, i + width) (width 1: element i, as scalars); returns the
+  // max |stored value| of spec.amaxOf there (0 without it).
+  auto computeAt = [&](Value i, int64_t width) -> Value {
     Type computeType = width == 1 ? f32 : Type(VectorType::get({width}, f32));
     ElementComputation computation(b, computeType, created);
     auto load = [&](Value buffer, Value at) -> Value {
@@ -236,24 +250,44 @@ mlir::teq::kernels::emitElementwise(const EmitContext &ctx,
                  columnIndex(b, i, n, slice.getSourceType().getShape().back(),
                              slice.getStaticOffsets().back())));
     computation.compute(spec.ops);
+    Value max = spec.amaxOf ? constantF32(b, 0.0f) : Value();
+    auto foldAbsMax = [&](Value stored) {
+      Value wide = stored;
+      if (getElementTypeOrSelf(wide.getType()) != f32)
+        wide = arith::ExtFOp::create(b, shapedLike(stored.getType(), f32),
+                                     stored);
+      wide = math::AbsFOp::create(b, wide);
+      if (width > 1)
+        wide = vector::ReductionOp::create(b, vector::CombiningKind::MAXNUMF,
+                                           wide);
+      max = arith::MaxNumFOp::create(b, max, wide);
+    };
     for (auto [tensor, buffer] : llvm::zip_equal(spec.outputs, outputArgs)) {
       if (auto concat = tensor.getDefiningOp<tensor::ConcatOp>()) {
-        for (auto [half, operand] : llvm::enumerate(concat.getOperands()))
+        for (auto [half, operand] : llvm::enumerate(concat.getOperands())) {
           store(computation.storedValue(operand), buffer,
                 columnIndex(b, i, n, 2 * n, half * n));
+          if (tensor == spec.amaxOf)
+            foldAbsMax(computation.storedValue(operand));
+        }
         continue;
       }
       store(computation.storedValue(tensor), buffer, i);
+      if (tensor == spec.amaxOf)
+        foldAbsMax(computation.storedValue(tensor));
     }
+    return max;
   };
 
   GridStride stride = gridStride1D(b, kBlockSize);
+  // spec.amaxOf: this thread's max |stored value|, through both loops.
+  Value threadMax = spec.amaxOf ? constantF32(b, 0.0f) : Value();
   // Vectors of 16 bytes of bf16/f16 where every buffer is 16-byte aligned
   // (the caller's buffers need not be); elements past them one at a time.
   Value scalarStart = stride.start;
   if (vectorElements > 0) {
     Value aligned;
-    for (BlockArgument buffer : body->getArguments()) {
+    for (BlockArgument buffer : tensorArgs) {
       Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, buffer);
       Value misalignment =
           arith::RemUIOp::create(b, address, constantIndex(b, 16));
@@ -263,19 +297,44 @@ mlir::teq::kernels::emitElementwise(const EmitContext &ctx,
                     ? arith::AndIOp::create(b, aligned, isAligned).getResult()
                     : isAligned;
     }
-    ifThen(b, aligned, [&] {
-      Value width = constantIndex(b, kVectorWidth);
-      forLoop(b, arith::MulIOp::create(b, stride.start, width),
-              constantIndex(b, vectorElements),
-              arith::MulIOp::create(b, stride.step, width),
-              [&](Value i) { computeAt(i, kVectorWidth); });
-    });
+    Value width = constantIndex(b, kVectorWidth);
+    auto vectorLoop = [&](Value init) -> Value {
+      Value lb = arith::MulIOp::create(b, stride.start, width);
+      Value step = arith::MulIOp::create(b, stride.step, width);
+      Value ub = constantIndex(b, vectorElements);
+      if (!init) {
+        forLoop(b, lb, ub, step, [&](Value i) { computeAt(i, kVectorWidth); });
+        return Value();
+      }
+      return forLoop(b, lb, ub, step, init, [&](Value i, Value acc) -> Value {
+        return arith::MaxNumFOp::create(b, acc, computeAt(i, kVectorWidth));
+      });
+    };
+    if (spec.amaxOf)
+      threadMax = ifThenElse(
+          b, f32, aligned, [&] { return vectorLoop(threadMax); },
+          [&] { return threadMax; });
+    else
+      ifThen(b, aligned, [&] { vectorLoop(Value()); });
     Value vectorDone = arith::SelectOp::create(
         b, aligned, constantIndex(b, vectorElements), constantIndex(b, 0));
     scalarStart = arith::AddIOp::create(b, vectorDone, stride.start);
   }
-  forLoop(b, scalarStart, constantIndex(b, elements), stride.step,
-          [&](Value i) { computeAt(i, 1); });
+  if (spec.amaxOf) {
+    threadMax = forLoop(b, scalarStart, constantIndex(b, elements),
+                        stride.step, threadMax, [&](Value i, Value acc) -> Value {
+                          return arith::MaxNumFOp::create(b, acc,
+                                                          computeAt(i, 1));
+                        });
+    emitProducerAmaxToScale(ctx, spec.amax,
+                            body->getArgument(numInputs + spec.outputs.size()),
+                            threadMax,
+                            gpu::ThreadIdOp::create(b, gpu::Dimension::x),
+                            sharedMax, kBlockSize, launch.gridX);
+  } else {
+    forLoop(b, scalarStart, constantIndex(b, elements), stride.step,
+            [&](Value i) { computeAt(i, 1); });
+  }
   gpu::ReturnOp::create(b);
 
   RewritePatternSet patterns(b.getContext());

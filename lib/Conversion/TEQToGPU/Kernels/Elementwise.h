@@ -15,6 +15,7 @@
 #define TEQ_LIB_CONVERSION_TEQTOGPU_KERNELS_ELEMENTWISE_H
 
 #include "KernelBuilder.h"
+#include "PerTensorFP8.h"
 
 namespace mlir::teq::kernels {
 
@@ -25,6 +26,11 @@ namespace mlir::teq::kernels {
 struct ElementwiseSpec {
   llvm::ArrayRef<Operation *> ops;
   ValueRange inputs, outputs;
+  /// An output a current-scaling quantization reads next, whose amax (of
+  /// the stored values) the kernel computes into that quantization's scale
+  /// (`amax`), or null.
+  Value amaxOf;
+  ProducerAmax amax;
 };
 /// The 1-D memrefs `inputs` are loaded from and `outputs` stored into, in
 /// the spec's order.

@@ -31,7 +31,7 @@ constexpr int64_t kFusedScaleMaxElements = int64_t(1) << 22;
 
 bool fusesScale(const PerTensorFP8Spec &spec) {
   // A reduced amax comes from the group, after the amax pass.
-  return !spec.delayed && !spec.reduceAmax &&
+  return !spec.delayed && !spec.reduceAmax && !spec.scaleFromProducer &&
          spec.rows * spec.cols <= kFusedScaleMaxElements;
 }
 
@@ -41,7 +41,8 @@ bool fusesScale(const PerTensorFP8Spec &spec) {
 /// done computes the scale. This replaces the one-block scale kernel (its
 /// launch, and the gaps before and after it: 3.6-3.8 us a call on an H200).
 bool amaxPassScales(const PerTensorFP8Spec &spec) {
-  return !spec.delayed && !spec.reduceAmax && !fusesScale(spec);
+  return !spec.delayed && !spec.reduceAmax && !spec.scaleFromProducer &&
+         !fusesScale(spec);
 }
 
 /// Blocks of the amax pass over `numElements` inputs (one partial each).
@@ -176,6 +177,8 @@ private:
 
 KernelGroup PerTensorFP8Emitter::emit() {
   OpBuilder::InsertionGuard guard(b);
+  if (spec.scaleFromProducer)
+    return {emitCast()};
   if (amaxPassScales(spec)) {
     // The running maximum (the pattern of a non-negative float) and the
     // count of blocks done; the last block resets both for the next launch.
@@ -214,11 +217,13 @@ KernelLaunch PerTensorFP8Emitter::emitCast() {
   launch.args.push_back(buffers.input);
   if (spec.delayed)
     launch.args.push_back(buffers.scale);
+  if (spec.scaleFromProducer)
+    launch.args.push_back(buffers.producerScale);
   if (spec.rowwise)
     launch.args.push_back(buffers.data);
   if (spec.transpose)
     launch.args.push_back(buffers.transpose);
-  if (fusesScale(spec))
+  if (fusesScale(spec) || spec.scaleFromProducer)
     launch.args.push_back(buffers.scaleInv);
   assert((!spec.columnSums || canSumColumns(spec)) &&
          "column sums need whole 64x64 tiles");
@@ -243,14 +248,37 @@ KernelLaunch PerTensorFP8Emitter::emitCast() {
   };
   Value x = arg(true);
   Value storedScale = arg(spec.delayed);
+  Value producerScale = arg(spec.scaleFromProducer);
   Value data = arg(spec.rowwise);
   Value transpose = arg(spec.transpose);
-  Value scaleInv = arg(fusesScale(spec));
+  Value scaleInv = arg(fusesScale(spec) || spec.scaleFromProducer);
   Value columnSums = arg(spec.columnSums);
 
   auto getScale = [&]() -> Value {
     if (spec.delayed)
       return memref::LoadOp::create(b, storedScale, ValueRange{c(0)});
+    if (spec.scaleFromProducer) {
+      // The producer's last block wrote [scale, scale_inv]; block (0, 0)
+      // thread 0 passes scale_inv on.
+      Value tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
+      Value first = arith::AndIOp::create(
+          b,
+          arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid, c(0)),
+          arith::AndIOp::create(
+              b,
+              arith::CmpIOp::create(
+                  b, arith::CmpIPredicate::eq,
+                  gpu::BlockIdOp::create(b, gpu::Dimension::x), c(0)),
+              arith::CmpIOp::create(
+                  b, arith::CmpIPredicate::eq,
+                  gpu::BlockIdOp::create(b, gpu::Dimension::y), c(0))));
+      ifThen(b, first, [&] {
+        memref::StoreOp::create(
+            b, memref::LoadOp::create(b, producerScale, ValueRange{c(1)}),
+            scaleInv, ValueRange{c(0)});
+      });
+      return memref::LoadOp::create(b, producerScale, ValueRange{c(0)});
+    }
     if (fusesScale(spec))
       return fusedScale(shared, scaleInv);
     // Nothing the amax pass writes is read before this wait.
@@ -752,4 +780,53 @@ KernelGroup mlir::teq::kernels::emitPerTensorFP8(
     const EmitContext &ctx, const PerTensorFP8Spec &spec,
     const PerTensorFP8Buffers &buffers) {
   return PerTensorFP8Emitter(ctx, spec, buffers).emit();
+}
+
+void mlir::teq::kernels::emitProducerAmaxToScale(const EmitContext &ctx,
+                                                 const ProducerAmax &amax,
+                                                 Value scaleArg,
+                                                 Value threadMax, Value tid,
+                                                 Value shared, int64_t blockX,
+                                                 int64_t grid) {
+  ImplicitLocOpBuilder &b = ctx.b;
+  memref::GlobalOp accGlobal, countGlobal;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    accGlobal = addDeviceGlobal(b, ctx.module, ctx.symbol("_amax_acc"),
+                                b.getI32Type(), 1, /*zeroInit=*/true);
+    countGlobal = addDeviceGlobal(b, ctx.module, ctx.symbol("_amax_count"),
+                                  b.getI32Type(), 1, /*zeroInit=*/true);
+  }
+  Value zero = constantIndex(b, 0);
+  blockMaxOnThread0(b, threadMax, tid, shared, blockX, [&](Value blockMax) {
+    // As the amax pass's last block (finishScale): non-negative floats
+    // order as their patterns; the last block done reads the total.
+    Type i32 = b.getI32Type();
+    Value acc = getDeviceGlobal(b, accGlobal);
+    Value count = getDeviceGlobal(b, countGlobal);
+    memref::AtomicRMWOp::create(b, arith::AtomicRMWKind::maxu,
+                                arith::BitcastOp::create(b, i32, blockMax), acc,
+                                ValueRange{zero});
+    NVVM::MembarOp::create(b, NVVM::MemScopeKind::GPU);
+    Value done = memref::AtomicRMWOp::create(b, arith::AtomicRMWKind::addi,
+                                             constantI32(b, 1), count,
+                                             ValueRange{zero});
+    Value last = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, done,
+                                       constantI32(b, grid - 1));
+    ifThen(b, last, [&] {
+      NVVM::MembarOp::create(b, NVVM::MemScopeKind::GPU);
+      Value total = memref::AtomicRMWOp::create(
+          b, arith::AtomicRMWKind::maxu, constantI32(b, 0), acc,
+          ValueRange{zero});
+      ScaleFromAmax scale = computeScaleFromAmax(
+          b, arith::BitcastOp::create(b, b.getF32Type(), total),
+          fp8MaxOf(amax.e5m2), amax.epsilon, amax.forcePow2,
+          std::numeric_limits<float>::max());
+      memref::StoreOp::create(b, scale.scale, scaleArg, ValueRange{zero});
+      memref::StoreOp::create(b, scale.scaleInv, scaleArg,
+                              ValueRange{constantIndex(b, 1)});
+      memref::StoreOp::create(b, constantI32(b, 0), acc, ValueRange{zero});
+      memref::StoreOp::create(b, constantI32(b, 0), count, ValueRange{zero});
+    });
+  });
 }

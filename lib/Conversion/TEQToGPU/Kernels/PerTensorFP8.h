@@ -59,7 +59,37 @@ struct PerTensorFP8Spec {
   /// perTensorColumnSumChunks(spec) chunks. Needs `transpose`, M and K
   /// multiples of 64.
   bool columnSums = false;
+  /// Current scaling whose amax the kernel producing the input computed
+  /// (ProducerAmax): only the cast runs, reading the scale from
+  /// PerTensorFP8Buffers::producerScale; its block (0, 0) stores scale_inv.
+  bool scaleFromProducer = false;
 };
+
+/// What a kernel producing the input of a current-scaling quantization
+/// needs to compute that quantization's scale from the amax of the values
+/// it stores (QuantizeFusion.h, fusion "amax"; TE's norm and activation
+/// kernels writing the amax with their output, te-layer-semantics.md §1.6,
+/// §2.4): the quantizer's options, and `scale`, memref<2 x f32> receiving
+/// [scale, scale_inv] for the cast.
+struct ProducerAmax {
+  bool e5m2 = false;
+  bool forcePow2 = false;
+  float epsilon = 0.0f;
+  Value scale;
+};
+
+/// In a kernel being built at ctx.b (block of `blockX` threads, thread id
+/// `tid`, `grid` blocks in all): folds this thread's `threadMax` (max|v| of
+/// the values it stored, as stored) into the block's maximum (`shared`:
+/// blockX / 32 workgroup f32 slots), each block's into a running maximum
+/// (device globals `<prefix>_amax_acc`, `_amax_count` of ctx.module, an
+/// atomic max of the float's pattern), and the last block done computes
+/// [scale, scale_inv] into `scaleArg` (the kernel's argument for
+/// `amax.scale`; TE's formula, as the amax pass does) and resets the
+/// globals for the next launch.
+void emitProducerAmaxToScale(const EmitContext &ctx, const ProducerAmax &amax,
+                             Value scaleArg, Value threadMax, Value tid,
+                             Value shared, int64_t blockX, int64_t grid);
 
 /// Whether a quantization of this shape can sum columns in its cast
 /// (PerTensorFP8Spec::columnSums).
@@ -85,6 +115,8 @@ struct PerTensorFP8Buffers {
   Value updatedAmaxHistory;
   /// columnSums: memref<perTensorColumnSumChunks x K x f32>, flattened.
   Value columnSums;
+  /// scaleFromProducer: memref<2 x f32>, [scale, scale_inv].
+  Value producerScale;
 };
 
 /// The stage of the launch that leaves the rank's amax in
