@@ -167,7 +167,7 @@ LogicalResult finishManifest(ModuleOp module, const CompileOptions &options) {
 
 llvm::ArrayRef<llvm::StringLiteral> mlir::teq::fusionNames() {
   static constexpr llvm::StringLiteral names[] = {"residual-add", "bias-grad",
-                                                   "amax"};
+                                                   "amax", "norm-add"};
   return names;
 }
 
@@ -196,10 +196,12 @@ LogicalResult mlir::teq::compileModule(ModuleOp module,
   FrontendPipelineOptions pipelineOptions;
   pipelineOptions.target = options.target;
   pipelineOptions.fuseResidualAdds = enabled("residual-add");
+  pipelineOptions.fuseNormBackwardAdds = enabled("norm-add");
   buildLowerToGemmPipeline(teqPasses, pipelineOptions);
   ConvertTEQToGPUOptions conversion;
   for (const std::string &name : options.disabledFusions)
-    if (name != "residual-add")
+    // The rest are convert-teq-to-gpu's.
+    if (name != "residual-add" && name != "norm-add")
       conversion.disabledFusions.push_back(name);
   teqPasses.addPass(createConvertTEQToGPU(conversion));
   if (failed(teqPasses.run(module)))

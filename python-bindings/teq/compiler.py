@@ -126,7 +126,7 @@ def compile(program, target=None, output=None, emit="lib", device_code="ptx",
     does and writes the artifact (or ``emit`` = obj, ptx, llvm, manifest,
     mlir) to `output`; returns its path. `target` ("sm_90", ...) defaults to
     the module's #teq.target. `disable_fusions` names fusions across ops to
-    leave out (``te-compile --disable-fusion``: "residual-add", "bias-grad", "amax"), to measure
+    leave out (``te-compile --disable-fusion``: "residual-add", "bias-grad", "amax", "norm-add"), to measure
     each against the unfused form."""
     if output is None:
         raise ValueError("teq.compile needs output=<path>")

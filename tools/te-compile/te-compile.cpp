@@ -91,7 +91,8 @@ llvm::cl::opt<std::string> gemmAlgos(
 llvm::cl::list<std::string> disableFusions(
     "disable-fusion",
     llvm::cl::desc("leave out a fusion across ops, to measure it against "
-                   "the unfused form: residual-add, bias-grad, amax "
+                   "the unfused form: residual-add, bias-grad, amax, "
+                   "norm-add "
                    "(comma-separated or repeated)"),
     llvm::cl::value_desc("name"), llvm::cl::CommaSeparated);
 

@@ -62,7 +62,8 @@ struct CompileOptions {
 /// (teq-fuse-residual-adds), "bias-grad" (convert-teq-to-gpu: a bias
 /// gradient summed by the transposing cast of the same tensor), "amax" (a
 /// current-scaling quantization's amax computed by the elementwise kernel
-/// producing its input).
+/// producing its input), "norm-add" (teq-fuse-norm-backward-adds: a
+/// gradient added to a norm backward's dx by its kernel).
 llvm::ArrayRef<llvm::StringLiteral> fusionNames();
 
 /// Lowers `module` in place and writes what `options.emit` asks for to
