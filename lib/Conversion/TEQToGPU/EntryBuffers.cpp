@@ -367,6 +367,7 @@ FailureOr<EntryPlan> lowering::planEntry(func::FuncOp func,
                                                    .getDimSize(0)},
                                               f32),
                               -1});
+  // (Summed by the cast before it: from that cast on.)
   for (auto biasGrad : entryBlock.getOps<BiasGradOp>())
     plan.scratch.push_back(
         {biasGrad.getOperation(),
