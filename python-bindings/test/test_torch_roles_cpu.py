@@ -164,3 +164,21 @@ def test_roles_that_do_not_fit():
                                          r"role 'grad' of 'fc1.bias' \(expected the grad of "
                                          r"an argument of entry 'bad_forward'\)"):
         tt.ProgramPair(art["bad_forward"], art["bad_backward"])
+
+
+def test_norm_gammas_start_as_te_initialises_them():
+    # A norm's gamma starts at ones (TE's default), zeros with
+    # zero_centered_gamma; teq.torch finds the gammas from what the
+    # forward's saved statistics are computed by.
+    from teq.torch.modules import _norm_gammas
+
+    p = teq.Program("norms", target="sm_90")
+    x = p.input("x", (64, 128), requires_grad=True)
+    ln = p.LayerNorm(128, name="ln")
+    rms = p.RMSNorm(128, zero_centered_gamma=True, name="rms")
+    fc = p.Linear(128, 128, name="fc")
+    with teq.autocast(recipe=Float8CurrentScaling()):
+        p.output(fc(rms(ln(x))))
+    inspected = _compile(p)
+    forward = inspected["norms_forward"]
+    assert _norm_gammas(forward) == {"ln.weight": False, "rms.weight": True}

@@ -215,6 +215,17 @@ def _is_delayed(recipe):
     return isinstance(recipe, DelayedScaling)
 
 
+def _norm_gammas(forward):
+    """{gamma argument: zero_centered_gamma} of the norms of a forward entry,
+    from what its saved statistics are computed by."""
+    gammas = {}
+    for a in forward.outputs:
+        by = a.computed_by or {}
+        if by.get("op") in ("layer_norm", "rms_norm") and "gamma" in by:
+            gammas[by["gamma"]] = bool(by.get("zero_centered_gamma", False))
+    return gammas
+
+
 class Module(_ModuleBase):
     """A compiled teq.Program as an ``nn.Module`` (see ProgramPair for how
     arguments become inputs, parameters and buffers).
@@ -264,6 +275,7 @@ class Module(_ModuleBase):
         self._device = device
         init = dict(init or {})
         fargs = {a.name: a for a in pair.forward.inputs}
+        gammas = _norm_gammas(pair.forward)
         known = set(pair.parameters) | set(pair.state)
         unknown = set(init) - known
         if unknown:
@@ -275,7 +287,7 @@ class Module(_ModuleBase):
             arg = fargs[name]
             value = init.get(name)
             if value is None:
-                value = self._default_param(name, arg, fargs, device)
+                value = self._default_param(name, arg, fargs, device, gammas)
             elif isinstance(value, torch.Tensor):
                 value = self._given(value, arg, f"parameter '{name}'", device)
             else:
@@ -380,11 +392,14 @@ class Module(_ModuleBase):
         return tensor.detach().to(device).clone().contiguous()
 
     @staticmethod
-    def _default_param(name, arg, fargs, device):
-        """nn.Linear's initialisation: kaiming_uniform(a=sqrt(5)) for a
-        matrix, uniform(+-1/sqrt(fan_in)) for a vector next to a
-        '<prefix>.weight' matrix, zeros otherwise."""
+    def _default_param(name, arg, fargs, device, gammas):
+        """TE's initialisation: a norm's gamma ones (zeros with
+        zero_centered_gamma); nn.Linear's for the rest: kaiming_uniform(a=
+        sqrt(5)) for a matrix, uniform(+-1/sqrt(fan_in)) for a vector next to
+        a '<prefix>.weight' matrix, zeros otherwise (a norm's beta)."""
         value = torch.empty(arg.shape, dtype=_TORCH_DTYPES[arg.dtype], device=device)
+        if name in gammas:
+            return value.fill_(0.0 if gammas[name] else 1.0)
         if len(arg.shape) >= 2:
             torch.nn.init.kaiming_uniform_(value, a=math.sqrt(5))
             return value
