@@ -5,6 +5,17 @@
 // RUN: not te-compile %s --emit=manifest --disable-fusion=residual-add,bogus -o - 2>&1 | FileCheck %s --check-prefix=ERR
 // RUN: te-compile %s --emit=manifest -o - | FileCheck %s --check-prefix=NORM-FUSED
 // RUN: te-compile %s --emit=manifest --disable-fusion=norm-add -o - | FileCheck %s --check-prefix=NORM-UNFUSED
+// The lowering's fusions go to convert-teq-to-gpu (bias-grad-fusion.mlir and
+// amax-fusion.mlir test them): their kernels appear and disappear.
+// RUN: te-compile %S/../GPU/Inputs/quantize-fusions.mlir --emit=mlir -o - | FileCheck %s --check-prefix=LOWER-FUSED
+// RUN: te-compile %S/../GPU/Inputs/quantize-fusions.mlir --emit=mlir --disable-fusion=bias-grad,amax -o - | FileCheck %s --check-prefix=LOWER-UNFUSED
+// LOWER-FUSED-LABEL: func.func @amax_dgelu_bgrad_256x512(
+// LOWER-FUSED-NOT: _amax
+// LOWER-FUSED-NOT: _bgrad_partial
+// LOWER-FUSED: _bgrad_final
+// LOWER-UNFUSED-LABEL: func.func @amax_dgelu_bgrad_256x512(
+// LOWER-UNFUSED: _amax
+// LOWER-UNFUSED: _bgrad_partial
 
 // FUSED: "accumulate": "arg2"
 // FUSED-NOT: "op": "arith.addf"
