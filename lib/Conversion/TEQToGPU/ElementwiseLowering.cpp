@@ -76,14 +76,8 @@ LogicalResult lowerElementwise(LoweringContext &ctx, Operation &op) {
   // (QuantizeFusion.h): the first such.
   for (Value output : cluster->outputs)
     if (QuantizeOp quantize = quantizeTakingAmaxOf(output)) {
-      auto q = cast<Float8CurrentScalingQuantizerAttr>(
-          quantize.getResult().getType().getQuantizer());
       spec.amaxOf = output;
-      spec.amax.e5m2 = isa<Float8E5M2Type>(q.getFp8Dtype());
-      spec.amax.forcePow2 = q.getForcePow_2Scales();
-      spec.amax.epsilon =
-          static_cast<float>(q.getAmaxEpsilon().convertToDouble());
-      spec.amax.scale = ctx.scratch(quantize);
+      spec.amax = producerAmaxFor(quantize, ctx.scratch(quantize));
       break;
     }
   kernels::ElementwiseBuffers buffers{inputBuffers, outputBuffers};

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OpLowering.h"
+#include "QuantizeFusion.h"
 
 #include "Kernels/Norm.h"
 
@@ -72,6 +73,16 @@ LogicalResult lowerNorm(LoweringContext &ctx, Operation &op) {
   }
   // A backward's `add` (TE's rmsnorm_bwd_add) goes into dx's one rounding.
   spec.hasAdd = static_cast<bool>(buffers.add);
+  // A forward whose y a current-scaling quantization reads next computes
+  // its scale (QuantizeFusion.h; TE's FUSED_NORM_AMAX_FP8).
+  Value y = isa<LayerNormOp>(op)  ? cast<LayerNormOp>(op).getY()
+            : isa<RMSNormOp>(op) ? cast<RMSNormOp>(op).getY()
+                                 : Value();
+  if (QuantizeOp quantize = y ? quantizeTakingAmaxOf(y) : QuantizeOp()) {
+    spec.amaxOfY = true;
+    buffers.scale = ctx.scratch(quantize);
+    spec.amax = producerAmaxFor(quantize, buffers.scale);
+  }
   ctx.launchKernels(op.getLoc(), KernelKind::Norm,
                     [&](const kernels::EmitContext &ec) {
                       return kernels::emitNorm(ec, spec, buffers);

@@ -76,10 +76,15 @@ bool canTakeProducerAmax(QuantizeOp quantize) {
       quantize.getResult().getType().getQuantizer());
   if (!q || q.hasAmaxReduction() || quantize.getAmaxReductionGroup())
     return false;
-  Operation *producer = quantize.getInput().getDefiningOp();
-  return producer && producer->getBlock() == quantize->getBlock() &&
-         (isElementwiseOnTensors(*producer) ||
-          isFusedLastDimConcat(*producer));
+  Value input = quantize.getInput();
+  Operation *producer = input.getDefiningOp();
+  if (!producer || producer->getBlock() != quantize->getBlock())
+    return false;
+  if (auto ln = dyn_cast<LayerNormOp>(producer))
+    return input == ln.getY();
+  if (auto rms = dyn_cast<RMSNormOp>(producer))
+    return input == rms.getY();
+  return isElementwiseOnTensors(*producer) || isFusedLastDimConcat(*producer);
 }
 
 void planAmaxFusions(func::FuncOp entry) {
@@ -93,6 +98,18 @@ void planAmaxFusions(func::FuncOp entry) {
 }
 
 } // namespace
+
+kernels::ProducerAmax lowering::producerAmaxFor(QuantizeOp quantize,
+                                                Value scale) {
+  auto q = cast<Float8CurrentScalingQuantizerAttr>(
+      quantize.getResult().getType().getQuantizer());
+  kernels::ProducerAmax amax;
+  amax.e5m2 = isa<Float8E5M2Type>(q.getFp8Dtype());
+  amax.forcePow2 = q.getForcePow_2Scales();
+  amax.epsilon = static_cast<float>(q.getAmaxEpsilon().convertToDouble());
+  amax.scale = scale;
+  return amax;
+}
 
 QuantizeOp lowering::quantizeTakingAmaxOf(Value v) {
   for (Operation *user : v.getUsers())

@@ -9,10 +9,11 @@
 //               ordered final sum remains. The op is moved just after the
 //               quantization and marked (kSummedByCastAttr).
 //   amax        a current-scaling quantization of a tensor an elementwise
-//               kernel stores (an activation, its gradient) takes its amax
-//               from that kernel, which folds max|stored value| over its
-//               blocks and computes the scale in its last block (TE's
-//               activation kernels writing the amax with their output): the
+//               kernel stores (an activation, its gradient) or a norm's y
+//               takes its amax from that kernel, which folds max|stored
+//               value| over its blocks and computes the scale in its last
+//               block (TE's activation and norm kernels writing the amax
+//               with their output, FUSED_NORM_AMAX_FP8): the
 //               amax pass over the tensor is gone, only the cast remains.
 //               The amax is of the stored (rounded) values, the tensor the
 //               cast reads, so the result is bit for bit the unfused one.
@@ -24,6 +25,7 @@
 #ifndef TEQ_LIB_CONVERSION_TEQTOGPU_QUANTIZEFUSION_H
 #define TEQ_LIB_CONVERSION_TEQTOGPU_QUANTIZEFUSION_H
 
+#include "Kernels/PerTensorFP8.h"
 #include "teq/Dialect/TEQ/IR/TEQOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -59,6 +61,10 @@ inline bool takesProducerAmax(QuantizeOp quantize) {
 
 /// The quantization of `v` that takes its amax from `v`'s producer, or null.
 QuantizeOp quantizeTakingAmaxOf(Value v);
+
+/// What the producer of `quantize`'s input needs to compute its scale into
+/// `scale` (the quantization's scratch).
+kernels::ProducerAmax producerAmaxFor(QuantizeOp quantize, Value scale);
 
 /// Whether `op`'s first pass is done by the quantization before it.
 inline bool isSummedByCast(BiasGradOp op) {

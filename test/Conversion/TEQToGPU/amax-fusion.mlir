@@ -1,5 +1,6 @@
 // A current-scaling quantization of a tensor an elementwise kernel stores
-// (an activation, its gradient) takes its amax from that kernel
+// (an activation, its gradient) or of a norm's y (TE's FUSED_NORM_AMAX_FP8)
+// takes its amax from that kernel
 // (QuantizeFusion.h, TE's activation kernels writing the amax with their
 // output): the kernel folds max|stored value| over its blocks (an atomic max
 // of the float's pattern and a count of blocks done, device globals) and its
@@ -12,6 +13,7 @@
 // RUN: te-opt %t/fused.mlir --teq-decompose-activations --convert-teq-to-gpu | FileCheck %s --check-prefix=FUSED
 // RUN: te-opt %t/fused.mlir --teq-decompose-activations --convert-teq-to-gpu="disabled-fusions=amax" | FileCheck %s --check-prefix=DISABLED
 // RUN: te-opt %t/unfused.mlir --convert-teq-to-gpu | FileCheck %s --check-prefix=UNFUSED
+// RUN: te-opt %t/norm.mlir --convert-teq-to-gpu | FileCheck %s --check-prefix=NORM
 
 //--- fused.mlir
 #cur = #teq.float8_current_scaling_quantizer<f8E4M3FN>
@@ -99,3 +101,30 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // UNFUSED: @teq_kernels::@q{{[0-9]+}}_cast {{.*}} memref<2xf32>,
 // UNFUSED: @teq_kernels::@q{{[0-9]+}}_amax
 // UNFUSED: _cast
+
+//--- norm.mlir
+// A LayerNorm's y: one CTA a row (64 rows), each thread's max |y| as stored
+// (bf16), the block's into the running max; the cast alone follows.
+#cur = #teq.float8_current_scaling_quantizer<f8E4M3FN>
+module attributes {teq.target = #teq.target<sm_90>} {
+  func.func @ln_quantize(%x: tensor<64x1024xbf16>, %g: tensor<1024xbf16>, %b: tensor<1024xbf16>) -> (!teq.proto<64x1024xbf16, #cur, rowwise>, tensor<64xf32>, tensor<64xf32>) {
+    %y, %mean, %rstd = teq.layer_norm %x, %g, %b
+        : (tensor<64x1024xbf16>, tensor<1024xbf16>, tensor<1024xbf16>)
+        -> (tensor<64x1024xbf16>, tensor<64xf32>, tensor<64xf32>)
+    %q = teq.quantize %y : tensor<64x1024xbf16> -> !teq.proto<64x1024xbf16, #cur, rowwise>
+    return %q, %mean, %rstd : !teq.proto<64x1024xbf16, #cur, rowwise>, tensor<64xf32>, tensor<64xf32>
+  }
+}
+
+// NORM-LABEL: gpu.func @n0_layer_norm(
+// NORM-SAME: %[[SCALE:[^:]*]]: memref<2xf32>) workgroup(
+// NORM: arith.truncf %{{.*}} : vector<8xf32> to vector<8xbf16>
+// NORM: vector.reduction <maxnumf>
+// NORM: memref.atomic_rmw maxu
+// NORM: %[[DONE:.*]] = memref.atomic_rmw addi
+// NORM: arith.cmpi eq, %[[DONE]], %c63_i32
+// NORM: memref.store %{{.*}}, %[[SCALE]]
+// NORM-LABEL: func.func @ln_quantize(
+// NORM: @teq_kernels::@n0_layer_norm
+// NORM-NOT: _amax
+// NORM: @teq_kernels::@q1_cast

@@ -7,7 +7,8 @@
 // whose scale the elementwise kernel computes: GELU forward (both usages,
 // and one of 8M elements over the kernel's whole grid), GELU backward with
 // its bias gradient (both fusions), SwiGLU backward (the amax over both
-// halves of [da | db]), tanh rowwise only.
+// halves of [da | db]), tanh rowwise only, and a LayerNorm's and an
+// RMSNorm's y (TE's FUSED_NORM_AMAX_FP8).
 // test/GPU/quantize-fusions.test checks every quantized output bit for bit
 // and every bias gradient against float64 column sums.
 #e5 = #teq.float8_current_scaling_quantizer<f8E5M2>
@@ -70,5 +71,18 @@ module attributes {teq.target = #teq.target<sm_90>} {
     %a = math.tanh %h : tensor<64x128xbf16>
     %q = teq.quantize %a : tensor<64x128xbf16> -> !teq.proto<64x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise>
     return %q : !teq.proto<64x128xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise>
+  }
+  func.func @amax_layer_norm_256x1024(%x: tensor<256x1024xbf16>, %g: tensor<1024xbf16>, %b: tensor<1024xbf16>) -> (!teq.proto<256x1024xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>, tensor<256xf32>, tensor<256xf32>) {
+    %y, %mean, %rstd = teq.layer_norm %x, %g, %b
+        : (tensor<256x1024xbf16>, tensor<1024xbf16>, tensor<1024xbf16>)
+        -> (tensor<256x1024xbf16>, tensor<256xf32>, tensor<256xf32>)
+    %q = teq.quantize %y : tensor<256x1024xbf16> -> !teq.proto<256x1024xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>
+    return %q, %mean, %rstd : !teq.proto<256x1024xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise|columnwise>, tensor<256xf32>, tensor<256xf32>
+  }
+  func.func @amax_rms_norm_128x4096(%x: tensor<128x4096xbf16>, %g: tensor<4096xbf16>) -> (!teq.proto<128x4096xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise>, tensor<128xf32>) {
+    %y, %rstd = teq.rms_norm %x, %g
+        : (tensor<128x4096xbf16>, tensor<4096xbf16>) -> (tensor<128x4096xbf16>, tensor<128xf32>)
+    %q = teq.quantize %y : tensor<128x4096xbf16> -> !teq.proto<128x4096xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise>
+    return %q, %rstd : !teq.proto<128x4096xbf16, #teq.float8_current_scaling_quantizer<f8E4M3FN>, rowwise>, tensor<128xf32>
   }
 }

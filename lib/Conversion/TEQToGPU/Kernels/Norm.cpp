@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -245,8 +246,8 @@ public:
 
 /// One row per CTA: statistics, then y. `args`: x, gamma, [beta], y,
 /// [mean], rstd.
-void buildForwardRow(NormBuilder &nb, const RowShare &share,
-                     ArrayRef<BlockArgument> args, Value row) {
+Value buildForwardRow(NormBuilder &nb, const RowShare &share,
+                      ArrayRef<BlockArgument> args, Value row) {
   ImplicitLocOpBuilder &b = nb.b;
   const NormSpec &spec = nb.spec;
   unsigned next = 0;
@@ -291,6 +292,8 @@ void buildForwardRow(NormBuilder &nb, const RowShare &share,
   }
   Value rs = nb.rsqrt(
       arith::AddFOp::create(b, variance, constantF32(b, spec.eps)));
+  // amaxOfY: max |y| of this thread's groups as stored (0 for missing ones).
+  Value threadMax = spec.amaxOfY ? constantF32(b, 0.0f) : Value();
   for (int64_t k = 0; k < share.perThread; ++k) {
     // y = g * (rs * (x - mu)) + b, each op rounded (Reference normApply).
     Value centred =
@@ -304,6 +307,19 @@ void buildForwardRow(NormBuilder &nb, const RowShare &share,
       out = arith::AddFOp::create(b, out,
                                   nb.load(share, beta, valid[k], column[k]));
     nb.store(share, out, y, valid[k], offset[k]);
+    if (threadMax) {
+      Value stored = out;
+      Type element = cast<MemRefType>(y.getType()).getElementType();
+      if (!element.isF32())
+        stored = extendToF32(
+            b, arith::TruncFOp::create(
+                   b, VectorType::get({share.width}, element), out));
+      Value groupMax = vector::ReductionOp::create(
+          b, vector::CombiningKind::MAXNUMF, math::AbsFOp::create(b, stored));
+      groupMax = arith::SelectOp::create(b, valid[k], groupMax,
+                                         constantF32(b, 0.0f));
+      threadMax = arith::MaxNumFOp::create(b, threadMax, groupMax);
+    }
   }
   Value thread0 = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, nb.tid,
                                         constantIndex(b, 0));
@@ -312,6 +328,7 @@ void buildForwardRow(NormBuilder &nb, const RowShare &share,
       memref::StoreOp::create(b, mu, mean, ValueRange{row});
     memref::StoreOp::create(b, rs, rstd, ValueRange{row});
   });
+  return threadMax;
 }
 
 /// The rows of this CTA (grid-strided): dx per row, dy*y and dy summed per
@@ -493,30 +510,45 @@ Value allAligned(ImplicitLocOpBuilder &b, ArrayRef<BlockArgument> args) {
 /// The kernel's body with 16-byte groups where n allows and every buffer
 /// is aligned, else (the caller's buffers need not be) one element at a
 /// time.
-void buildRowKernel(ImplicitLocOpBuilder &b, gpu::GPUFuncOp kernel,
+void buildRowKernel(const EmitContext &ctx, gpu::GPUFuncOp kernel,
                     const NormSpec &spec, int64_t threads, int64_t ctas) {
+  ImplicitLocOpBuilder &b = ctx.b;
   Block *body = &kernel.getBody().front();
   b.setInsertionPointToStart(body);
   Value tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
   NormBuilder nb(b, spec, threads, tid, Value());
   nb.shared = addWorkgroupBuffer(kernel, b.getF32Type(), nb.sharedSlots());
-  // The kernel's buffers (not its workgroup attribution).
+  // amaxOfY: the block max's own slots (the row sums' may still be read).
+  Value maxSlots = spec.amaxOfY ? addWorkgroupBuffer(kernel, b.getF32Type(),
+                                                     threads / kWarp)
+                                : Value();
+  // The kernel's buffers (not its workgroup attribution); the scale the
+  // amax goes to is the last (amaxOfY).
   ArrayRef<BlockArgument> args =
       body->getArguments().take_front(kernel.getNumArguments());
-  auto build = [&](int64_t width) {
+  auto build = [&](int64_t width) -> Value {
     RowShare share = shareOf(spec, width, threads);
-    if (spec.backward)
+    if (spec.backward) {
       buildBackwardRows(nb, share, args, ctas);
-    else
-      buildForwardRow(nb, share, args,
-                      gpu::BlockIdOp::create(b, gpu::Dimension::x));
+      return Value();
+    }
+    return buildForwardRow(nb, share, args,
+                           gpu::BlockIdOp::create(b, gpu::Dimension::x));
   };
   int64_t width = vectorWidth(spec);
+  Value threadMax;
   if (width == 1)
-    build(1);
+    threadMax = build(1);
+  else if (spec.amaxOfY)
+    threadMax = ifThenElse(b, b.getF32Type(), allAligned(b, args.drop_back()),
+                           [&] { return build(width); },
+                           [&] { return build(1); });
   else
     ifThenElse(b, allAligned(b, args), [&] { build(width); },
                [&] { build(1); });
+  if (spec.amaxOfY)
+    emitProducerAmaxToScale(ctx, spec.amax, args.back(), threadMax, tid,
+                            maxSlots, threads, spec.rows);
   gpu::ReturnOp::create(b);
 }
 
@@ -646,8 +678,10 @@ KernelGroup mlir::teq::kernels::emitNorm(const EmitContext &ctx,
     launch.blockX = threads;
     launch.args = present({buffers.x, buffers.gamma, buffers.beta, buffers.y,
                            buffers.mean, buffers.rstd});
+    if (spec.amaxOfY)
+      launch.args.push_back(buffers.scale);
     buildRowKernel(
-        b, createKernel(b, ctx.module, launch.kernel, launch.args, threads),
+        ctx, createKernel(b, ctx.module, launch.kernel, launch.args, threads),
         spec, threads, spec.rows);
     return {launch};
   }
@@ -676,7 +710,7 @@ KernelGroup mlir::teq::kernels::emitNorm(const EmitContext &ctx,
                       vectorWidth(spec)))
     rowKernel->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                        b.getI32IntegerAttr(backwardCtasPerSM(spec)));
-  buildRowKernel(b, rowKernel, spec, threads, ctas);
+  buildRowKernel(ctx, rowKernel, spec, threads, ctas);
   buildFinalize(
       b, createKernel(b, ctx.module, final.kernel, final.args, kFinalThreads),
       spec, ctas);

@@ -26,6 +26,7 @@
 #define TEQ_LIB_CONVERSION_TEQTOGPU_KERNELS_NORM_H
 
 #include "KernelBuilder.h"
+#include "PerTensorFP8.h"
 
 namespace mlir::teq::kernels {
 
@@ -43,6 +44,11 @@ struct NormSpec {
   bool hasAdd = false; ///< Backward with `add` (x's dtype) added to dx.
   bool zeroCenteredGamma = false;
   float eps = 1e-5f;
+  /// Forward: the amax of y as stored (bf16-rounded, TE's
+  /// FUSED_NORM_AMAX_FP8) goes into the scale of the current-scaling
+  /// quantization that reads y (ProducerAmax; NormBuffers::scale).
+  bool amaxOfY = false;
+  ProducerAmax amax;
 };
 
 /// CTAs of the backward's first level (rows grid-strided over them): the
@@ -58,6 +64,7 @@ int64_t normScratchElements(const NormSpec &spec);
 /// normScratchElements).
 struct NormBuffers {
   Value x, gamma, beta, y, mean, rstd;
+  Value scale; ///< amaxOfY: the quantization's [scale, scale_inv].
   Value dy, add, dx, dgamma, dbeta, partials;
 };
 
