@@ -103,6 +103,40 @@ Value vectorAbsMax(ImplicitLocOpBuilder &b, Value values) {
                                      math::AbsFOp::create(b, values));
 }
 
+/// Thread 0 of each of `grid` blocks: folds the block's `blockMax` into the
+/// running maximum `acc` and counts itself done in `count` (device globals);
+/// the last block done calls `onLast` with the total and resets both for
+/// the next launch. Non-negative floats (never NaN: the maxima start from 0
+/// and ignore NaN) order as their bit patterns, so the max of the patterns
+/// is the pattern of the max: the same amax as a reduction tree.
+void foldIntoLastBlock(ImplicitLocOpBuilder &b, memref::GlobalOp accGlobal,
+                       memref::GlobalOp countGlobal, Value blockMax,
+                       int64_t grid, llvm::function_ref<void(Value)> onLast) {
+  Type i32 = b.getI32Type();
+  Value zero = constantIndex(b, 0);
+  Value acc = getDeviceGlobal(b, accGlobal);
+  Value count = getDeviceGlobal(b, countGlobal);
+  memref::AtomicRMWOp::create(b, arith::AtomicRMWKind::maxu,
+                              arith::BitcastOp::create(b, i32, blockMax), acc,
+                              ValueRange{zero});
+  NVVM::MembarOp::create(b, NVVM::MemScopeKind::GPU);
+  Value done = memref::AtomicRMWOp::create(b, arith::AtomicRMWKind::addi,
+                                           constantI32(b, 1), count,
+                                           ValueRange{zero});
+  Value last = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, done,
+                                     constantI32(b, grid - 1));
+  ifThen(b, last, [&] {
+    NVVM::MembarOp::create(b, NVVM::MemScopeKind::GPU);
+    // An atomic read: the other blocks' maxima, not a cached line.
+    Value total = memref::AtomicRMWOp::create(
+        b, arith::AtomicRMWKind::maxu, constantI32(b, 0), acc,
+        ValueRange{zero});
+    onLast(arith::BitcastOp::create(b, b.getF32Type(), total));
+    memref::StoreOp::create(b, constantI32(b, 0), acc, ValueRange{zero});
+    memref::StoreOp::create(b, constantI32(b, 0), count, ValueRange{zero});
+  });
+}
+
 class PerTensorFP8Emitter {
 public:
   PerTensorFP8Emitter(const EmitContext &ctx, const PerTensorFP8Spec &spec,
@@ -639,31 +673,8 @@ KernelLaunch PerTensorFP8Emitter::emitAmax() {
 
 void PerTensorFP8Emitter::finishScale(Value blockMax, int64_t grid,
                                       Value scaleInv) {
-  // Non-negative floats (never NaN: the maxima start from 0 and ignore
-  // NaN) order as their bit patterns, so the max of the patterns is the
-  // pattern of the max: the same amax as the partials' reduction tree.
-  Type i32 = b.getI32Type();
-  Value acc = getDeviceGlobal(b, amaxAcc);
-  Value count = getDeviceGlobal(b, amaxCount);
-  Value bits = arith::BitcastOp::create(b, i32, blockMax);
-  memref::AtomicRMWOp::create(b, arith::AtomicRMWKind::maxu, bits, acc,
-                              ValueRange{c(0)});
-  NVVM::MembarOp::create(b, NVVM::MemScopeKind::GPU);
-  Value done = memref::AtomicRMWOp::create(b, arith::AtomicRMWKind::addi,
-                                           constantI32(b, 1), count,
-                                           ValueRange{c(0)});
-  Value last = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, done,
-                                     constantI32(b, grid - 1));
-  ifThen(b, last, [&] {
-    NVVM::MembarOp::create(b, NVVM::MemScopeKind::GPU);
-    // An atomic read: the other blocks' maxima, not a cached line.
-    Value total = memref::AtomicRMWOp::create(
-        b, arith::AtomicRMWKind::maxu, constantI32(b, 0), acc,
-        ValueRange{c(0)});
-    storeScale(arith::BitcastOp::create(b, b.getF32Type(), total), scaleInv);
-    memref::StoreOp::create(b, constantI32(b, 0), acc, ValueRange{c(0)});
-    memref::StoreOp::create(b, constantI32(b, 0), count, ValueRange{c(0)});
-  });
+  foldIntoLastBlock(b, amaxAcc, amaxCount, blockMax, grid,
+                    [&](Value amax) { storeScale(amax, scaleInv); });
 }
 
 void PerTensorFP8Emitter::storeScale(Value amax, Value scaleInv) {
@@ -797,36 +808,16 @@ void mlir::teq::kernels::emitProducerAmaxToScale(const EmitContext &ctx,
     countGlobal = addDeviceGlobal(b, ctx.module, ctx.symbol("_amax_count"),
                                   b.getI32Type(), 1, /*zeroInit=*/true);
   }
-  Value zero = constantIndex(b, 0);
   blockMaxOnThread0(b, threadMax, tid, shared, blockX, [&](Value blockMax) {
-    // As the amax pass's last block (finishScale): non-negative floats
-    // order as their patterns; the last block done reads the total.
-    Type i32 = b.getI32Type();
-    Value acc = getDeviceGlobal(b, accGlobal);
-    Value count = getDeviceGlobal(b, countGlobal);
-    memref::AtomicRMWOp::create(b, arith::AtomicRMWKind::maxu,
-                                arith::BitcastOp::create(b, i32, blockMax), acc,
-                                ValueRange{zero});
-    NVVM::MembarOp::create(b, NVVM::MemScopeKind::GPU);
-    Value done = memref::AtomicRMWOp::create(b, arith::AtomicRMWKind::addi,
-                                             constantI32(b, 1), count,
-                                             ValueRange{zero});
-    Value last = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, done,
-                                       constantI32(b, grid - 1));
-    ifThen(b, last, [&] {
-      NVVM::MembarOp::create(b, NVVM::MemScopeKind::GPU);
-      Value total = memref::AtomicRMWOp::create(
-          b, arith::AtomicRMWKind::maxu, constantI32(b, 0), acc,
-          ValueRange{zero});
-      ScaleFromAmax scale = computeScaleFromAmax(
-          b, arith::BitcastOp::create(b, b.getF32Type(), total),
-          fp8MaxOf(amax.e5m2), amax.epsilon, amax.forcePow2,
-          std::numeric_limits<float>::max());
-      memref::StoreOp::create(b, scale.scale, scaleArg, ValueRange{zero});
-      memref::StoreOp::create(b, scale.scaleInv, scaleArg,
-                              ValueRange{constantIndex(b, 1)});
-      memref::StoreOp::create(b, constantI32(b, 0), acc, ValueRange{zero});
-      memref::StoreOp::create(b, constantI32(b, 0), count, ValueRange{zero});
-    });
+    foldIntoLastBlock(b, accGlobal, countGlobal, blockMax, grid,
+                      [&](Value total) {
+                        ScaleFromAmax scale = computeScaleFromAmax(
+                            b, total, fp8MaxOf(amax.e5m2), amax.epsilon,
+                            amax.forcePow2, std::numeric_limits<float>::max());
+                        memref::StoreOp::create(b, scale.scale, scaleArg,
+                                                ValueRange{constantIndex(b, 0)});
+                        memref::StoreOp::create(b, scale.scaleInv, scaleArg,
+                                                ValueRange{constantIndex(b, 1)});
+                      });
   });
 }

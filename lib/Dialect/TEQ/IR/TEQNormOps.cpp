@@ -102,6 +102,18 @@ LogicalResult LayerNormOp::verify() {
   return verifySameType(*this, "y", getY().getType(), "x", getX().getType());
 }
 
+/// A backward's dy and dx have x's type; `add` (TE's rmsnorm_bwd_add,
+/// added to dx element for element), where given, dx's.
+static LogicalResult verifyBackwardTensors(Operation *op, Value x, Value dy,
+                                           Value dx, Value add) {
+  if (failed(verifySameType(op, "dy", dy.getType(), "x", x.getType())) ||
+      failed(verifySameType(op, "dx", dx.getType(), "x", x.getType())))
+    return failure();
+  if (add)
+    return verifySameType(op, "add", add.getType(), "dx", dx.getType());
+  return success();
+}
+
 LogicalResult LayerNormBackwardOp::verify() {
   RankedTensorType gamma = getGamma().getType();
   if (failed(verifyNorm(*this, getX().getType(),
@@ -111,17 +123,7 @@ LogicalResult LayerNormBackwardOp::verify() {
                         {{"mean", getMean().getType()},
                          {"rstd", getRstd().getType()}})))
     return failure();
-  if (failed(verifySameType(*this, "dy", getDy().getType(), "x",
-                            getX().getType())))
-    return failure();
-  if (failed(verifySameType(*this, "dx", getDx().getType(), "x",
-                            getX().getType())))
-    return failure();
-  // TE's rmsnorm_bwd_add: added to dx element for element.
-  if (Value add = getAdd())
-    return verifySameType(*this, "add", add.getType(), "dx",
-                          getDx().getType());
-  return success();
+  return verifyBackwardTensors(*this, getX(), getDy(), getDx(), getAdd());
 }
 
 LogicalResult RMSNormOp::verify() {
@@ -140,15 +142,5 @@ LogicalResult RMSNormBackwardOp::verify() {
                          {"dgamma", getDgamma().getType()}},
                         {{"rstd", getRstd().getType()}})))
     return failure();
-  if (failed(verifySameType(*this, "dy", getDy().getType(), "x",
-                            getX().getType())))
-    return failure();
-  if (failed(verifySameType(*this, "dx", getDx().getType(), "x",
-                            getX().getType())))
-    return failure();
-  // TE's rmsnorm_bwd_add: added to dx element for element.
-  if (Value add = getAdd())
-    return verifySameType(*this, "add", add.getType(), "dx",
-                          getDx().getType());
-  return success();
+  return verifyBackwardTensors(*this, getX(), getDy(), getDx(), getAdd());
 }
