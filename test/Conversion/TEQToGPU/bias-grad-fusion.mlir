@@ -11,6 +11,7 @@
 // RUN: te-opt %t/fused.mlir --convert-teq-to-gpu="disabled-fusions=bias-grad" | FileCheck %s --check-prefix=DISABLED
 // RUN: te-opt %t/unfused.mlir --convert-teq-to-gpu | FileCheck %s --check-prefix=UNFUSED
 // RUN: not te-opt %t/fused.mlir --convert-teq-to-gpu="disabled-fusions=bogus" 2>&1 | FileCheck %s --check-prefix=ERR
+// RUN: not te-opt %t/marked.mlir --convert-teq-to-gpu 2>&1 | FileCheck %s --check-prefix=MARKED
 
 //--- fused.mlir
 // 128x256 bf16, E5M2 both usages on sm_90 (the transposed copy): 2 tile
@@ -83,3 +84,16 @@ module attributes {teq.target = #teq.target<sm_90>} {
 // UNFUSED: bgrad_partial
 // UNFUSED-LABEL: func.func @read_before(
 // UNFUSED: bgrad_partial
+
+//--- marked.mlir
+// The fusion marks are the lowering's own: IR that carries one is refused
+// by the dialect's attribute verifier (a marked bias gradient with no cast
+// summing it would read partials nobody wrote).
+module attributes {teq.target = #teq.target<sm_90>} {
+  func.func @marked(%dy: tensor<128x256xbf16>) -> tensor<256xbf16> {
+    %b = teq.bias_grad %dy {teq.summed_by_cast} : tensor<128x256xbf16> -> tensor<256xbf16>
+    return %b : tensor<256xbf16>
+  }
+}
+
+// MARKED: error: unknown teq attribute 'teq.summed_by_cast' on an operation
