@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AddOperand.h"
+
 #include "teq/Dialect/TEQ/IR/TEQDialect.h"
 #include "teq/Dialect/TEQ/IR/TEQOps.h"
 #include "teq/Dialect/TEQ/Transforms/Passes.h"
@@ -37,27 +39,23 @@ struct AddIntoNormBackward : OpRewritePattern<arith::AddFOp> {
 
   LogicalResult matchAndRewrite(arith::AddFOp add,
                                 PatternRewriter &rewriter) const override {
-    if (!isa<RankedTensorType>(add.getType()))
-      return rewriter.notifyMatchFailure(add, "not a tensor add");
-    for (unsigned i = 0; i < 2; ++i) {
-      auto norm = add->getOperand(i).getDefiningOp<NormBackwardOp>();
-      Value residual = add->getOperand(1 - i);
-      if (!norm || norm.getAdd() || add->getOperand(i) != norm.getDx() ||
-          !norm.getDx().hasOneUse() ||
-          residual.getType() != norm.getDx().getType())
-        continue;
-      Operation *at = where(norm, add, residual);
-      if (!at)
-        continue;
-      rewriter.setInsertionPoint(at);
-      auto fused = cast<NormBackwardOp>(rewriter.clone(*norm));
-      rewriter.modifyOpInPlace(fused,
-                               [&] { fused.getAddMutable().assign(residual); });
-      rewriter.replaceOp(add, fused.getDx());
-      rewriter.replaceOp(norm, fused->getResults());
-      return success();
-    }
-    return rewriter.notifyMatchFailure(add, "no norm backward's dx to add to");
+    auto match = addOperandFrom<NormBackwardOp>(
+        add, [&](NormBackwardOp norm, Value operand, Value residual) {
+          return !norm.getAdd() && operand == norm.getDx() &&
+                 norm.getDx().hasOneUse() &&
+                 residual.getType() == norm.getDx().getType() &&
+                 where(norm, add, residual);
+        });
+    if (!match)
+      return rewriter.notifyMatchFailure(add, "no norm backward's dx to add to");
+    auto [norm, residual] = *match;
+    rewriter.setInsertionPoint(where(norm, add, residual));
+    auto fused = cast<NormBackwardOp>(rewriter.clone(*norm));
+    rewriter.modifyOpInPlace(fused,
+                             [&] { fused.getAddMutable().assign(residual); });
+    rewriter.replaceOp(add, fused.getDx());
+    rewriter.replaceOp(norm, fused->getResults());
+    return success();
   }
 
   /// Where the fused op can go: at the norm if `residual` is defined before

@@ -9,6 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AddOperand.h"
+
 #include "teq/Dialect/TEQ/IR/TEQDialect.h"
 #include "teq/Dialect/TEQ/IR/TEQOps.h"
 #include "teq/Dialect/TEQ/Transforms/Passes.h"
@@ -36,29 +38,27 @@ struct AddIntoGemm : OpRewritePattern<arith::AddFOp> {
 
   LogicalResult matchAndRewrite(arith::AddFOp add,
                                 PatternRewriter &rewriter) const override {
-    if (!isa<RankedTensorType>(add.getType()))
-      return rewriter.notifyMatchFailure(add, "not a tensor add");
-    for (unsigned i = 0; i < 2; ++i) {
-      auto gemm = add->getOperand(i).getDefiningOp<GemmOp>();
-      Value residual = add->getOperand(1 - i);
-      if (!gemm || gemm.getAccumulate() || gemm.getDbias() ||
-          !gemm.getResult().hasOneUse() ||
-          residual.getType() != gemm.getResult().getType())
-        continue;
-      // At the add: the GEMM's operands and the residual all dominate it.
-      auto fused = GemmOp::create(
-          rewriter, gemm.getLoc(), gemm.getResult().getType(), Type(),
-          gemm.getA(), gemm.getB(), gemm.getBias(), residual,
-          gemm.getLayoutAttr(), gemm.getUseSplitAccumulatorAttr(),
-          gemm.getKindAttr(), gemm.getPhysicalLayoutAttr());
-      // Discardable attributes (a GEMM's name) go with it.
-      for (NamedAttribute attr : gemm->getDiscardableAttrs())
-        fused->setDiscardableAttr(attr.getName(), attr.getValue());
-      rewriter.replaceOp(add, fused.getResult());
-      rewriter.eraseOp(gemm);
-      return success();
-    }
-    return rewriter.notifyMatchFailure(add, "no GEMM result to add into");
+    auto match = addOperandFrom<GemmOp>(
+        add, [](GemmOp gemm, Value, Value residual) {
+          return !gemm.getAccumulate() && !gemm.getDbias() &&
+                 gemm.getResult().hasOneUse() &&
+                 residual.getType() == gemm.getResult().getType();
+        });
+    if (!match)
+      return rewriter.notifyMatchFailure(add, "no GEMM result to add into");
+    auto [gemm, residual] = *match;
+    // At the add: the GEMM's operands and the residual all dominate it.
+    auto fused = GemmOp::create(
+        rewriter, gemm.getLoc(), gemm.getResult().getType(), Type(),
+        gemm.getA(), gemm.getB(), gemm.getBias(), residual,
+        gemm.getLayoutAttr(), gemm.getUseSplitAccumulatorAttr(),
+        gemm.getKindAttr(), gemm.getPhysicalLayoutAttr());
+    // Discardable attributes (a GEMM's name) go with it.
+    for (NamedAttribute attr : gemm->getDiscardableAttrs())
+      fused->setDiscardableAttr(attr.getName(), attr.getValue());
+    rewriter.replaceOp(add, fused.getResult());
+    rewriter.eraseOp(gemm);
+    return success();
   }
 };
 
